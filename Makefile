@@ -1,0 +1,119 @@
+# ember — see README.md. `make` builds every program into $(OUT)/bin.
+include config.mk
+
+MUSL_INC = $(OUT)/musl-include
+OBJ_MUSL = $(OUT)/obj/musl
+OBJ_SYS  = $(OUT)/obj/sys
+BIN      = $(OUT)/bin
+
+# libember: code shared by two or more programs, built once per toolchain.
+LIB_SRC = $(wildcard lib/*.c)
+CGROUP_SRC = $(wildcard cgroup/*.c)
+
+PROGS =
+MANPAGES =
+# Each program folder describes itself in build.mk: it appends to PROGS and calls
+# musl_prog (libc only) or lib_prog (third-party libraries via pkg-config).
+#   $(eval $(call musl_prog,NAME,SOURCES))
+#   $(eval $(call lib_prog,NAME,SOURCES,PKG-CONFIG MODULES,EXTRA LIBS))
+define musl_prog
+PROGS += $(BIN)/$(1)
+$(BIN)/$(1): $(patsubst %.c,$(OBJ_MUSL)/%.o,$(2)) $(OUT)/libember-musl.a | $(BIN)
+	$$(MUSL_CC) $$(LDFLAGS) $(STRIP) -static -o $$@ $$^
+	@scripts/variant.sh $$@
+endef
+
+define lib_prog
+PROGS += $(BIN)/$(1)
+$(BIN)/$(1): $(patsubst %.c,$(OBJ_SYS)/%.o,$(2)) $(OUT)/libember-sys.a | $(BIN)
+	@CC="$$(LIB_CC)" PKG_CONFIG="$$(PKG_CONFIG)" SYSROOT="$$(SYSROOT)" \
+	 PKG_CONFIG_LIBDIR_SYSROOT="$$(PKG_CONFIG_LIBDIR_SYSROOT)" \
+	 scripts/link-lib.sh $$@ "$(3)" "$(4)" $$(LDFLAGS) $(STRIP) $$^
+	@scripts/variant.sh $$@
+$(patsubst %.c,$(OBJ_SYS)/%.o,$(2)): SYS_PKG_CFLAGS := $$(shell scripts/pkg-cflags.sh "$(3)" "$$(SYSROOT)" "$$(PKG_CONFIG)")
+endef
+
+include $(wildcard */build.mk)
+
+all: $(PROGS)
+
+$(BIN):
+	@mkdir -p $@
+
+# musl-gcc does not see the kernel's uapi headers: give it private copies (never
+# -isystem /usr/include, which would let glibc's headers win).
+$(MUSL_INC)/.stamp:
+	@mkdir -p $(MUSL_INC)
+	scripts/musl-include.sh $(MUSL_INC)
+	@touch $@
+
+$(OBJ_MUSL)/%.o: %.c $(MUSL_INC)/.stamp
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OBJ_SYS)/%.o: %.c
+	@mkdir -p $(@D)
+	$(LIB_CC) $(CPPFLAGS) -Ilib -Icgroup $(SYS_PKG_CFLAGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) -MMD -MP -c -o $@ $<
+
+$(OUT)/libember-musl.a: $(patsubst %.c,$(OBJ_MUSL)/%.o,$(LIB_SRC) $(CGROUP_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(OUT)/libember-sys.a: $(patsubst %.c,$(OBJ_SYS)/%.o,$(LIB_SRC) $(CGROUP_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+-include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
+
+# ---- tests -------------------------------------------------------------------------------
+# `make check` installs what it needs, builds, and runs every suite (see tests/README.md).
+deps:
+	@scripts/deps.sh
+
+check: deps
+	$(MAKE) all
+	$(MAKE) unit-tests
+	tests/run $(SUITES)
+
+UNIT_SRC = $(wildcard tests/unit/test-*.c)
+UNIT_BIN = $(patsubst tests/unit/%.c,$(OUT)/tests/musl/%,$(UNIT_SRC)) \
+           $(patsubst tests/unit/%.c,$(OUT)/tests/san/%,$(UNIT_SRC))
+unit-tests: $(UNIT_BIN)
+
+# A unit test links the sources it names on its `// sources:` line.
+unit_sources = $(shell sed -n 's|^// sources: *||p' $(1))
+
+$(OUT)/tests/musl/%: tests/unit/%.c tests/unit/harness.h $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_sources,$<) $(OUT)/libember-musl.a
+
+$(OUT)/tests/san/%: tests/unit/%.c tests/unit/harness.h $(LIB_SRC) $(CGROUP_SRC)
+	@mkdir -p $(@D)
+	$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(SAN_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
+
+# ---- the QEMU image ------------------------------------------------------------------------
+run: deps
+	$(MAKE) all
+	scripts/run-qemu.sh
+
+image: all
+	scripts/mkinitramfs.sh $(OUT)/initramfs.cpio.gz
+
+bench: deps
+	$(MAKE) all
+	bench/run
+
+# ---- install -------------------------------------------------------------------------------
+man: $(patsubst man/%.scd,$(OUT)/man/%,$(wildcard man/*.scd))
+$(OUT)/man/%: man/%.scd
+	@mkdir -p $(@D)
+	scdoc < $< > $@
+
+install: all man
+	scripts/install.sh "$(DESTDIR)" "$(PREFIX)" "$(SYSCONFDIR)" "$(BIN)" "$(OUT)/man"
+
+clean:
+	rm -rf $(OUT)
+
+.PHONY: all deps check unit-tests run image bench man install clean
+.DELETE_ON_ERROR:

@@ -1,0 +1,56 @@
+# ember build configuration. Edit here or override on the make command line.
+
+VERSION = 0.1.0
+
+# Install paths
+PREFIX     = /usr
+BINDIR     = $(PREFIX)/bin
+SBINDIR    = $(PREFIX)/sbin
+LIBEXECDIR = $(PREFIX)/libexec/ember
+MANDIR     = $(PREFIX)/share/man
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(PREFIX)/share/zsh/site-functions
+SYSCONFDIR = /etc
+DESTDIR    =
+
+# Build output (ignored by git)
+OUT = out
+
+# Programs that link only libc: static against musl. musl-gcc on Debian; on Alpine the
+# system cc already targets musl.
+MUSL_CC = $(shell command -v musl-gcc 2>/dev/null || echo cc)
+
+# Programs backed by third-party libraries (libcap, libmnl, libnftnl, tss2).
+# Default: the system compiler and libraries (Debian: glibc; static where every .a exists,
+# else dynamic). Point SYSROOT at a musl sysroot holding static libraries (and
+# PKG_CONFIG_LIBDIR at its pkgconfig dirs) to build them fully static against musl:
+#   make SYSROOT=/path/to/alpine-root LIB_CC="musl-gcc"
+SYSROOT =
+LIB_CC  = cc
+PKG_CONFIG = pkg-config
+PKG_CONFIG_LIBDIR_SYSROOT = $(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pkgconfig
+
+# Flags
+CSTD     = -std=c11
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+CPPFLAGS = -D_GNU_SOURCE -DEMBER_VERSION=\"$(VERSION)\"
+CFLAGS   = $(CSTD) $(WARN) -Os -g -fno-common
+LDFLAGS  =
+STRIP    = -s
+
+# Unit tests under sanitizers (glibc toolchain; musl has no sanitizer runtime)
+SAN_CC     = cc
+SAN_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -O1 -g \
+             -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Feature switches (1 = build)
+WITH_NETNAT       = 1
+WITH_BOOT_MEASURE = 1
+WITH_EMPOWER      = 1
+WITH_MODLOAD      = 1
+
+# QEMU
+QEMU       = qemu-system-x86_64
+QEMU_ACCEL = tcg
+QEMU_MEM   = 512M
+QEMU_SMP   = 2

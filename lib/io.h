@@ -1,0 +1,16 @@
+#ifndef EMBER_IO_H
+#define EMBER_IO_H
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Write a string to a procfs/sysfs/cgroupfs file with a single raw write(2): stdio can
+ * split or pad such writes, which those files reject. Returns 0 or -1/errno. */
+int write_file(const char *path, const char *value);
+int write_file_at(int dirfd, const char *path, const char *value);
+/* Read at most size-1 bytes and NUL-terminate. Returns the length or -1/errno. */
+ssize_t read_file(const char *path, char *buf, size_t size);
+ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size);
+/* write(2) until done, retrying EINTR. */
+int write_all(int fd, const void *buf, size_t len);
+int mkdir_p(const char *path, unsigned mode);
+#endif

@@ -1,0 +1,23 @@
+#ifndef EMBER_LOG_H
+#define EMBER_LOG_H
+#include <stdnoreturn.h>
+
+/* One logging helper for every program: "prog: message" on stderr, and in PID 1 also
+ * on /dev/kmsg. Messages say what failed, on which object, and why. */
+enum log_level { LOG_LEVEL_ERROR = 3, LOG_LEVEL_WARN = 4, LOG_LEVEL_INFO = 6, LOG_LEVEL_DEBUG = 7 };
+
+void log_open(const char *prog);
+void log_set_level(enum log_level max);
+/* Also send messages to this fd in kmsg format ("<N>prog: ..."); -1 turns it off. */
+void log_set_kmsg(int fd);
+/* Where the human-readable copy goes (default 2). */
+void log_set_console(int fd);
+
+void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+const char *log_prog(void);
+#endif

@@ -1,0 +1,23 @@
+#ifndef EMBER_PARSE_H
+#define EMBER_PARSE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Strict number parsing (strtonum-like): the whole string must be a number in
+ * [min, max]. Returns 0, or -1 with errno EINVAL (not a number) or ERANGE. */
+int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out);
+int parse_long(const char *s, long min, long max, long *out);
+/* "yes/no/true/false/on/off/1/0" */
+int parse_bool(const char *s, bool *out);
+/* A duration such as "90", "90s", "500ms", "2min", "1h", "infinity" -> milliseconds
+ * (infinity -> ~0UL). */
+int parse_duration_ms(const char *s, unsigned long *out);
+/* A size such as "512", "64K", "10M", "1G", "infinity" (-> ~0ULL) in bytes. */
+int parse_size(const char *s, unsigned long long *out);
+
+/* Strip leading and trailing whitespace in place; returns the new start. */
+char *strip(char *s);
+bool str_starts_with(const char *s, const char *prefix);
+/* Copy with truncation check: -1/ENAMETOOLONG when src does not fit. */
+int str_copy(char *dst, size_t size, const char *src);
+#endif

@@ -1,0 +1,24 @@
+# Shared helpers for shell tests. A test prints one line per case:
+#   PASS name | FAIL name: why | SKIP name: reason
+# tests/run counts those lines; see tests/README.md.
+TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BIN=${BIN:-$TOP/out/bin}
+FAILED=0
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; FAILED=1; }
+skip() { echo "SKIP $1: $2"; }
+
+# check NAME CMD...: the case passes when CMD exits 0.
+check() {
+	name=$1; shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(printf '%s' "$out" | tail -n 5 | tr '\n' ' ')"; fi
+}
+
+# expect_fail NAME CMD...: the case passes when CMD exits non-zero.
+expect_fail() {
+	name=$1; shift
+	if "$@" >/dev/null 2>&1; then fail "$name" "command succeeded: $*"; else pass "$name"; fi
+}
+
+finish() { exit "$FAILED"; }
