@@ -78,18 +78,26 @@ check: deps
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,$(OUT)/tests/musl/%,$(UNIT_SRC)) \
            $(patsubst tests/unit/%.c,$(OUT)/tests/san/%,$(UNIT_SRC))
-unit-tests: $(UNIT_BIN)
+HELPER_BIN = $(patsubst tests/helpers/%.c,$(OUT)/tests/helpers/%,$(wildcard tests/helpers/*.c))
+unit-tests: $(UNIT_BIN) $(HELPER_BIN)
 
-# A unit test links the sources it names on its `// sources:` line.
+# Small programs the integration tests drive (static musl, like the code they exercise).
+$(OUT)/tests/helpers/%: tests/helpers/%.c $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
+	@mkdir -p $(@D)
+	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(OUT)/libember-musl.a
+
+# A unit test links the sources it names on its `// sources:` line, and sees their
+# folders' headers.
 unit_sources = $(shell sed -n 's|^// sources: *||p' $(1))
+unit_includes = -I. $(addprefix -I,$(sort $(dir $(call unit_sources,$(1)))))
 
 $(OUT)/tests/musl/%: tests/unit/%.c tests/unit/harness.h $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_sources,$<) $(OUT)/libember-musl.a
+	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_sources,$<) $(OUT)/libember-musl.a
 
 $(OUT)/tests/san/%: tests/unit/%.c tests/unit/harness.h $(LIB_SRC) $(CGROUP_SRC)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(SAN_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
+	$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) $(SAN_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
 
 # ---- the QEMU image ------------------------------------------------------------------------
 run: deps

@@ -13,6 +13,8 @@
 static const char *prog = "ember";
 static enum log_level max_level = LOG_LEVEL_INFO;
 static int kmsg_fd = -1;
+/* Messages below this level are echoed to the console by the kernel itself. */
+static int kmsg_echo_below;
 static int console_fd = 2;
 
 void log_open(const char *name)
@@ -22,7 +24,11 @@ void log_open(const char *name)
 }
 
 void log_set_level(enum log_level max) { max_level = max; }
-void log_set_kmsg(int fd) { kmsg_fd = fd; }
+void log_set_kmsg(int fd, int console_loglevel)
+{
+	kmsg_fd = fd;
+	kmsg_echo_below = fd >= 0 ? console_loglevel : 0;
+}
 void log_set_console(int fd) { console_fd = fd; }
 const char *log_prog(void) { return prog; }
 
@@ -56,8 +62,9 @@ static void vlog(enum log_level level, const char *fmt, va_list ap)
 	line[head + body] = '\n';
 	if (kmsg_fd >= 0)
 		write_all(kmsg_fd, line, (size_t)(head + body + 1));
-	/* The console copy drops the "<N>" priority prefix. */
-	{
+	/* The console copy drops the "<N>" priority prefix, and is skipped when the
+	 * kernel already prints the kmsg line there. */
+	if (console_fd >= 0 && (kmsg_fd < 0 || (int)level >= kmsg_echo_below)) {
 		const char *plain = strchr(line, '>') + 1;
 		write_all(console_fd, plain, (size_t)(line + head + body + 1 - plain));
 	}

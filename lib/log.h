@@ -8,8 +8,10 @@ enum log_level { LOG_LEVEL_ERROR = 3, LOG_LEVEL_WARN = 4, LOG_LEVEL_INFO = 6, LO
 
 void log_open(const char *prog);
 void log_set_level(enum log_level max);
-/* Also send messages to this fd in kmsg format ("<N>prog: ..."); -1 turns it off. */
-void log_set_kmsg(int fd);
+/* Also send messages to this fd in kmsg format ("<N>prog: ..."); -1 turns it off.
+ * The kernel echoes kmsg lines below console_loglevel to the console: those are then
+ * not written to the console fd a second time. */
+void log_set_kmsg(int fd, int console_loglevel);
 /* Where the human-readable copy goes (default 2). */
 void log_set_console(int fd);
 

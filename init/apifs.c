@@ -1,0 +1,99 @@
+#include "apifs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "cgroup2.h"
+#include "io.h"
+#include "log.h"
+
+struct api_mount {
+	const char *source, *target, *fstype, *options;
+	unsigned long flags;
+	bool in_container;
+};
+
+static const struct api_mount api_mounts[] = {
+	{ "proc", "/proc", "proc", NULL, MS_NOSUID | MS_NOEXEC | MS_NODEV, true },
+	{ "sysfs", "/sys", "sysfs", NULL, MS_NOSUID | MS_NOEXEC | MS_NODEV, true },
+	{ "devtmpfs", "/dev", "devtmpfs", "mode=0755", MS_NOSUID, false },
+	{ "devpts", "/dev/pts", "devpts", "mode=0620,gid=5,ptmxmode=0666", MS_NOSUID | MS_NOEXEC, true },
+	{ "tmpfs", "/dev/shm", "tmpfs", "mode=1777", MS_NOSUID | MS_NODEV, true },
+	{ "tmpfs", "/run", "tmpfs", "mode=0755", MS_NOSUID | MS_NODEV, true },
+};
+
+int is_mountpoint(const char *path)
+{
+	struct stat self, parent;
+	char up[4096];
+
+	if (snprintf(up, sizeof up, "%s/..", path) >= (int)sizeof up) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (stat(path, &self) < 0 || stat(up, &parent) < 0)
+		return -1;
+	return self.st_dev != parent.st_dev || self.st_ino == parent.st_ino;
+}
+
+static int mount_one(const struct api_mount *m)
+{
+	int r = is_mountpoint(m->target);
+
+	if (r == 1) {
+		log_debug("%s: already mounted, kept", m->target);
+		return 0;
+	}
+	if (mkdir_p(m->target, 0755) < 0) {
+		log_error("%s: cannot create mount point: %m", m->target);
+		return -1;
+	}
+	if (mount(m->source, m->target, m->fstype, m->flags, m->options) < 0) {
+		log_error("%s: cannot mount %s: %m", m->target, m->fstype);
+		return -1;
+	}
+	return 0;
+}
+
+static void log_cgroup_result(const struct cg2_mount_result *res)
+{
+	for (unsigned bit = 1; bit & CG2_WANTED; bit <<= 1) {
+		if (res->applied & bit)
+			log_info("cgroup2: %s in effect", cg2_option_name(bit));
+		else
+			log_info("cgroup2: %s unsupported by this kernel, continuing without it",
+				 cg2_option_name(bit));
+	}
+	log_info("cgroup2: %s /sys/fs/cgroup (%s)",
+		 res->mounted ? "mounted" : res->remounted ? "remounted" : "kept", res->options);
+}
+
+int apifs_mount_cgroup(void)
+{
+	struct cg2_mount_result res;
+
+	if (cg2_mount("/sys/fs/cgroup", CG2_WANTED, &res) < 0) {
+		log_error("/sys/fs/cgroup: cannot mount cgroup2: %m");
+		return -1;
+	}
+	log_cgroup_result(&res);
+	return 0;
+}
+
+int apifs_mount_basic(bool container)
+{
+	int failed = 0;
+
+	for (size_t i = 0; i < sizeof api_mounts / sizeof *api_mounts; i++) {
+		if (container && !api_mounts[i].in_container)
+			continue;
+		if (mount_one(&api_mounts[i]) < 0)
+			failed++;
+	}
+	if (container)
+		log_info("container mode: cgroup2 and devtmpfs left as found");
+	return failed;
+}

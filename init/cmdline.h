@@ -1,0 +1,19 @@
+#ifndef EMBER_INIT_CMDLINE_H
+#define EMBER_INIT_CMDLINE_H
+#include <stdbool.h>
+#include <limits.h>
+
+/* What the kernel command line asks of ember-init (see man/ember-init.8.scd). */
+struct boot_options {
+	char run[PATH_MAX];      /* ember.run=PATH: test mode, run PATH and power off */
+	char shell[PATH_MAX];    /* ember.shell=PATH: console shell (default /bin/sh) */
+	bool debug;              /* ember.debug: log at debug level */
+	bool no_shell;           /* ember.shell=none */
+	bool debug_exit;         /* ember.debug_exit=0 turns off the isa-debug-exit report */
+};
+
+/* Parse a kernel command line (the contents of /proc/cmdline). Unknown words are
+ * ignored; "quoted values" keep their spaces. Never fails: bad values are logged and
+ * the default kept. */
+void cmdline_parse(const char *cmdline, struct boot_options *opts);
+#endif

@@ -1,0 +1,151 @@
+#include "power.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <sys/io.h>
+#endif
+
+#include "log.h"
+
+#define DEBUG_EXIT_PORT 0xf4
+#define UNMOUNT_PASSES 4
+#define MOUNTS_MAX 256
+#define REAP_STEP_MS 20
+
+enum power_action power_action_for_signal(int sig)
+{
+	if (sig == SIGTERM || sig == SIGINT || sig == SIGRTMIN + 5)
+		return POWER_REBOOT;
+	if (sig == SIGUSR2 || sig == SIGPWR || sig == SIGRTMIN + 4)
+		return POWER_POWEROFF;
+	if (sig == SIGUSR1 || sig == SIGRTMIN + 3)
+		return POWER_HALT;
+	return POWER_NONE;
+}
+
+const char *power_action_name(enum power_action a)
+{
+	switch (a) {
+	case POWER_REBOOT: return "reboot";
+	case POWER_POWEROFF: return "poweroff";
+	case POWER_HALT: return "halt";
+	default: return "none";
+	}
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Reap until no child is left or the grace period ends. Returns true if none is left. */
+static bool reap_until_empty(unsigned grace_ms)
+{
+	for (unsigned waited = 0;; waited += REAP_STEP_MS) {
+		pid_t p;
+		while ((p = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (p < 0 && errno == ECHILD)
+			return true;
+		if (waited >= grace_ms)
+			return false;
+		sleep_ms(REAP_STEP_MS);
+	}
+}
+
+static void kill_everything(unsigned grace_ms)
+{
+	/* kill(-1) reaches every process but PID 1 itself. */
+	if (kill(-1, SIGTERM) < 0 && errno == ESRCH)
+		return;
+	kill(-1, SIGCONT);
+	if (reap_until_empty(grace_ms))
+		return;
+	log_warn("shutdown: processes left after %u ms, sending SIGKILL", grace_ms);
+	kill(-1, SIGKILL);
+	reap_until_empty(grace_ms);
+}
+
+/* Read mount points from /proc/self/mountinfo, in mount order. */
+static int read_mounts(char mounts[][256], int max)
+{
+	char line[4096];
+	int n = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof line, f)) {
+		char target[256];
+		if (sscanf(line, "%*s %*s %*s %*s %255s", target) == 1)
+			memcpy(mounts[n++], target, sizeof target);
+	}
+	fclose(f);
+	return n;
+}
+
+static void unmount_all(void)
+{
+	static char mounts[MOUNTS_MAX][256];
+
+	for (int pass = 0; pass < UNMOUNT_PASSES; pass++) {
+		int n = read_mounts(mounts, MOUNTS_MAX), busy = 0;
+		if (n <= 1)
+			return;
+		for (int i = n - 1; i > 0; i--) {
+			if (umount2(mounts[i], 0) == 0)
+				continue;
+			if (errno == EBUSY) {
+				busy++;
+				mount(NULL, mounts[i], NULL, MS_REMOUNT | MS_RDONLY, NULL);
+			}
+		}
+		if (busy == 0)
+			break;
+	}
+	/* The root cannot be unmounted; make it read-only where it can be. */
+	mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY, NULL);
+}
+
+void power_report_debug_exit(int status)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0)
+		outb((unsigned char)status, DEBUG_EXIT_PORT);
+#else
+	(void)status;
+#endif
+}
+
+void power_stop_world(enum power_action a, unsigned grace_ms, bool container)
+{
+	log_info("shutdown: %s: stopping every process", power_action_name(a));
+	kill_everything(grace_ms);
+	sync();
+	if (container)
+		return;
+	log_info("shutdown: unmounting file systems");
+	unmount_all();
+	sync();
+}
+
+void power_reboot(enum power_action a)
+{
+	static const int cmd[] = {
+		[POWER_NONE] = RB_AUTOBOOT, [POWER_REBOOT] = RB_AUTOBOOT,
+		[POWER_POWEROFF] = RB_POWER_OFF, [POWER_HALT] = RB_HALT_SYSTEM,
+	};
+	log_info("shutdown: %s now", power_action_name(a));
+	reboot(cmd[a]);
+	log_error("shutdown: reboot(2) failed: %m");
+}

@@ -1,0 +1,21 @@
+#ifndef EMBER_INIT_POWER_H
+#define EMBER_INIT_POWER_H
+#include <stdbool.h>
+
+enum power_action { POWER_NONE, POWER_REBOOT, POWER_POWEROFF, POWER_HALT };
+
+/* Signal -> request mapping (busybox and systemd conventions, see ember-init(8)). */
+enum power_action power_action_for_signal(int sig);
+const char *power_action_name(enum power_action a);
+
+/* Stop the world: TERM everything, wait up to grace_ms reaping, KILL what is left,
+ * sync, unmount (or remount read-only) every filesystem. In a container the file
+ * systems are left alone: a read-only remount acts on the superblock, which the host
+ * shares. */
+void power_stop_world(enum power_action a, unsigned grace_ms, bool container);
+/* reboot(2) with the action's command. Returns only if the kernel refused. */
+void power_reboot(enum power_action a);
+
+/* Tell QEMU's isa-debug-exit device (port 0xf4) the test status; harmless without it. */
+void power_report_debug_exit(int status);
+#endif

@@ -1,0 +1,11 @@
+#!/bin/sh
+# `make run`: build the image and boot it with ember-init as PID 1 and a shell on the
+# serial console. Leave with `poweroff` (or Ctrl-A X to kill QEMU).
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+img=$TOP/out/ember.cpio
+"$TOP"/scripts/kernel.sh >/dev/null
+"$TOP"/scripts/mkinitramfs.sh "$img" ${EMBER_IMAGE_ARGS:-}
+echo "run: booting $(basename "$("$TOP"/scripts/kernel.sh)") with ember-init as PID 1 (QEMU, ${EMBER_QEMU_ACCEL:-tcg})"
+echo "run: type 'poweroff' in the guest shell to stop; Ctrl-A X kills QEMU"
+"$TOP"/scripts/qemu-boot.sh "$img" "${EMBER_APPEND:-}" || true

@@ -1,0 +1,33 @@
+#!/bin/sh
+# ember-init on the host: refuses to run unless PID 1, and runs as PID 1 of a PID+mount
+# namespace (container mode): test mode, reaping, status report, clean stop.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+out=$("$BIN/ember-init" 2>&1); rc=$?
+[ $rc = 100 ] && pass refuses-when-not-pid1 || fail refuses-when-not-pid1 "exit $rc"
+case $out in *"must run as PID 1"*) pass refusal-says-why ;; *) fail refusal-says-why "$out" ;; esac
+check help "$BIN/ember-init" --help
+check version sh -c "'$BIN/ember-init' --version | grep -q '^ember-init (ember) '"
+
+cat >"$tmp/guest.sh" <<'EOS'
+#!/bin/sh
+echo "pid1=$(readlink /proc/1/exe)"
+sh -c 'for i in 1 2 3 4; do (sleep 0.1 &); done'
+sleep 0.6
+echo "zombies=$(grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l)"
+sleep 1000 &
+exit 7
+EOS
+chmod +x "$tmp/guest.sh"
+timeout 30 unshare --pid --mount --uts --fork --mount-proc \
+	env container=ember-test "$BIN/ember-init" ember.run="$tmp/guest.sh" >"$tmp/log" 2>&1
+rc=$?
+[ $rc != 124 ] && pass namespace-run-terminates || fail namespace-run-terminates "timed out"
+grep -q "^pid1=$BIN/ember-init$" "$tmp/log" && pass runs-as-pid1-of-namespace || fail runs-as-pid1-of-namespace "$(head -3 "$tmp/log")"
+grep -q '^zombies=0$' "$tmp/log" && pass reaps-orphans || fail reaps-orphans "$(grep zombies "$tmp/log")"
+grep -q '^EMBER-RUN-EXIT=7$' "$tmp/log" && pass reports-run-status || fail reports-run-status "no EMBER-RUN-EXIT=7"
+grep -q 'shutdown: poweroff now' "$tmp/log" && pass powers-off-after-run || fail powers-off-after-run "no poweroff line"
+# The background sleep was killed with the namespace: nothing of ours is left behind.
+pgrep -f "sleep 1000" >/dev/null && fail leaves-nothing-running "sleep 1000 survived" || pass leaves-nothing-running
+finish

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Runs inside the guest as ember.run: checks what ember-init set up at boot.
+ok() { echo "EMBER-TEST PASS $1"; }
+bad() { echo "EMBER-TEST FAIL $1: $2"; status=1; }
+status=0
+
+# mount_has TARGET FSTYPE OPTION...: exactly one mount at TARGET, of FSTYPE, with every
+# OPTION among its mount or superblock options.
+mount_has() {
+	target=$1 fstype=$2; shift 2
+	lines=$(awk -v t="$target" '$5 == t' /proc/self/mountinfo)
+	n=$(printf '%s\n' "$lines" | grep -c .)
+	[ "$n" = 1 ] || { bad "mount-$target" "$n mounts at $target"; return; }
+	fs=$(printf '%s\n' "$lines" | sed 's/.* - //' | cut -d' ' -f1)
+	[ "$fs" = "$fstype" ] || { bad "mount-$target" "type $fs, expected $fstype"; return; }
+	opts=$(printf '%s\n' "$lines" | awk '{print $6}'),$(printf '%s\n' "$lines" | sed 's/.* - //' | cut -d' ' -f3)
+	for o in "$@"; do
+		case ",$opts," in *",$o,"*) ;; *) bad "mount-$target" "option $o missing in $opts"; return ;; esac
+	done
+	ok "mount-$target"
+}
+
+[ "$(readlink /proc/1/exe)" = /usr/bin/ember-init ] && ok pid1-is-ember-init || bad pid1-is-ember-init "$(readlink /proc/1/exe)"
+mount_has /proc proc nosuid nodev noexec
+mount_has /sys sysfs nosuid nodev noexec
+mount_has /dev devtmpfs nosuid
+mount_has /dev/pts devpts nosuid noexec
+mount_has /dev/shm tmpfs nosuid nodev
+mount_has /run tmpfs nosuid nodev
+mount_has /sys/fs/cgroup cgroup2 nosuid nodev noexec nsdelegate memory_recursiveprot
+
+if grep -q memory_hugetlb_accounting /sys/kernel/cgroup/features 2>/dev/null; then
+	mount_has /sys/fs/cgroup cgroup2 memory_hugetlb_accounting
+else
+	grep -q memory_hugetlb_accounting /proc/self/mountinfo &&
+		bad hugetlb-absent "option shown although the kernel lacks it" || ok hugetlb-absent
+	dmesg | grep -q 'memory_hugetlb_accounting unsupported by this kernel' &&
+		ok hugetlb-reported-unsupported || bad hugetlb-reported-unsupported "no log line"
+fi
+
+[ "$(hostname)" = ember ] && ok hostname || bad hostname "$(hostname)"
+dmesg | grep -q 'ember-init: ready' && ok ready-logged-to-kmsg || bad ready-logged-to-kmsg "no ready line in dmesg"
+
+# Orphans are re-parented to PID 1, which must reap them.
+sh -c 'for i in 1 2 3 4 5; do (sleep 0.1 &) ; done'
+sleep 1
+zombies=$(grep -l '^State:.*Z' /proc/[0-9]*/status 2>/dev/null | wc -l)
+[ "$zombies" = 0 ] && ok orphans-reaped || bad orphans-reaped "$zombies zombies"
+exit $status

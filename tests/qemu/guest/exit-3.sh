@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "EMBER-TEST PASS test-command-ran"
+exit 3
