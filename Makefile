@@ -19,7 +19,7 @@ MANPAGES =
 define musl_prog
 PROGS += $(BIN)/$(1)
 $(BIN)/$(1): $(patsubst %.c,$(OBJ_MUSL)/%.o,$(2)) $(OUT)/libember-musl.a | $(BIN)
-	$$(MUSL_CC) $$(LDFLAGS) $(STRIP) -static -o $$@ $$^
+	@$$(MUSL_CC) $$(LDFLAGS) $(STRIP) -static -o $$@ $$^
 	@scripts/variant.sh $$@
 endef
 
@@ -29,7 +29,6 @@ $(BIN)/$(1): $(patsubst %.c,$(OBJ_SYS)/%.o,$(2)) $(OUT)/libember-sys.a | $(BIN)
 	@CC="$$(LIB_CC)" PKG_CONFIG="$$(PKG_CONFIG)" SYSROOT="$$(SYSROOT)" \
 	 PKG_CONFIG_LIBDIR_SYSROOT="$$(PKG_CONFIG_LIBDIR_SYSROOT)" \
 	 scripts/link-lib.sh $$@ "$(3)" "$(4)" $$(LDFLAGS) $(STRIP) $$^
-	@scripts/variant.sh $$@
 $(patsubst %.c,$(OBJ_SYS)/%.o,$(2)): SYS_PKG_CFLAGS := $$(shell scripts/pkg-cflags.sh "$(3)" "$$(SYSROOT)" "$$(PKG_CONFIG)")
 endef
 
@@ -49,21 +48,25 @@ $(MUSL_INC)/.stamp:
 
 $(OBJ_MUSL)/%.o: %.c $(MUSL_INC)/.stamp
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "  CC (musl) $<"
+	@$(MUSL_CC) $(CPPFLAGS) -I. -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(OBJ_SYS)/%.o: %.c
 	@mkdir -p $(@D)
-	$(LIB_CC) $(CPPFLAGS) -Ilib -Icgroup $(SYS_PKG_CFLAGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) -MMD -MP -c -o $@ $<
+	@echo "  CC (sys)  $<"
+	@$(LIB_CC) $(CPPFLAGS) -I. -Ilib -Icgroup $(SYS_PKG_CFLAGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) -MMD -MP -c -o $@ $<
 
 $(OUT)/libember-musl.a: $(patsubst %.c,$(OBJ_MUSL)/%.o,$(LIB_SRC) $(CGROUP_SRC))
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 $(OUT)/libember-sys.a: $(patsubst %.c,$(OBJ_SYS)/%.o,$(LIB_SRC) $(CGROUP_SRC))
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 -include $(shell find $(OUT)/obj -name '*.d' 2>/dev/null)
+
+.SECONDEXPANSION:
 
 # ---- tests -------------------------------------------------------------------------------
 # `make check` installs what it needs, builds, and runs every suite (see tests/README.md).
@@ -84,20 +87,23 @@ unit-tests: $(UNIT_BIN) $(HELPER_BIN)
 # Small programs the integration tests drive (static musl, like the code they exercise).
 $(OUT)/tests/helpers/%: tests/helpers/%.c $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(OUT)/libember-musl.a
+	@echo "  HELPER $@"
+	@$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(OUT)/libember-musl.a
 
 # A unit test links the sources it names on its `// sources:` line, and sees their
 # folders' headers.
 unit_sources = $(shell sed -n 's|^// sources: *||p' $(1))
 unit_includes = -I. $(addprefix -I,$(sort $(dir $(call unit_sources,$(1)))))
 
-$(OUT)/tests/musl/%: tests/unit/%.c tests/unit/harness.h $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
+$(OUT)/tests/musl/%: tests/unit/%.c tests/unit/harness.h $$(call unit_sources,tests/unit/$$*.c) $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
 	@mkdir -p $(@D)
-	$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_sources,$<) $(OUT)/libember-musl.a
+	@echo "  TEST (musl) $@"
+	@$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_sources,$<) $(OUT)/libember-musl.a
 
-$(OUT)/tests/san/%: tests/unit/%.c tests/unit/harness.h $(LIB_SRC) $(CGROUP_SRC)
+$(OUT)/tests/san/%: tests/unit/%.c tests/unit/harness.h $$(call unit_sources,tests/unit/$$*.c) $(LIB_SRC) $(CGROUP_SRC)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) $(SAN_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
+	@echo "  TEST (asan) $@"
+	@$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) $(SAN_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
 
 # ---- the QEMU image ------------------------------------------------------------------------
 run: deps
@@ -105,7 +111,7 @@ run: deps
 	scripts/run-qemu.sh
 
 image: all
-	scripts/mkinitramfs.sh $(OUT)/initramfs.cpio.gz
+	scripts/mkinitramfs.sh $(OUT)/ember.cpio
 
 bench: deps
 	$(MAKE) all

@@ -6,12 +6,14 @@
 #include "parse.h"
 
 #define WORD_MAX 4096
+#define WATCHDOG_SEC_MAX 3600
 
 static void set_defaults(struct boot_options *o)
 {
 	memset(o, 0, sizeof *o);
 	str_copy(o->shell, sizeof o->shell, "/bin/sh");
 	o->debug_exit = true;
+	o->measure = true;
 }
 
 static void set_path(char *dst, size_t size, const char *key, const char *value)
@@ -40,6 +42,19 @@ static void apply_word(struct boot_options *o, char *word)
 	} else if (strcmp(word, "ember.debug_exit") == 0 && value) {
 		if (parse_bool(value, &b) == 0)
 			o->debug_exit = b;
+	} else if (strcmp(word, "ember.services") == 0 && value) {
+		set_path(o->services, sizeof o->services, word, value);
+	} else if (strcmp(word, "ember.cgroup") == 0 && value) {
+		set_path(o->cgroup, sizeof o->cgroup, word, value);
+	} else if (strcmp(word, "ember.rescue") == 0) {
+		o->rescue = !value || (parse_bool(value, &b) == 0 && b);
+	} else if (strcmp(word, "ember.measure") == 0 && value) {
+		if (parse_bool(value, &b) == 0)
+			o->measure = b;
+	} else if (strcmp(word, "ember.watchdog") == 0 && value) {
+		if (parse_ulong(value, 0, WATCHDOG_SEC_MAX, &o->watchdog_sec) < 0)
+			log_warn("kernel command line: ember.watchdog=%s: not a number of seconds "
+				 "in 0..%d, ignored", value, WATCHDOG_SEC_MAX);
 	}
 }
 

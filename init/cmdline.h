@@ -10,6 +10,11 @@ struct boot_options {
 	bool debug;              /* ember.debug: log at debug level */
 	bool no_shell;           /* ember.shell=none */
 	bool debug_exit;         /* ember.debug_exit=0 turns off the isa-debug-exit report */
+	char services[PATH_MAX]; /* ember.services=DIR: read services only from DIR */
+	char cgroup[PATH_MAX];   /* ember.cgroup=PATH: cgroup2 mount for ember's subtree */
+	bool rescue;             /* ember.rescue: essential services and a root shell only */
+	bool measure;            /* ember.measure=0 turns boot measurement off */
+	unsigned long watchdog_sec; /* ember.watchdog=SEC: hardware watchdog timeout, 0 off */
 };
 
 /* Parse a kernel command line (the contents of /proc/cmdline). Unknown words are

@@ -1,6 +1,6 @@
-/* ember-init: PID 1. Boots the API filesystems and cgroup2, then runs the console shell
- * (or, in test mode, one command), reaps every zombie, and turns signals into
- * reboot/poweroff/halt. See man/ember-init.8.scd. */
+/* ember-init: PID 1. Boots the API filesystems and cgroup2, supervises the services,
+ * runs the console shell (or, in test mode, one command), reaps every zombie, and turns
+ * signals and emberctl requests into reboot/poweroff/halt. See man/ember-init.8.scd. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/reboot.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,28 +20,45 @@
 #include "cli.h"
 #include "cmdline.h"
 #include "console.h"
+#include "control.h"
 #include "emergency.h"
 #include "exitcode.h"
 #include "io.h"
 #include "log.h"
+#include "measure.h"
+#include "notify.h"
 #include "parse.h"
 #include "power.h"
+#include "supervisor.h"
+#include "watchdog.h"
 
-#define SHUTDOWN_GRACE_MS 3000
+#define SHUTDOWN_GRACE_MS 3000     /* after services stopped: TERM to KILL for the rest */
+#define SHUTDOWN_MAX_MS 180000     /* services' own timeouts bound it; this is the backstop */
 #define SHELL_RESPAWN_MS 1000
 #define HOSTNAME_DEFAULT "ember"
+#define RUN_DIR "/run/ember"
+#define NOTIFY_PATH RUN_DIR "/notify"
+#define CONTROL_PATH RUN_DIR "/control"
+#define CAPS_HELPER "/usr/libexec/ember/ember-caps"
+#define POLL_MAX (2 + 16 + 2 * SERVICE_COUNT_MAX)
+#define NOFILE_WANTED 4096
 
 /* The state PID 1 keeps, in one place. */
 static struct {
 	struct boot_options opts;
 	bool container;
-	int signal_fd;
+	long long started_us;
+	int signal_fd, notify_fd;
 	pid_t shell_pid;          /* console shell, 0 when not running */
 	long long shell_due_ms;   /* when to (re)start the shell; -1: never */
+	bool rescue;              /* an essential service failed, or ember.rescue */
 	pid_t run_pid;            /* ember.run command */
-	enum power_action pending;
 	int run_status;
-} pid1 = { .shell_due_ms = -1, .run_status = -1 };
+	enum power_action pending;
+	bool shutting_down;
+	long long shutdown_deadline_ms;
+	const char *service_dirs[1];
+} pid1 = { .shell_due_ms = -1, .run_status = -1, .notify_fd = -1 };
 
 static char *const base_env[] = {
 	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -57,7 +76,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: ember-init [--help | --version]\n"
 		   "PID 1 of an ember system. Started by the kernel as /init or via init=.\n"
-		   "Kernel command line: ember.run=PATH ember.shell=PATH|none ember.debug\n"
+		   "Kernel command line: ember.run=PATH ember.shell=PATH|none ember.services=DIR\n"
+		   "  ember.rescue ember.watchdog=SEC ember.measure=0 ember.debug\n"
 		   "See ember-init(8).\n");
 }
 
@@ -148,6 +168,8 @@ static void open_kmsg(void)
 	log_set_kmsg(fd, (int)console_loglevel);
 }
 
+/* ---- the console shell and the test command ------------------------------------------ */
+
 static void start_shell(void)
 {
 	/* A leading '-' makes it a login shell, which reads /etc/profile. */
@@ -161,7 +183,8 @@ static void start_shell(void)
 	}
 	pid1.shell_pid = pid;
 	pid1.shell_due_ms = -1;
-	log_info("console shell %s started (pid %d)", pid1.opts.shell, (int)pid);
+	log_info("%sconsole shell %s started (pid %d)", pid1.rescue ? "rescue: " : "",
+		 pid1.opts.shell, (int)pid);
 }
 
 static void start_test_command(void)
@@ -171,7 +194,7 @@ static void start_test_command(void)
 
 	if (pid < 0) {
 		log_error("ember.run %s: cannot fork: %m", pid1.opts.run);
-		pid1.run_status = 111;
+		pid1.run_status = EXIT_SYSTEM;
 		pid1.pending = POWER_POWEROFF;
 		return;
 	}
@@ -179,22 +202,59 @@ static void start_test_command(void)
 	log_info("ember.run: started %s (pid %d)", pid1.opts.run, (int)pid);
 }
 
+static void enter_rescue(const char *why)
+{
+	log_error("rescue: %s; a root shell is on the console", why);
+	pid1.rescue = true;
+	if (pid1.shell_pid <= 0 && pid1.shell_due_ms < 0)
+		pid1.shell_due_ms = now_ms();
+}
+
+static void essential_failed(const char *name)
+{
+	char why[128];
+	snprintf(why, sizeof why, "essential service %s failed", name);
+	enter_rescue(why);
+}
+
+static void boot_ready(void)
+{
+	log_info("ready: boot took %lld ms in ember-init (%lld ms since kernel start)",
+		 now_ms() - pid1.started_us / 1000, now_ms());
+	measure_phase("ready");
+	if (pid1.opts.run[0])
+		start_test_command();
+}
+
+static void power_requested(enum power_action a)
+{
+	if (pid1.pending == POWER_NONE)
+		pid1.pending = a;
+}
+
+/* ---- children and signals ------------------------------------------------------------ */
+
 static void child_exited(pid_t pid, int status)
 {
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
+	if (supervisor_child_exited(pid, status))
+		return;
 	if (pid == pid1.run_pid) {
 		pid1.run_pid = 0;
 		pid1.run_status = code;
 		/* One parseable line for harnesses reading the serial console. */
 		log_info("ember.run: %s exited with status %d", pid1.opts.run, code);
 		dprintf(2, "EMBER-RUN-EXIT=%d\n", code);
-		pid1.pending = POWER_POWEROFF;
+		power_requested(POWER_POWEROFF);
 	} else if (pid == pid1.shell_pid) {
 		pid1.shell_pid = 0;
+		if (pid1.shutting_down)
+			return;
 		log_info("console shell exited (status %d); restarting it", code);
 		pid1.shell_due_ms = now_ms() + SHELL_RESPAWN_MS;
 	}
+	/* Anything else is an orphan re-parented to PID 1: reaped, nothing more. */
 }
 
 static void reap_children(void)
@@ -211,30 +271,34 @@ static void drain_signals(void)
 
 	while (read(pid1.signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
 		enum power_action a = power_action_for_signal((int)si.ssi_signo);
-		if (si.ssi_signo == SIGCHLD)
+		if (a == POWER_NONE)
 			continue;
-		if (a != POWER_NONE && pid1.pending == POWER_NONE) {
-			log_info("signal %d from pid %u: %s requested", (int)si.ssi_signo,
-				 si.ssi_pid, power_action_name(a));
-			pid1.pending = a;
-		}
+		log_info("signal %d from pid %u: %s requested", (int)si.ssi_signo, si.ssi_pid,
+			 power_action_name(a));
+		power_requested(a);
 	}
 	reap_children();
 }
 
-static int poll_timeout(void)
+/* ---- shutdown ----------------------------------------------------------------------- */
+
+static void begin_shutdown(void)
 {
-	long long left;
-	if (pid1.shell_due_ms < 0)
-		return -1;
-	left = pid1.shell_due_ms - now_ms();
-	return left < 0 ? 0 : (int)left;
+	pid1.shutting_down = true;
+	pid1.shutdown_deadline_ms = now_ms() + SHUTDOWN_MAX_MS;
+	pid1.shell_due_ms = -1;
+	log_info("shutdown: %s: stopping services", power_action_name(pid1.pending));
+	measure_phase("shutdown");
+	supervisor_stop_all();
 }
 
-static void shut_down(void)
+static void finish_shutdown(void)
 {
 	enum power_action a = pid1.pending;
 
+	if (!supervisor_all_stopped())
+		log_warn("shutdown: services still running after %d ms, going on", SHUTDOWN_MAX_MS);
+	measure_phase("final");
 	/* An interactive shell ignores SIGTERM; a hangup ends it at once. */
 	if (pid1.shell_pid > 0)
 		kill(-pid1.shell_pid, SIGHUP);
@@ -245,24 +309,120 @@ static void shut_down(void)
 	emergency("reboot(2) failed during shutdown");
 }
 
+/* ---- the main loop ------------------------------------------------------------------ */
+
+static long long earliest(long long a, long long b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+static int poll_timeout(void)
+{
+	long long next = supervisor_next_deadline(), left;
+
+	next = earliest(next, pid1.shell_due_ms);
+	next = earliest(next, control_next_deadline());
+	next = earliest(next, watchdog_next_ms());
+	if (pid1.shutting_down)
+		next = earliest(next, pid1.shutdown_deadline_ms);
+	if (next < 0)
+		return -1;
+	left = next - now_ms();
+	return left < 0 ? 0 : left > 60000 ? 60000 : (int)left;
+}
+
 static void main_loop(void)
 {
-	struct pollfd pfd = { .fd = pid1.signal_fd, .events = POLLIN };
+	static struct pollfd fds[POLL_MAX];
 
 	for (;;) {
-		if (pid1.pending != POWER_NONE)
-			shut_down();
-		if (pid1.shell_due_ms >= 0 && now_ms() >= pid1.shell_due_ms)
+		size_t n = 0, ctl_at, sup_at;
+		long long now = now_ms();
+
+		watchdog_pet(now);
+		if (pid1.pending != POWER_NONE && !pid1.shutting_down)
+			begin_shutdown();
+		if (pid1.shutting_down && (supervisor_all_stopped() || now >= pid1.shutdown_deadline_ms))
+			finish_shutdown();
+		supervisor_tick(now);
+		control_tick(now);
+		if (!pid1.shutting_down && pid1.shell_due_ms >= 0 && now >= pid1.shell_due_ms)
 			start_shell();
-		if (poll(&pfd, 1, poll_timeout()) < 0 && errno != EINTR)
-			log_error("poll: %m");
+
+		fds[n++] = (struct pollfd){ .fd = pid1.signal_fd, .events = POLLIN };
+		fds[n++] = (struct pollfd){ .fd = pid1.notify_fd, .events = POLLIN };
+		ctl_at = n;
+		n += control_pollfds(fds + n, POLL_MAX - n);
+		sup_at = n;
+		n += supervisor_pollfds(fds + n, POLL_MAX - n);
+		if (poll(fds, n, poll_timeout()) < 0) {
+			if (errno != EINTR)
+				log_error("poll: %m");
+			continue;
+		}
+		if (fds[1].revents & POLLIN)
+			notify_handle(pid1.notify_fd);
+		control_handle_pollfds(fds + ctl_at, sup_at - ctl_at, now_ms());
+		supervisor_handle_pollfds(fds + sup_at, n - sup_at);
 		drain_signals();
 	}
 }
 
+/* ---- boot -------------------------------------------------------------------------- */
+
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	/* One pipe per service plus sockets: the default 1024 is tight for 256 services. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < NOFILE_WANTED) {
+		rl.rlim_cur = rl.rlim_max < NOFILE_WANTED ? rl.rlim_max : NOFILE_WANTED;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static void open_sockets(void)
+{
+	if (mkdir_p(RUN_DIR, 0755) < 0)
+		log_error("%s: %m", RUN_DIR);
+	pid1.notify_fd = notify_open(NOTIFY_PATH);
+	if (pid1.notify_fd < 0)
+		log_error("%s: cannot open the notify socket: %m; Type=notify services will time out",
+			  NOTIFY_PATH);
+	if (control_open(CONTROL_PATH) < 0)
+		log_error("%s: cannot open the control socket: %m; emberctl will not work",
+			  CONTROL_PATH);
+	control_on_power(power_requested);
+}
+
+static void start_supervisor(void)
+{
+	struct supervisor_config cfg = {
+		.notify_path = NOTIFY_PATH,
+		.caps_helper = CAPS_HELPER,
+		.essential_only = pid1.opts.rescue,
+		.userspace_start_us = pid1.started_us,
+	};
+
+	if (pid1.opts.services[0]) {
+		pid1.service_dirs[0] = pid1.opts.services;
+		cfg.dirs = pid1.service_dirs;
+		cfg.ndirs = 1;
+	}
+	if (pid1.opts.cgroup[0])
+		cfg.cgroup_root = pid1.opts.cgroup;
+	else if (!pid1.container)
+		cfg.cgroup_root = "/sys/fs/cgroup";
+	supervisor_on_boot_ready(boot_ready);
+	supervisor_on_essential_failure(essential_failed);
+	supervisor_init(&cfg);
+}
+
 static void boot(int argc, char **argv)
 {
-	long long started = now_ms();
 	int failed;
 
 	pid1.container = getenv("container") != NULL;
@@ -281,16 +441,25 @@ static void boot(int argc, char **argv)
 		set_hostname();
 		reboot(RB_DISABLE_CAD); /* Ctrl-Alt-Del becomes SIGINT: a clean reboot */
 	}
-	if (pid1.opts.run[0])
-		start_test_command();
-	else if (!pid1.opts.no_shell)
-		start_shell();
-	log_info("ready: boot took %lld ms in ember-init (%lld ms since kernel start)",
-		 now_ms() - started, now_ms());
+	if (pid1.opts.watchdog_sec && watchdog_open(pid1.opts.watchdog_sec) < 0)
+		log_error("watchdog: cannot open /dev/watchdog0 or /dev/watchdog: %m");
+	raise_fd_limit();
+	measure_enable(pid1.opts.measure);
+	measure_phase("sysinit");
+	open_sockets();
+	if (pid1.opts.rescue)
+		enter_rescue("ember.rescue on the kernel command line");
+	start_supervisor();
+	if (!pid1.opts.no_shell && !pid1.opts.run[0])
+		pid1.shell_due_ms = now_ms();
 }
 
 int main(int argc, char **argv)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	pid1.started_us = (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 	log_open("ember-init");
 	handle_arguments(argc, argv);
 	if (getpid() != 1)

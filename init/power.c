@@ -14,6 +14,7 @@
 #endif
 
 #include "log.h"
+#include "watchdog.h"
 
 #define DEBUG_EXIT_PORT 0xf4
 #define UNMOUNT_PASSES 4
@@ -59,6 +60,7 @@ static bool reap_until_empty(unsigned grace_ms)
 			return true;
 		if (waited >= grace_ms)
 			return false;
+		watchdog_pet_now(); /* a slow shutdown must not look like a hung PID 1 */
 		sleep_ms(REAP_STEP_MS);
 	}
 }
@@ -146,6 +148,7 @@ void power_reboot(enum power_action a)
 		[POWER_POWEROFF] = RB_POWER_OFF, [POWER_HALT] = RB_HALT_SYSTEM,
 	};
 	log_info("shutdown: %s now", power_action_name(a));
+	watchdog_pet_now();
 	reboot(cmd[a]);
 	log_error("shutdown: reboot(2) failed: %m");
 }

@@ -36,6 +36,16 @@ for applet in $(/bin/busybox --list); do
 done
 # ember's programs; the busybox init applet only when comparing against it.
 cp "$TOP"/out/bin/* "$root/usr/bin/"
+# Library-backed programs are dynamic on Debian (no static tss2, libmnl): bring the
+# shared libraries they load, at the same paths.
+for f in "$root"/usr/bin/*; do
+	file -b "$f" | grep -q 'dynamically linked' || continue
+	for lib in $(ldd "$f" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
 case $init in
 ember) ln -s usr/bin/ember-init "$root/init"; ln -s ../usr/bin/ember-init "$root/sbin/init" ;;
 busybox) ln -s bin/busybox "$root/init"; ln -s ../bin/busybox "$root/sbin/init" ;;

@@ -1,0 +1,158 @@
+#include "apply.h"
+
+#include <errno.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+static uint64_t bit(int cap)
+{
+	return (uint64_t)1 << cap;
+}
+
+static int fail_at(struct exec_failure *f, enum exec_step step, int64_t arg)
+{
+	f->step = step;
+	f->err = errno;
+	f->arg = arg;
+	return -1;
+}
+
+/* The capabilities this kernel knows (at most 64, the width of a mask). */
+static int known_caps(void)
+{
+	int max = cap_max_bits();
+	return max > EXEC_CAP_MAX + 1 ? EXEC_CAP_MAX + 1 : max;
+}
+
+/* This process's bounding and permitted sets as masks. */
+static int read_sets(int max, uint64_t *bounding, uint64_t *permitted)
+{
+	cap_t proc = cap_get_proc();
+
+	if (!proc)
+		return -1;
+	*bounding = *permitted = 0;
+	for (int c = 0; c < max; c++) {
+		cap_flag_value_t v = CAP_CLEAR;
+		if (cap_get_bound(c) == 1)
+			*bounding |= bit(c);
+		if (cap_get_flag(proc, c, CAP_PERMITTED, &v) == 0 && v == CAP_SET)
+			*permitted |= bit(c);
+	}
+	cap_free(proc);
+	return 0;
+}
+
+/* The ambient set to raise: "all" is whatever bounding ∩ permitted holds at run time
+ * (a reduced bounding set is normal: containers, hardened boots). An explicit set must
+ * be fully available, or nothing runs. */
+static int choose_ambient(uint64_t wanted, uint64_t available, uint64_t *ambient,
+			  struct exec_failure *f)
+{
+	if (wanted == EXEC_CAPS_ALL) {
+		*ambient = available;
+		return 0;
+	}
+	for (int c = 0; c <= EXEC_CAP_MAX; c++) {
+		if ((wanted & bit(c)) && !(available & bit(c))) {
+			errno = EPERM;
+			return fail_at(f, EXEC_STEP_CAP_UNAVAILABLE, c);
+		}
+	}
+	*ambient = wanted;
+	return 0;
+}
+
+/* First, while the effective set is still full: dropping needs CAP_SETPCAP. */
+static int drop_bounding(int max, uint64_t bounding, uint64_t keep, struct exec_failure *f)
+{
+	for (int c = 0; c < max; c++)
+		if ((bounding & bit(c)) && !(keep & bit(c)) && cap_drop_bound(c) < 0)
+			return fail_at(f, EXEC_STEP_BOUNDING, c);
+	return 0;
+}
+
+/* cap_setgroups and cap_setuid raise CAP_SETGID/CAP_SETUID for the call and keep the
+ * permitted set across the uid change (PR_SET_KEEPCAPS); the effective set ends empty. */
+static int switch_ids(const struct caps_request *req, struct exec_failure *f)
+{
+	gid_t gid = req->gid_set ? req->gid : getgid();
+
+	if (!req->uid_set && !req->gid_set && !req->groups_set)
+		return 0;
+	if (cap_setgroups(gid, req->group_count, req->groups) < 0)
+		return fail_at(f, EXEC_STEP_SETGID, gid);
+	if (req->uid_set && cap_setuid(req->uid) < 0)
+		return fail_at(f, EXEC_STEP_SETUID, req->uid);
+	return 0;
+}
+
+/* Inheritable = ambient = the chosen set, and the bounding set again (libcap's IAB sets
+ * I, then A, then drops B, in the order the kernel's invariants need). The ambient set
+ * is then read back: the command must get exactly what was asked. */
+static int raise_ambient(int max, uint64_t ambient, uint64_t keep, struct exec_failure *f)
+{
+	cap_iab_t iab = cap_iab_init();
+	int r = iab ? 0 : -1;
+
+	for (int c = 0; r == 0 && c < max; c++) {
+		if (ambient & bit(c))
+			r = cap_iab_set_vector(iab, CAP_IAB_INH, c, CAP_SET) |
+			    cap_iab_set_vector(iab, CAP_IAB_AMB, c, CAP_SET);
+		if (r == 0 && !(keep & bit(c)))
+			r = cap_iab_set_vector(iab, CAP_IAB_BOUND, c, CAP_SET);
+	}
+	if (r == 0)
+		r = cap_iab_set_proc(iab);
+	if (r < 0) {
+		fail_at(f, EXEC_STEP_AMBIENT, 0);
+		cap_free(iab);
+		return -1;
+	}
+	cap_free(iab);
+	for (int c = 0; c < max; c++) {
+		if ((ambient & bit(c)) && cap_get_ambient(c) != 1) {
+			errno = EPERM;
+			return fail_at(f, EXEC_STEP_AMBIENT, c);
+		}
+	}
+	return 0;
+}
+
+static int enter_workdir(const struct caps_request *req, struct exec_failure *f)
+{
+	int r;
+
+	if (req->chdir_fd >= 0) {
+		r = fchdir(req->chdir_fd);
+		if (req->chdir_fd > 2)
+			close(req->chdir_fd);
+	} else if (req->chdir_path) {
+		r = chdir(req->chdir_path);
+	} else {
+		return 0;
+	}
+	if (r < 0 && !req->chdir_optional)
+		return fail_at(f, EXEC_STEP_CHDIR, req->chdir_fd);
+	return 0;
+}
+
+int caps_apply(const struct caps_request *req, struct exec_failure *f)
+{
+	int max = known_caps();
+	uint64_t bounding, permitted, keep, ambient = 0;
+
+	if (read_sets(max, &bounding, &permitted) < 0)
+		return fail_at(f, EXEC_STEP_AMBIENT, 0);
+	keep = req->bounding_set ? bounding & req->bounding : bounding;
+	if (req->ambient && choose_ambient(req->ambient, keep & permitted, &ambient, f) < 0)
+		return -1;
+	if (drop_bounding(max, bounding, keep, f) < 0 || switch_ids(req, f) < 0)
+		return -1;
+	if ((req->ambient || req->bounding_set) && raise_ambient(max, ambient, keep, f) < 0)
+		return -1;
+	if (req->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return fail_at(f, EXEC_STEP_NO_NEW_PRIVS, 0);
+	return enter_workdir(req, f);
+}

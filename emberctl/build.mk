@@ -1,0 +1,5 @@
+# emberctl: the control client of ember-init (libc only). The protocol codec is lib/ctl.c.
+EMBERCTL_SRC = emberctl/main.c emberctl/client.c emberctl/records.c emberctl/show.c \
+               emberctl/analyze.c
+$(eval $(call musl_prog,emberctl,$(EMBERCTL_SRC)))
+MANPAGES += man/emberctl.8.scd

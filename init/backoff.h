@@ -1,0 +1,30 @@
+#ifndef EMBER_INIT_BACKOFF_H
+#define EMBER_INIT_BACKOFF_H
+/* Restart policy: exponential backoff with a cap, and a permanent failure after too
+ * many failures within a window (see docs/services.md for the defaults). */
+#include <stdbool.h>
+
+#define BACKOFF_BASE_MS_DEFAULT 100UL      /* RestartSec= */
+#define BACKOFF_MAX_MS_DEFAULT 30000UL     /* RestartMaxDelaySec= */
+#define BACKOFF_BURST_DEFAULT 5u           /* StartLimitBurst= */
+#define BACKOFF_INTERVAL_MS_DEFAULT 10000UL /* StartLimitIntervalSec= */
+
+struct backoff_policy {
+	unsigned long base_ms, max_ms;
+	unsigned burst;           /* failures allowed within interval; 0 = no limit */
+	unsigned long interval_ms;
+};
+
+struct backoff_state {
+	unsigned consecutive;     /* failures in a row, each doubling the delay */
+	unsigned in_window;       /* failures since window_start_ms */
+	long long window_start_ms;
+};
+
+/* A service failed at now_ms after running for ran_ms. Returns the delay before the
+ * next start, or -1 when the service must be given up (permanent failure). A run longer
+ * than the interval counts as a recovery: the delay starts again from base_ms. */
+long long backoff_next(const struct backoff_policy *p, struct backoff_state *s,
+		       long long now_ms, long long ran_ms);
+void backoff_reset(struct backoff_state *s);
+#endif

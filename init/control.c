@@ -1,0 +1,347 @@
+#include "control.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "io.h"
+#include "log.h"
+#include "supervisor.h"
+#include "svc-cgroup.h"
+
+#define CLIENTS_MAX 8
+#define REQUEST_DEADLINE_MS 2000 /* a client that sends no request by then is dropped */
+
+struct client {
+	int fd;
+	uid_t uid;
+	long long deadline_ms;       /* -1: following a log */
+	const struct unit *follow;   /* log follow: the unit and how far it has been sent */
+	unsigned long long cursor;
+	struct ctl_writer w;
+};
+
+static struct {
+	int listen_fd;
+	struct client clients[CLIENTS_MAX];
+	void (*power_cb)(enum power_action a);
+} ctl = { .listen_fd = -1 };
+
+void control_on_power(void (*cb)(enum power_action a)) { ctl.power_cb = cb; }
+
+int control_open(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	for (int i = 0; i < CLIENTS_MAX; i++)
+		ctl.clients[i].fd = -1;
+	if (strlen(path) >= sizeof sa.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, CLIENTS_MAX) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	chmod(path, 0666); /* reads are open to all; changes check the peer's uid */
+	ctl.listen_fd = fd;
+	return fd;
+}
+
+static int send_packet(void *ctx, const char *packet, size_t len)
+{
+	struct client *c = ctx;
+	return send(c->fd, packet, len, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
+
+static void drop(struct client *c)
+{
+	close(c->fd);
+	c->fd = -1;
+	c->follow = NULL;
+}
+
+static void accept_client(long long now)
+{
+	struct client *c = NULL;
+	struct ucred cred;
+	socklen_t len = sizeof cred;
+	int fd = accept4(ctl.listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	for (int i = 0; i < CLIENTS_MAX && !c; i++)
+		if (ctl.clients[i].fd < 0)
+			c = &ctl.clients[i];
+	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+		close(fd); /* busy: the client sees the connection close and retries */
+		return;
+	}
+	c->fd = fd;
+	c->uid = cred.uid;
+	c->deadline_ms = now + REQUEST_DEADLINE_MS;
+	c->follow = NULL;
+	ctl_writer_init(&c->w, send_packet, c);
+}
+
+/* ---- records ---------------------------------------------------------------------- */
+
+static void add_names(struct ctl_writer *w, const char *key, const struct service *s,
+		      const struct service_name_list *l)
+{
+	char buf[1024];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < l->count; i++) {
+		int n = snprintf(buf + len, sizeof buf - len, "%s%s", i ? "," : "",
+				 service_str(s, l->name[i]));
+		if (n < 0 || (size_t)n >= sizeof buf - len)
+			break;
+		len += (size_t)n;
+	}
+	ctl_record_add_str(w, key, buf);
+}
+
+static const char *type_name(enum service_type t)
+{
+	return t == SERVICE_ONESHOT ? "oneshot" : t == SERVICE_NOTIFY ? "notify" : "simple";
+}
+
+static void unit_summary(struct ctl_writer *w, const struct unit *u)
+{
+	const struct service *s = u->svc;
+	ctl_record_add_str(w, "name", s->name);
+	ctl_record_add_str(w, "state", unit_state_name(u->state));
+	ctl_record_add_int(w, "main_pid", u->main_pid);
+	ctl_record_add_int(w, "restarts", u->restarts);
+	ctl_record_add_int(w, "since_us", u->since_us);
+	ctl_record_add_str(w, "description", service_str(s, s->description));
+	ctl_record_add_str(w, "status_text", u->status_text);
+	ctl_record_add_str(w, "error", u->error);
+	ctl_record_add_str(w, "type", type_name(s->type));
+}
+
+static void reply_list(struct client *c)
+{
+	for (size_t i = 0; i < supervisor_count(); i++) {
+		ctl_record_begin(&c->w);
+		unit_summary(&c->w, supervisor_unit(i));
+		ctl_record_end(&c->w);
+	}
+	ctl_write_exit(&c->w, CTL_STATUS_OK);
+}
+
+static void reply_status(struct client *c, const struct unit *u)
+{
+	struct svc_cgroup_stats st;
+
+	svc_cgroup_stats(u, &st);
+	ctl_record_begin(&c->w);
+	unit_summary(&c->w, u);
+	ctl_record_add_int(&c->w, "memory_current", st.memory_current);
+	ctl_record_add_int(&c->w, "memory_peak", st.memory_peak);
+	ctl_record_add_int(&c->w, "hugetlb_bytes", st.hugetlb_bytes);
+	ctl_record_add_int(&c->w, "pids_current", st.pids_current);
+	ctl_record_add_int(&c->w, "cpu_usage_usec", st.cpu_usage_usec);
+	ctl_record_add_int(&c->w, "exit_status", u->exit_status);
+	ctl_record_add_str(&c->w, "cgroup", st.path);
+	add_names(&c->w, "after", u->svc, &u->svc->after);
+	add_names(&c->w, "requires", u->svc, &u->svc->requires);
+	ctl_record_end(&c->w);
+	ctl_write_exit(&c->w, CTL_STATUS_OK);
+}
+
+static void reply_analyze(struct client *c)
+{
+	for (size_t i = 0; i < supervisor_count(); i++) {
+		const struct unit *u = supervisor_unit(i);
+		ctl_record_begin(&c->w);
+		ctl_record_add_str(&c->w, "name", u->svc->name);
+		ctl_record_add_str(&c->w, "state", unit_state_name(u->state));
+		ctl_record_add_int(&c->w, "started_us", u->started_us);
+		ctl_record_add_int(&c->w, "ready_us", u->ready_us);
+		ctl_record_add_int(&c->w, "failed_us", u->failed_us);
+		ctl_record_add_int(&c->w, "stopped_us", u->stopped_us);
+		add_names(&c->w, "after", u->svc, &u->svc->after);
+		ctl_record_end(&c->w);
+	}
+	ctl_record_begin(&c->w);
+	ctl_record_add_str(&c->w, "kind", "boot");
+	ctl_record_add_int(&c->w, "userspace_start_us", supervisor_userspace_start_us());
+	ctl_record_add_int(&c->w, "ready_us", supervisor_ready_us());
+	ctl_record_end(&c->w);
+	ctl_write_exit(&c->w, CTL_STATUS_OK);
+}
+
+static void emit_text(void *ctx, const char *data, size_t len)
+{
+	ctl_write_text(ctx, data, len);
+}
+
+static void reply_log(struct client *c, const struct unit *u, bool follow)
+{
+	c->cursor = logbuf_read(&u->log, 0, emit_text, &c->w);
+	ctl_writer_flush(&c->w);
+	if (!follow) {
+		ctl_write_exit(&c->w, CTL_STATUS_OK);
+		return;
+	}
+	c->follow = u;
+	c->deadline_ms = -1;
+}
+
+static void report_line(void *ctx, const char *line)
+{
+	struct ctl_writer *w = ctx;
+	ctl_write_text(w, line, strlen(line));
+	ctl_write_text(w, "\n", 1);
+}
+
+/* ---- dispatch --------------------------------------------------------------------- */
+
+static bool is_change(enum ctl_verb v)
+{
+	return v == CTL_START || v == CTL_STOP || v == CTL_RESTART || v == CTL_RELOAD ||
+	       v == CTL_POWEROFF || v == CTL_REBOOT || v == CTL_HALT;
+}
+
+static void fail_reply(struct client *c, int status, const char *msg)
+{
+	ctl_write_error(&c->w, msg);
+	ctl_write_exit(&c->w, status);
+}
+
+static void change(struct client *c, const struct ctl_request *r)
+{
+	char err[256] = "";
+	int rc = 0;
+
+	switch (r->verb) {
+	case CTL_START: rc = supervisor_start(r->name, err, sizeof err); break;
+	case CTL_STOP: rc = supervisor_stop(r->name, err, sizeof err); break;
+	case CTL_RESTART: rc = supervisor_restart(r->name, err, sizeof err); break;
+	case CTL_RELOAD: supervisor_reload(report_line, &c->w); break;
+	default: {
+		enum power_action a = r->verb == CTL_POWEROFF ? POWER_POWEROFF
+				      : r->verb == CTL_REBOOT ? POWER_REBOOT : POWER_HALT;
+		log_info("control: %s requested by uid %u", power_action_name(a), (unsigned)c->uid);
+		if (ctl.power_cb)
+			ctl.power_cb(a);
+	}
+	}
+	if (rc < 0)
+		fail_reply(c, supervisor_find(r->name) ? CTL_STATUS_FAILED : CTL_STATUS_NO_SUCH_SERVICE, err);
+	else
+		ctl_write_exit(&c->w, CTL_STATUS_OK);
+}
+
+static void dispatch(struct client *c, const struct ctl_request *r)
+{
+	const struct unit *u = NULL;
+	char msg[128];
+
+	if (is_change(r->verb) && c->uid != 0) {
+		fail_reply(c, CTL_STATUS_FAILED, "permission denied: changes need root");
+		return;
+	}
+	if (ctl_verb_takes_name(r->verb) && r->verb != CTL_RELOAD) {
+		u = supervisor_find(r->name);
+		if (!u && (r->verb == CTL_STATUS || r->verb == CTL_LOG)) {
+			snprintf(msg, sizeof msg, "%s: no such service", r->name);
+			fail_reply(c, CTL_STATUS_NO_SUCH_SERVICE, msg);
+			return;
+		}
+	}
+	switch (r->verb) {
+	case CTL_LIST: reply_list(c); break;
+	case CTL_STATUS: reply_status(c, u); break;
+	case CTL_ANALYZE: reply_analyze(c); break;
+	case CTL_LOG: reply_log(c, u, r->options & CTL_OPT_FOLLOW); break;
+	default: change(c, r);
+	}
+}
+
+static void read_request(struct client *c)
+{
+	char buf[CTL_REQUEST_MAX + 1], err[128];
+	struct ctl_request req;
+	ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
+
+	if (n < 0 && errno == EAGAIN)
+		return;
+	if (n <= 0 || c->follow) { /* closed, or a follower hung up */
+		drop(c);
+		return;
+	}
+	if (ctl_request_parse(buf, (size_t)n, &req, err, sizeof err) < 0)
+		fail_reply(c, CTL_STATUS_BAD_REQUEST, err);
+	else
+		dispatch(c, &req);
+	if (!c->follow)
+		drop(c); /* one request per connection; the reply is out (or failed) */
+}
+
+size_t control_pollfds(struct pollfd *fds, size_t max)
+{
+	size_t n = 0;
+
+	if (max < 1 + CLIENTS_MAX)
+		return 0;
+	fds[n++] = (struct pollfd){ .fd = ctl.listen_fd, .events = POLLIN };
+	for (int i = 0; i < CLIENTS_MAX; i++)
+		fds[n++] = (struct pollfd){ .fd = ctl.clients[i].fd, .events = POLLIN };
+	return n;
+}
+
+void control_handle_pollfds(const struct pollfd *fds, size_t n, long long now)
+{
+	if (n < 1 + CLIENTS_MAX)
+		return;
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		struct client *c = &ctl.clients[i];
+		if (c->fd >= 0 && fds[1 + i].fd == c->fd && fds[1 + i].revents)
+			read_request(c);
+	}
+	if (fds[0].revents & POLLIN)
+		accept_client(now);
+}
+
+void control_tick(long long now)
+{
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		struct client *c = &ctl.clients[i];
+		if (c->fd < 0)
+			continue;
+		if (c->follow && c->follow->log.total != c->cursor) {
+			c->cursor = logbuf_read(&c->follow->log, c->cursor, emit_text, &c->w);
+			ctl_writer_flush(&c->w);
+		}
+		if (c->w.failed || (c->deadline_ms >= 0 && now >= c->deadline_ms))
+			drop(c);
+	}
+}
+
+long long control_next_deadline(void)
+{
+	long long next = -1;
+	for (int i = 0; i < CLIENTS_MAX; i++) {
+		const struct client *c = &ctl.clients[i];
+		if (c->fd >= 0 && c->deadline_ms >= 0 && (next < 0 || c->deadline_ms < next))
+			next = c->deadline_ms;
+	}
+	return next;
+}

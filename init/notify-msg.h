@@ -1,0 +1,23 @@
+#ifndef EMBER_INIT_NOTIFY_MSG_H
+#define EMBER_INIT_NOTIFY_MSG_H
+/* sd_notify messages: newline-separated VAR=value assignments in one datagram. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define NOTIFY_MSG_MAX 4096
+#define NOTIFY_STATUS_MAX 128
+
+struct notify_msg {
+	bool ready;        /* READY=1 */
+	bool stopping;     /* STOPPING=1 */
+	bool has_status;
+	char status[NOTIFY_STATUS_MAX]; /* STATUS=, truncated, control bytes replaced */
+	pid_t mainpid;     /* MAINPID=, 0 when absent */
+};
+
+/* Parse one datagram. Unknown variables are ignored (systemd defines many). Returns 0,
+ * or -1 for a message that must be dropped whole: empty, over NOTIFY_MSG_MAX, holding a
+ * NUL byte, or with an invalid READY=/STOPPING=/MAINPID= value. */
+int notify_parse(const char *buf, size_t len, struct notify_msg *m);
+#endif

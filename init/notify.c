@@ -1,0 +1,102 @@
+#include "notify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "io.h"
+#include "log.h"
+#include "notify-msg.h"
+#include "supervisor.h"
+
+#define NOTIFY_READS_PER_TURN 32
+
+int notify_open(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int one = 1;
+	int fd;
+	char dir[sizeof sa.sun_path];
+
+	if (strlen(path) >= sizeof sa.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	memcpy(dir, path, strlen(path) + 1);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	mkdir_p(dir, 0755);
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	/* Services run as any user: everyone may send; credentials decide what counts. */
+	chmod(path, 0666);
+	return fd;
+}
+
+static void handle_one(const char *buf, size_t len, const struct ucred *cred)
+{
+	struct notify_msg m;
+	struct unit *u;
+
+	if (!cred || cred->pid <= 0)
+		return;
+	u = supervisor_unit_of_pid(cred->pid);
+	if (!u) {
+		log_debug("notify: message from pid %d, which belongs to no service; dropped",
+			  (int)cred->pid);
+		return;
+	}
+	if (notify_parse(buf, len, &m) < 0) {
+		log_warn("%s: malformed notify message from pid %d; dropped", u->svc->name,
+			 (int)cred->pid);
+		return;
+	}
+	supervisor_notify(u, cred->pid, m.ready, m.stopping, m.has_status ? m.status : NULL,
+			  m.mainpid);
+}
+
+void notify_handle(int fd)
+{
+	for (int i = 0; i < NOTIFY_READS_PER_TURN; i++) {
+		char buf[NOTIFY_MSG_MAX + 1];
+		union {
+			struct cmsghdr h;
+			char space[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(sizeof(int) * 16)];
+		} ctl;
+		struct iovec iov = { buf, sizeof buf };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+				      .msg_control = &ctl, .msg_controllen = sizeof ctl };
+		const struct ucred *cred = NULL;
+		ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC | MSG_TRUNC);
+
+		if (n < 0)
+			return;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			if (c->cmsg_level != SOL_SOCKET)
+				continue;
+			if (c->cmsg_type == SCM_CREDENTIALS)
+				cred = (const struct ucred *)CMSG_DATA(c);
+			else if (c->cmsg_type == SCM_RIGHTS) /* fd store is not supported: close */
+				for (int *f = (int *)CMSG_DATA(c);
+				     (char *)f < (char *)c + c->cmsg_len; f++)
+					close(*f);
+		}
+		if ((msg.msg_flags & MSG_TRUNC) || (size_t)n > NOTIFY_MSG_MAX)
+			continue; /* oversized: notify_parse would refuse it anyway */
+		handle_one(buf, (size_t)n, cred);
+	}
+}

@@ -1,0 +1,1445 @@
+/* One service file's bytes -> struct service. Syntax and key meanings: docs/services.md.
+ * No I/O, no allocation: strings go to the service's own bounded text storage. */
+#include "service.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "exec-line.h"
+#include "parse.h"
+
+enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED };
+
+struct parser {
+	struct service *svc;
+	const struct service_diag *diag;
+	unsigned line;
+	enum section section;
+};
+
+/* ---- failure and diagnostics ---------------------------------------------------------- */
+
+static void report(const struct service_diag *diag, enum service_severity severity,
+		   const char *file, unsigned line, const char *message)
+{
+	if (diag && diag->report)
+		diag->report(diag->ctx, severity, file, line, message);
+}
+
+void service_fail(struct service *svc, const struct service_diag *diag, unsigned line,
+		  const char *fmt, ...)
+{
+	char message[SERVICE_ERROR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	if (!svc->failed) {
+		if (line)
+			snprintf(svc->error, sizeof svc->error, "line %u: %.*s", line,
+				 (int)sizeof svc->error - 20, message);
+		else
+			snprintf(svc->error, sizeof svc->error, "%s", message);
+	}
+	svc->failed = true;
+	report(diag, SERVICE_ERROR, svc->path, line, message);
+}
+
+static void warn(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(struct parser *p, const char *fmt, ...)
+{
+	char message[SERVICE_ERROR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	report(p->diag, SERVICE_WARNING, p->svc->path, p->line, message);
+}
+
+/* An invalid value: "KEY=VALUE: why". The value is cut short so the message fits. */
+static int invalid(struct parser *p, const char *key, const char *value, const char *why)
+{
+	service_fail(p->svc, p->diag, p->line, "%s=%.48s%s: %s", key, value,
+		     strlen(value) > 48 ? "..." : "", why);
+	return -1;
+}
+
+/* ---- text storage --------------------------------------------------------------------- */
+
+const char *service_str(const struct service *svc, strref ref)
+{
+	return ref ? svc->text + ref : "";
+}
+
+/* Every live strref, so storage can be compacted after values were replaced. */
+#define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
+		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2)
+
+static size_t add_list_refs(strref **refs, size_t n, strref *list, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		refs[n++] = &list[i];
+	return n;
+}
+
+static size_t collect_refs(struct service *s, strref **refs)
+{
+	size_t n = 0;
+
+	refs[n++] = &s->description;
+	n = add_list_refs(refs, n, s->after.name, s->after.count);
+	n = add_list_refs(refs, n, s->before.name, s->before.count);
+	n = add_list_refs(refs, n, s->requires.name, s->requires.count);
+	n = add_list_refs(refs, n, s->wants.name, s->wants.count);
+	for (size_t i = 0; i < s->condition_count; i++)
+		refs[n++] = &s->condition[i].path;
+	n = add_list_refs(refs, n, s->exec_start_pre.line, s->exec_start_pre.count);
+	n = add_list_refs(refs, n, s->exec_start.line, s->exec_start.count);
+	n = add_list_refs(refs, n, s->exec_stop.line, s->exec_stop.count);
+	refs[n++] = &s->user;
+	refs[n++] = &s->group;
+	n = add_list_refs(refs, n, s->supplementary_group, s->group_count);
+	refs[n++] = &s->working_directory;
+	n = add_list_refs(refs, n, s->env, s->env_count);
+	for (size_t i = 0; i < s->envfile_count; i++)
+		refs[n++] = &s->envfile[i].path;
+	refs[n++] = &s->std_output.path;
+	refs[n++] = &s->std_error.path;
+	return n;
+}
+
+/* Drop the text of replaced values by copying the live strings to the front. */
+static void text_compact(struct service *svc)
+{
+	char old[SERVICE_TEXT_MAX];
+	strref *refs[REFS_MAX];
+	size_t n = collect_refs(svc, refs);
+
+	memcpy(old, svc->text, svc->text_used);
+	svc->text_used = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		if (!*refs[i])
+			continue;
+		len = strlen(old + *refs[i]) + 1;
+		memcpy(svc->text + svc->text_used, old + *refs[i], len);
+		*refs[i] = svc->text_used;
+		svc->text_used = (uint16_t)(svc->text_used + len);
+	}
+}
+
+/* Store s; returns its ref, or 0 when the storage is full even after compaction. */
+static strref text_add(struct service *svc, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	strref ref;
+
+	if (svc->text_used + len > SERVICE_TEXT_MAX)
+		text_compact(svc);
+	if (svc->text_used + len > SERVICE_TEXT_MAX)
+		return 0;
+	ref = svc->text_used;
+	memcpy(svc->text + ref, s, len);
+	svc->text_used = (uint16_t)(svc->text_used + len);
+	return ref;
+}
+
+static int store(struct parser *p, const char *key, const char *value, strref *ref)
+{
+	*ref = 0; /* the old text becomes garbage, reclaimed by compaction */
+	*ref = text_add(p->svc, value);
+	if (!*ref)
+		return invalid(p, key, value, "too much text in this file (limit "
+				   "8192 bytes of values per service)");
+	return 0;
+}
+
+/* ---- names and lookups ---------------------------------------------------------------- */
+
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '-' || c == '.' || c == ':';
+}
+
+bool service_name_valid(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len == 0 || len >= SERVICE_NAME_MAX || name[0] == '.' || name[0] == '-')
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!is_name_char(name[i]))
+			return false;
+	return true;
+}
+
+struct name_value {
+	const char *name;
+	int value;
+};
+
+static const struct name_value signals[] = {
+	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
+	{ "TRAP", SIGTRAP }, { "ABRT", SIGABRT }, { "BUS", SIGBUS }, { "FPE", SIGFPE },
+	{ "KILL", SIGKILL }, { "USR1", SIGUSR1 }, { "SEGV", SIGSEGV }, { "USR2", SIGUSR2 },
+	{ "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "CHLD", SIGCHLD },
+	{ "CONT", SIGCONT }, { "STOP", SIGSTOP }, { "TSTP", SIGTSTP }, { "TTIN", SIGTTIN },
+	{ "TTOU", SIGTTOU }, { "URG", SIGURG }, { "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+	{ "VTALRM", SIGVTALRM }, { "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "IO", SIGIO },
+	{ "PWR", SIGPWR }, { "SYS", SIGSYS },
+};
+
+int service_signal_from_name(const char *s)
+{
+	unsigned long n;
+	const char *bare = str_starts_with(s, "SIG") ? s + 3 : s;
+
+	if (parse_ulong(s, 1, 64, &n) == 0)
+		return (int)n;
+	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+		if (strcmp(bare, signals[i].name) == 0)
+			return signals[i].value;
+	return -1;
+}
+
+/* Capability numbers are kernel ABI (linux/capability.h); PID 1 links no libcap. */
+static const char *const capabilities[] = {
+	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID",
+	"CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE",
+	"CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW",
+	"CAP_IPC_LOCK", "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT",
+	"CAP_SYS_PTRACE", "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
+	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE",
+	"CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE",
+	"CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ",
+	"CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
+};
+#define CAPABILITY_COUNT ((int)(sizeof capabilities / sizeof *capabilities))
+
+int service_capability_from_name(const char *s)
+{
+	unsigned long n;
+
+	if (parse_ulong(s, 0, 63, &n) == 0)
+		return (int)n;
+	for (int i = 0; i < CAPABILITY_COUNT; i++)
+		if (strcasecmp(s, capabilities[i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *service_capability_name(int cap)
+{
+	return cap >= 0 && cap < CAPABILITY_COUNT ? capabilities[cap] : NULL;
+}
+
+/* How each Limit*= value reads. */
+enum rlimit_kind { RL_COUNT, RL_SIZE, RL_SECONDS, RL_USEC, RL_NICE };
+
+static const struct {
+	const char *key;
+	int resource;
+	enum rlimit_kind kind;
+} rlimit_keys[] = {
+	{ "LimitCPU", RLIMIT_CPU, RL_SECONDS }, { "LimitFSIZE", RLIMIT_FSIZE, RL_SIZE },
+	{ "LimitDATA", RLIMIT_DATA, RL_SIZE }, { "LimitSTACK", RLIMIT_STACK, RL_SIZE },
+	{ "LimitCORE", RLIMIT_CORE, RL_SIZE }, { "LimitRSS", RLIMIT_RSS, RL_SIZE },
+	{ "LimitNOFILE", RLIMIT_NOFILE, RL_COUNT }, { "LimitAS", RLIMIT_AS, RL_SIZE },
+	{ "LimitNPROC", RLIMIT_NPROC, RL_COUNT }, { "LimitMEMLOCK", RLIMIT_MEMLOCK, RL_SIZE },
+	{ "LimitLOCKS", RLIMIT_LOCKS, RL_COUNT }, { "LimitSIGPENDING", RLIMIT_SIGPENDING, RL_COUNT },
+	{ "LimitMSGQUEUE", RLIMIT_MSGQUEUE, RL_SIZE }, { "LimitNICE", RLIMIT_NICE, RL_NICE },
+	{ "LimitRTPRIO", RLIMIT_RTPRIO, RL_COUNT }, { "LimitRTTIME", RLIMIT_RTTIME, RL_USEC },
+};
+#define RLIMIT_KEY_COUNT (sizeof rlimit_keys / sizeof *rlimit_keys)
+
+int service_rlimit_from_key(const char *key)
+{
+	for (size_t i = 0; i < RLIMIT_KEY_COUNT; i++)
+		if (strcmp(key, rlimit_keys[i].key) == 0)
+			return rlimit_keys[i].resource;
+	return -1;
+}
+
+/* ---- value parsers: each returns 0, or -1 after invalid() ------------------------------ */
+
+/* A systemd time span: "90", "1min 30s", "2h30min", "500ms", "infinity" -> ms. Each
+ * component is one number with an optional unit (see parse_duration_ms). */
+static int parse_timespan_ms(const char *s, unsigned long *out)
+{
+	unsigned long total = 0;
+
+	if (strcmp(s, "infinity") == 0)
+		return parse_duration_ms(s, out);
+	while (*s == ' ')
+		s++;
+	if (*s == '\0')
+		return -1;
+	while (*s) {
+		char part[32];
+		size_t n = 0;
+		unsigned long ms;
+		while (s[n] >= '0' && s[n] <= '9')
+			n++;
+		if (n == 0)
+			return -1;
+		while ((s[n] >= 'a' && s[n] <= 'z'))
+			n++;
+		if (n >= sizeof part)
+			return -1;
+		memcpy(part, s, n);
+		part[n] = '\0';
+		if (parse_duration_ms(part, &ms) < 0 || ms > ~0UL - 1 - total)
+			return -1;
+		total += ms;
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+	*out = total;
+	return 0;
+}
+
+static void *field(struct parser *p, size_t offset)
+{
+	return (char *)p->svc + offset;
+}
+
+struct key;
+typedef int parse_fn(struct parser *p, const struct key *k, const char *value);
+
+struct key {
+	enum section section;
+	const char *name;
+	parse_fn *parse;
+	size_t offset;   /* the field in struct service */
+	long min, max;   /* range for integer keys */
+	bool specifiers; /* expand %n, %N, %p, %% first */
+};
+
+static int parse_string(struct parser *p, const struct key *k, const char *value)
+{
+	strref *ref = field(p, k->offset);
+
+	if (!*value) {
+		*ref = 0;
+		return 0;
+	}
+	return store(p, k->name, value, ref);
+}
+
+static int parse_ignored(struct parser *p, const struct key *k, const char *value)
+{
+	return 0;
+}
+
+static int parse_bool_key(struct parser *p, const struct key *k, const char *value)
+{
+	bool *b = field(p, k->offset);
+
+	if (!*value) {
+		*b = false;
+		return 0;
+	}
+	if (parse_bool(value, b) < 0)
+		return invalid(p, k->name, value, "expected yes or no");
+	return 0;
+}
+
+static int parse_int_key(struct parser *p, const struct key *k, const char *value)
+{
+	struct service_int *v = field(p, k->offset);
+	long n;
+
+	if (!*value) {
+		v->set = false;
+		return 0;
+	}
+	if (parse_long(value, k->min, k->max, &n) < 0) {
+		char why[64];
+		snprintf(why, sizeof why, "expected an integer from %ld to %ld", k->min, k->max);
+		return invalid(p, k->name, value, why);
+	}
+	v->set = true;
+	v->value = (int)n;
+	return 0;
+}
+
+static int parse_weight(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned *w = field(p, k->offset);
+	unsigned long n;
+
+	if (!*value) {
+		*w = 0;
+		return 0;
+	}
+	if (parse_ulong(value, 1, 10000, &n) < 0)
+		return invalid(p, k->name, value, "expected a weight from 1 to 10000");
+	*w = (unsigned)n;
+	return 0;
+}
+
+static int parse_bytes(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long long *v = field(p, k->offset);
+
+	if (!*value) {
+		*v = ~0ULL;
+		return 0;
+	}
+	if (parse_size(value, v) < 0)
+		return invalid(p, k->name, value,
+			       "expected bytes with an optional K, M, G or T suffix, or infinity");
+	return 0;
+}
+
+static int parse_count(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long long *v = field(p, k->offset);
+	unsigned long n;
+
+	if (!*value || strcmp(value, "infinity") == 0) {
+		*v = ~0ULL;
+		return 0;
+	}
+	if (parse_ulong(value, 1, ~0UL, &n) < 0)
+		return invalid(p, k->name, value, "expected a positive number or infinity");
+	*v = n;
+	return 0;
+}
+
+static int parse_type(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct name_value types[] = {
+		{ "", SERVICE_SIMPLE }, { "simple", SERVICE_SIMPLE },
+		{ "oneshot", SERVICE_ONESHOT }, { "notify", SERVICE_NOTIFY },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+		if (strcmp(value, types[i].name) == 0) {
+			p->svc->type = (enum service_type)types[i].value;
+			return 0;
+		}
+	}
+	return invalid(p, k->name, value, "expected simple, oneshot or notify "
+				   "(forking, dbus, exec and idle are not supported)");
+}
+
+static int parse_restart(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct name_value modes[] = {
+		{ "", RESTART_NO }, { "no", RESTART_NO },
+		{ "on-failure", RESTART_ON_FAILURE }, { "always", RESTART_ALWAYS },
+	};
+	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+		if (strcmp(value, modes[i].name) == 0) {
+			p->svc->restart = (enum service_restart)modes[i].value;
+			return 0;
+		}
+	}
+	return invalid(p, k->name, value, "expected no, on-failure or always");
+}
+
+/* RestartSec=: a time span; "infinity" makes no sense between restarts. */
+static int parse_restart_sec(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long ms;
+
+	if (!*value) {
+		p->svc->restart_ms = 100;
+		return 0;
+	}
+	if (parse_timespan_ms(value, &ms) < 0 || ms == SERVICE_TIMEOUT_INFINITY)
+		return invalid(p, k->name, value, "expected a time span such as 5s, 500ms or 1min");
+	p->svc->restart_ms = ms;
+	return 0;
+}
+
+/* Timeout*Sec=: a time span; 0 and "infinity" both mean no timeout (as in systemd). */
+static int parse_timeout(struct parser *p, const char *key, const char *value,
+			 unsigned long *out, unsigned long dflt)
+{
+	unsigned long ms;
+
+	if (!*value) {
+		*out = dflt;
+		return 0;
+	}
+	if (parse_timespan_ms(value, &ms) < 0)
+		return invalid(p, key, value, "expected a time span such as 90s or infinity");
+	*out = ms == 0 ? SERVICE_TIMEOUT_INFINITY : ms;
+	return 0;
+}
+
+#define TIMEOUT_START_DEFAULT_MS 90000UL
+#define TIMEOUT_STOP_DEFAULT_MS 10000UL
+
+static int parse_timeout_key(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long dflt = k->offset == offsetof(struct service, timeout_start_ms)
+				     ? TIMEOUT_START_DEFAULT_MS : TIMEOUT_STOP_DEFAULT_MS;
+	return parse_timeout(p, k->name, value, field(p, k->offset), dflt);
+}
+
+/* TimeoutSec= sets both. */
+static int parse_timeout_both(struct parser *p, const struct key *k, const char *value)
+{
+	if (parse_timeout(p, k->name, value, &p->svc->timeout_start_ms,
+			  TIMEOUT_START_DEFAULT_MS) < 0)
+		return -1;
+	return parse_timeout(p, k->name, value, &p->svc->timeout_stop_ms, TIMEOUT_STOP_DEFAULT_MS);
+}
+
+static int parse_signal(struct parser *p, const struct key *k, const char *value)
+{
+	int sig = *value ? service_signal_from_name(value) : SIGTERM;
+
+	if (sig < 0)
+		return invalid(p, k->name, value, "expected a signal name (SIGTERM, TERM) or number");
+	p->svc->kill_signal = sig;
+	return 0;
+}
+
+static int parse_umask(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long mask = 0;
+
+	if (!*value) {
+		p->svc->umask_set = false;
+		return 0;
+	}
+	for (const char *c = value; *c; c++) {
+		if (*c < '0' || *c > '7' || mask > 0777)
+			return invalid(p, k->name, value, "expected an octal mode from 0000 to 0777");
+		mask = mask * 8 + (unsigned long)(*c - '0');
+	}
+	if (mask > 0777)
+		return invalid(p, k->name, value, "expected an octal mode from 0000 to 0777");
+	p->svc->umask_set = true;
+	p->svc->umask = (unsigned)mask;
+	return 0;
+}
+
+/* User and group names as shadow-utils accepts them, or numeric ids. */
+static bool account_name_valid(const char *s)
+{
+	unsigned long id;
+	size_t len = strlen(s);
+
+	if (parse_ulong(s, 0, 4294967294UL, &id) == 0)
+		return true;
+	if (len == 0 || len > 31 || s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' ||
+			  (c == '$' && i == len - 1);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static int parse_account(struct parser *p, const struct key *k, const char *value)
+{
+	if (*value && !account_name_valid(value))
+		return invalid(p, k->name, value, "not a valid user or group name or id");
+	return parse_string(p, k, value);
+}
+
+static bool path_absolute_clean(const char *path)
+{
+	return path[0] == '/' && !strstr(path, "/../") &&
+	       !(strlen(path) >= 3 && strcmp(path + strlen(path) - 3, "/..") == 0);
+}
+
+static int parse_working_directory(struct parser *p, const struct key *k, const char *value)
+{
+	struct service *svc = p->svc;
+	bool optional = value[0] == '-';
+	const char *path = optional ? value + 1 : value;
+
+	if (!*value) {
+		svc->working_directory = 0;
+		svc->working_directory_optional = false;
+		return 0;
+	}
+	if (strcmp(path, "~") != 0 && !path_absolute_clean(path))
+		return invalid(p, k->name, value, "expected an absolute path or ~");
+	svc->working_directory_optional = optional;
+	return store(p, k->name, path, &svc->working_directory);
+}
+
+static int parse_groups(struct parser *p, const struct key *k, const char *value)
+{
+	struct service *svc = p->svc;
+	char copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+
+	if (!*value) {
+		svc->group_count = 0;
+		return 0;
+	}
+	str_copy(copy, sizeof copy, value);
+	for (char *g = strtok_r(copy, " \t", &save); g; g = strtok_r(NULL, " \t", &save)) {
+		if (!account_name_valid(g))
+			return invalid(p, k->name, g, "not a valid group name or id");
+		if (svc->group_count >= SERVICE_GROUPS_MAX)
+			return invalid(p, k->name, value, "more than 16 groups");
+		if (store(p, k->name, g, &svc->supplementary_group[svc->group_count]) < 0)
+			return -1;
+		svc->group_count++;
+	}
+	return 0;
+}
+
+/* Dependency names: "foo" or "foo.service"; other unit types are warned about. */
+static bool other_unit_type(const char *name)
+{
+	static const char *const suffixes[] = {
+		".target", ".socket", ".mount", ".device", ".path", ".timer", ".slice",
+		".scope", ".swap", ".automount",
+	};
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+		size_t n = strlen(suffixes[i]);
+		if (len > n && strcmp(name + len - n, suffixes[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool name_listed(const struct service *svc, const struct service_name_list *list,
+			const char *name)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(service_str(svc, list->name[i]), name) == 0)
+			return true;
+	return false;
+}
+
+static int add_dependency(struct parser *p, const struct key *k, struct service_name_list *list,
+			  char *name)
+{
+	size_t len = strlen(name);
+	size_t suffix = strlen(SERVICE_SUFFIX);
+
+	if (other_unit_type(name)) {
+		warn(p, "%s=%s: not a service, ignored (ember has only services)", k->name, name);
+		return 0;
+	}
+	if (len > suffix && strcmp(name + len - suffix, SERVICE_SUFFIX) == 0)
+		name[len - suffix] = '\0';
+	if (!service_name_valid(name))
+		return invalid(p, k->name, name, "not a valid service name");
+	if (strcmp(name, p->svc->name) == 0) {
+		warn(p, "%s=%s: names the service itself, ignored", k->name, name);
+		return 0;
+	}
+	if (name_listed(p->svc, list, name))
+		return 0;
+	if (list->count >= SERVICE_DEPS_MAX)
+		return invalid(p, k->name, name, "more than 32 names in this list");
+	if (store(p, k->name, name, &list->name[list->count]) < 0)
+		return -1;
+	list->count++;
+	return 0;
+}
+
+static int parse_names(struct parser *p, const struct key *k, const char *value)
+{
+	struct service_name_list *list = field(p, k->offset);
+	char copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+
+	if (!*value) {
+		list->count = 0;
+		return 0;
+	}
+	str_copy(copy, sizeof copy, value);
+	for (char *n = strtok_r(copy, " \t", &save); n; n = strtok_r(NULL, " \t", &save))
+		if (add_dependency(p, k, list, n) < 0)
+			return -1;
+	return 0;
+}
+
+static int parse_condition(struct parser *p, const struct key *k, const char *value)
+{
+	struct service *svc = p->svc;
+	struct service_condition c = { 0 };
+	const char *path = value;
+
+	if (!*value) {
+		svc->condition_count = 0;
+		return 0;
+	}
+	for (;; path++) {
+		if (*path == '|' && !c.trigger)
+			c.trigger = true;
+		else if (*path == '!' && !c.negate)
+			c.negate = true;
+		else
+			break;
+	}
+	if (!path_absolute_clean(path))
+		return invalid(p, k->name, value, "expected an absolute path, optionally after ! or |");
+	if (svc->condition_count >= SERVICE_CONDITION_MAX)
+		return invalid(p, k->name, value, "more than 8 conditions");
+	if (store(p, k->name, path, &c.path) < 0)
+		return -1;
+	svc->condition[svc->condition_count++] = c;
+	return 0;
+}
+
+static int parse_exec(struct parser *p, const struct key *k, const char *value)
+{
+	struct service_exec_list *list = field(p, k->offset);
+	struct exec_argv scratch;
+
+	if (!*value) {
+		list->count = 0;
+		return 0;
+	}
+	if (exec_line_check(value, &scratch) < 0)
+		return invalid(p, k->name, value, scratch.error);
+	if (list->count >= SERVICE_EXEC_MAX)
+		return invalid(p, k->name, value, "more than 8 command lines for this key");
+	if (store(p, k->name, value, &list->line[list->count]) < 0)
+		return -1;
+	list->count++;
+	return 0;
+}
+
+static bool env_name_valid(const char *s, size_t len)
+{
+	if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_'))
+			return false;
+	}
+	return true;
+}
+
+static int add_env(struct parser *p, const struct key *k, const char *assignment)
+{
+	struct service *svc = p->svc;
+	const char *eq = strchr(assignment, '=');
+
+	if (!eq || !env_name_valid(assignment, (size_t)(eq - assignment)))
+		return invalid(p, k->name, assignment, "expected NAME=value with NAME of "
+						       "letters, digits and _");
+	if (svc->env_count >= SERVICE_ENV_MAX)
+		return invalid(p, k->name, assignment, "more than 64 assignments");
+	if (store(p, k->name, assignment, &svc->env[svc->env_count]) < 0)
+		return -1;
+	svc->env_count++;
+	return 0;
+}
+
+static int parse_environment(struct parser *p, const struct key *k, const char *value)
+{
+	struct exec_argv words;
+
+	if (!*value) {
+		p->svc->env_count = 0;
+		return 0;
+	}
+	if (exec_words_split(value, &words) < 0)
+		return invalid(p, k->name, value, words.error);
+	for (size_t i = 0; i < words.argc; i++)
+		if (add_env(p, k, words.argv[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int parse_envfile(struct parser *p, const struct key *k, const char *value)
+{
+	struct service *svc = p->svc;
+	struct service_envfile e = { .optional = value[0] == '-' };
+	const char *path = e.optional ? value + 1 : value;
+
+	if (!*value) {
+		svc->envfile_count = 0;
+		return 0;
+	}
+	if (!path_absolute_clean(path))
+		return invalid(p, k->name, value, "expected an absolute path, optionally after -");
+	if (svc->envfile_count >= SERVICE_ENVFILE_MAX)
+		return invalid(p, k->name, value, "more than 8 environment files");
+	if (store(p, k->name, path, &e.path) < 0)
+		return -1;
+	svc->envfile[svc->envfile_count++] = e;
+	return 0;
+}
+
+/* CapabilityBoundingSet= and AmbientCapabilities=: the first line sets, later lines add
+ * ("~" lines remove); an empty assignment is the empty set. As systemd.exec(5). */
+static int parse_caps(struct parser *p, const struct key *k, const char *value)
+{
+	bool bounding = k->offset == offsetof(struct service, cap_bounding);
+	bool *set = bounding ? &p->svc->cap_bounding_set : NULL;
+	uint64_t *caps = field(p, k->offset);
+	bool first = bounding ? !*set : *caps == 0;
+	bool invert = value[0] == '~';
+	uint64_t listed = 0;
+	char copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+
+	str_copy(copy, sizeof copy, invert ? value + 1 : value);
+	for (char *c = strtok_r(copy, " \t", &save); c; c = strtok_r(NULL, " \t", &save)) {
+		int cap = service_capability_from_name(c);
+		if (cap < 0)
+			return invalid(p, k->name, c, "unknown capability (expected CAP_* names "
+						      "from capabilities(7))");
+		listed |= (uint64_t)1 << cap;
+	}
+	if (!*value)
+		*caps = 0;
+	else if (first)
+		*caps = invert ? ~listed : listed;
+	else
+		*caps = invert ? (*caps & ~listed) : (*caps | listed);
+	if (set)
+		*set = true;
+	return 0;
+}
+
+static int parse_output_key(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct { const char *name; enum service_output kind; } plain[] = {
+		{ "log", OUTPUT_LOG }, { "journal", OUTPUT_LOG }, { "console", OUTPUT_CONSOLE },
+		{ "null", OUTPUT_NULL }, { "inherit", OUTPUT_INHERIT },
+	};
+	static const struct { const char *prefix; enum service_output kind; } files[] = {
+		{ "file:", OUTPUT_FILE }, { "append:", OUTPUT_APPEND },
+		{ "truncate:", OUTPUT_TRUNCATE },
+	};
+	struct service_output_spec *out = field(p, k->offset);
+	bool is_stderr = k->offset == offsetof(struct service, std_error);
+
+	if (!*value)
+		value = is_stderr ? "inherit" : "log";
+	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+		if (strcmp(value, plain[i].name) != 0)
+			continue;
+		if (plain[i].kind == OUTPUT_INHERIT && !is_stderr)
+			break;
+		out->kind = plain[i].kind;
+		out->path = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		const char *path = value + strlen(files[i].prefix);
+		if (!str_starts_with(value, files[i].prefix))
+			continue;
+		if (!path_absolute_clean(path))
+			return invalid(p, k->name, value, "the file must be an absolute path");
+		out->kind = files[i].kind;
+		return store(p, k->name, path, &out->path);
+	}
+	return invalid(p, k->name, value, is_stderr
+		? "expected log, console, null, inherit, file:PATH, append:PATH or truncate:PATH"
+		: "expected log, console, null, file:PATH, append:PATH or truncate:PATH");
+}
+
+/* ---- Limit*= ---------------------------------------------------------------------------- */
+
+static int rlimit_value(enum rlimit_kind kind, const char *s, rlim_t *out)
+{
+	unsigned long long bytes;
+	unsigned long n;
+	long nice;
+
+	if (strcmp(s, "infinity") == 0) {
+		*out = RLIM_INFINITY;
+		return 0;
+	}
+	switch (kind) {
+	case RL_SIZE:
+		if (parse_size(s, &bytes) < 0)
+			return -1;
+		*out = bytes == ~0ULL ? RLIM_INFINITY : (rlim_t)bytes;
+		return 0;
+	case RL_COUNT:
+		if (parse_ulong(s, 0, ~0UL, &n) < 0)
+			return -1;
+		*out = n;
+		return 0;
+	case RL_SECONDS:
+		if (parse_timespan_ms(s, &n) < 0)
+			return -1;
+		*out = n / 1000 + (n % 1000 != 0); /* round up: 0 would kill at once */
+		return 0;
+	case RL_USEC:
+		if (parse_ulong(s, 0, ~0UL, &n) == 0) {
+			*out = n;
+			return 0;
+		}
+		if (parse_timespan_ms(s, &n) < 0 || n > ~0UL / 1000)
+			return -1;
+		*out = (rlim_t)n * 1000;
+		return 0;
+	case RL_NICE:
+		/* "+5"/"-5" are nice levels (20 - nice), a bare number is the raw 0..40. */
+		if ((s[0] == '+' || s[0] == '-') && parse_long(s, -20, 19, &nice) == 0) {
+			*out = (rlim_t)(20 - nice);
+			return 0;
+		}
+		if (parse_ulong(s, 0, 40, &n) < 0)
+			return -1;
+		*out = n;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_rlimit(struct parser *p, const char *key, const char *value)
+{
+	struct service *svc = p->svc;
+	char soft[64], *hard;
+	size_t i = 0;
+
+	while (strcmp(rlimit_keys[i].key, key) != 0)
+		i++;
+	if (!*value) {
+		svc->rlimit_set &= ~(1u << rlimit_keys[i].resource);
+		return 0;
+	}
+	if (str_copy(soft, sizeof soft, value) < 0)
+		return invalid(p, key, value, "value too long");
+	hard = strchr(soft, ':');
+	if (hard)
+		*hard++ = '\0';
+	struct rlimit *r = &svc->rlimit[rlimit_keys[i].resource];
+	if (rlimit_value(rlimit_keys[i].kind, soft, &r->rlim_cur) < 0 ||
+	    rlimit_value(rlimit_keys[i].kind, hard ? hard : soft, &r->rlim_max) < 0)
+		return invalid(p, key, value, "expected a limit, SOFT:HARD, or infinity "
+					      "(see docs/services.md for units)");
+	if (r->rlim_cur > r->rlim_max)
+		return invalid(p, key, value, "the soft limit is above the hard limit");
+	svc->rlimit_set |= 1u << rlimit_keys[i].resource;
+	return 0;
+}
+
+/* ---- the key table ---------------------------------------------------------------------- */
+
+#define F(member) offsetof(struct service, member)
+static const struct key keys[] = {
+	{ SECTION_UNIT, "Description", parse_string, F(description), 0, 0, true },
+	{ SECTION_UNIT, "Documentation", parse_ignored, 0, 0, 0, false },
+	{ SECTION_UNIT, "After", parse_names, F(after), 0, 0, false },
+	{ SECTION_UNIT, "Before", parse_names, F(before), 0, 0, false },
+	{ SECTION_UNIT, "Requires", parse_names, F(requires), 0, 0, false },
+	{ SECTION_UNIT, "Wants", parse_names, F(wants), 0, 0, false },
+	{ SECTION_UNIT, "ConditionPathExists", parse_condition, 0, 0, 0, true },
+	{ SECTION_SERVICE, "Type", parse_type, 0, 0, 0, false },
+	{ SECTION_SERVICE, "ExecStartPre", parse_exec, F(exec_start_pre), 0, 0, true },
+	{ SECTION_SERVICE, "ExecStart", parse_exec, F(exec_start), 0, 0, true },
+	{ SECTION_SERVICE, "ExecStop", parse_exec, F(exec_stop), 0, 0, true },
+	{ SECTION_SERVICE, "Restart", parse_restart, 0, 0, 0, false },
+	{ SECTION_SERVICE, "RestartSec", parse_restart_sec, 0, 0, 0, false },
+	{ SECTION_SERVICE, "TimeoutStartSec", parse_timeout_key, F(timeout_start_ms), 0, 0, false },
+	{ SECTION_SERVICE, "TimeoutStopSec", parse_timeout_key, F(timeout_stop_ms), 0, 0, false },
+	{ SECTION_SERVICE, "TimeoutSec", parse_timeout_both, 0, 0, 0, false },
+	{ SECTION_SERVICE, "KillSignal", parse_signal, 0, 0, 0, false },
+	{ SECTION_SERVICE, "User", parse_account, F(user), 0, 0, false },
+	{ SECTION_SERVICE, "Group", parse_account, F(group), 0, 0, false },
+	{ SECTION_SERVICE, "SupplementaryGroups", parse_groups, 0, 0, 0, false },
+	{ SECTION_SERVICE, "WorkingDirectory", parse_working_directory, 0, 0, 0, true },
+	{ SECTION_SERVICE, "Environment", parse_environment, 0, 0, 0, true },
+	{ SECTION_SERVICE, "EnvironmentFile", parse_envfile, 0, 0, 0, true },
+	{ SECTION_SERVICE, "UMask", parse_umask, 0, 0, 0, false },
+	{ SECTION_SERVICE, "Nice", parse_int_key, F(nice), -20, 19, false },
+	{ SECTION_SERVICE, "OOMScoreAdjust", parse_int_key, F(oom_score_adjust), -1000, 1000, false },
+	{ SECTION_SERVICE, "NoNewPrivileges", parse_bool_key, F(no_new_privileges), 0, 0, false },
+	{ SECTION_SERVICE, "AmbientCapabilities", parse_caps, F(cap_ambient), 0, 0, false },
+	{ SECTION_SERVICE, "CapabilityBoundingSet", parse_caps, F(cap_bounding), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
+	{ SECTION_SERVICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
+	{ SECTION_SERVICE, "CPUWeight", parse_weight, F(cpu_weight), 0, 0, false },
+	{ SECTION_SERVICE, "IOWeight", parse_weight, F(io_weight), 0, 0, false },
+	{ SECTION_SERVICE, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },
+	{ SECTION_SERVICE, "StandardError", parse_output_key, F(std_error), 0, 0, true },
+	{ SECTION_SERVICE, "Essential", parse_bool_key, F(essential), 0, 0, false },
+};
+#undef F
+
+/* %n -> "name.service", %N and %p -> "name", %% -> "%"; anything else is an error. */
+static int expand_specifiers(struct parser *p, const char *key, const char *value, char *out,
+			     size_t size)
+{
+	size_t n = 0;
+
+	for (const char *s = value; *s; s++) {
+		char piece[SERVICE_NAME_MAX + sizeof SERVICE_SUFFIX];
+		if (*s != '%') {
+			piece[0] = *s;
+			piece[1] = '\0';
+		} else if (s[1] == '%') {
+			strcpy(piece, "%");
+			s++;
+		} else if (s[1] == 'n') {
+			snprintf(piece, sizeof piece, "%s%s", p->svc->name, SERVICE_SUFFIX);
+			s++;
+		} else if (s[1] == 'N' || s[1] == 'p') {
+			snprintf(piece, sizeof piece, "%s", p->svc->name);
+			s++;
+		} else {
+			char why[64];
+			snprintf(why, sizeof why, "specifier %%%c is not supported (write %%%% for %%)",
+				 s[1] ? s[1] : ' ');
+			return invalid(p, key, value, why);
+		}
+		if (n + strlen(piece) >= size)
+			return invalid(p, key, value, "too long after expanding specifiers");
+		memcpy(out + n, piece, strlen(piece));
+		n += strlen(piece);
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+static const struct key *find_key(enum section section, const char *name)
+{
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (keys[i].section == section && strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+static void assign(struct parser *p, const char *key, const char *value)
+{
+	const struct key *k;
+	char expanded[SERVICE_LINE_MAX];
+
+	if (p->section == SECTION_SKIPPED || str_starts_with(key, "X-"))
+		return;
+	if (p->section == SECTION_NONE) {
+		warn(p, "%s= before any [Unit] or [Service] header, ignored", key);
+		return;
+	}
+	if (p->section == SECTION_SERVICE && service_rlimit_from_key(key) >= 0) {
+		parse_rlimit(p, key, value);
+		return;
+	}
+	k = find_key(p->section, key);
+	if (!k) {
+		warn(p, "unknown key %s in [%s], ignored", key,
+		     p->section == SECTION_UNIT ? "Unit" : "Service");
+		return;
+	}
+	if (k->specifiers) {
+		if (expand_specifiers(p, key, value, expanded, sizeof expanded) < 0)
+			return;
+		value = expanded;
+	}
+	k->parse(p, k, value);
+}
+
+/* ---- lines ------------------------------------------------------------------------------ */
+
+static void section_header(struct parser *p, char *line)
+{
+	size_t len = strlen(line);
+	char *name = line + 1;
+
+	if (len < 3 || line[len - 1] != ']') {
+		service_fail(p->svc, p->diag, p->line, "invalid section header \"%.64s\"", line);
+		p->section = SECTION_SKIPPED;
+		return;
+	}
+	line[len - 1] = '\0';
+	if (strcmp(name, "Unit") == 0) {
+		p->section = SECTION_UNIT;
+	} else if (strcmp(name, "Service") == 0) {
+		p->section = SECTION_SERVICE;
+	} else {
+		/* [Install] is meaningless here: every file is enabled. X- is for extensions. */
+		if (strcmp(name, "Install") != 0 && !str_starts_with(name, "X-"))
+			warn(p, "unknown section [%.64s], its keys are ignored", name);
+		p->section = SECTION_SKIPPED;
+	}
+}
+
+static void logical_line(struct parser *p, char *line)
+{
+	char *eq;
+
+	line = strip(line);
+	if (*line == '\0' || *line == '#' || *line == ';')
+		return;
+	if (*line == '[') {
+		section_header(p, line);
+		return;
+	}
+	eq = strchr(line, '=');
+	if (!eq) {
+		service_fail(p->svc, p->diag, p->line, "expected KEY=VALUE or [Section], got \"%.64s\"",
+			     line);
+		return;
+	}
+	*eq = '\0';
+	line = strip(line);
+	if (*line == '\0') {
+		service_fail(p->svc, p->diag, p->line, "an assignment without a key");
+		return;
+	}
+	assign(p, line, strip(eq + 1));
+}
+
+/* Reject bytes that have no business in a text file. Returns the offending byte or -1. */
+static int bad_byte(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+			return c;
+	}
+	return -1;
+}
+
+static bool is_comment(const char *s, size_t len)
+{
+	while (len > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	return len > 0 && (*s == '#' || *s == ';');
+}
+
+/* Joins "\"-continued lines (the backslash becomes a space; comment lines inside are
+ * skipped, as systemd does) and hands each logical line to logical_line(). */
+struct joiner {
+	char buf[SERVICE_LINE_MAX];
+	size_t len;
+	bool continuing;
+	bool too_long;
+	unsigned first_line;
+};
+
+static bool ends_with_backslash(const char *s, size_t *len)
+{
+	while (*len > 0 && (s[*len - 1] == ' ' || s[*len - 1] == '\t' || s[*len - 1] == '\r'))
+		(*len)--;
+	if (*len > 0 && s[*len - 1] == '\\') {
+		(*len)--;
+		return true;
+	}
+	return false;
+}
+
+static void join_line(struct parser *p, struct joiner *j, const char *s, size_t len)
+{
+	bool more;
+
+	if (j->continuing && is_comment(s, len))
+		return;
+	if (!j->continuing) {
+		j->len = 0;
+		j->too_long = false;
+		j->first_line = p->line;
+	}
+	more = !is_comment(s, len) && ends_with_backslash(s, &len);
+	if (j->len + len + (more ? 1 : 0) + 1 > sizeof j->buf) {
+		j->too_long = true;
+	} else {
+		memcpy(j->buf + j->len, s, len);
+		j->len += len;
+		if (more)
+			j->buf[j->len++] = ' ';
+	}
+	j->continuing = more;
+	if (more)
+		return;
+	j->buf[j->len] = '\0';
+	unsigned here = p->line;
+	p->line = j->first_line;
+	if (j->too_long)
+		service_fail(p->svc, p->diag, p->line, "line longer than %d bytes",
+			     SERVICE_LINE_MAX - 1);
+	else
+		logical_line(p, j->buf);
+	p->line = here;
+}
+
+static void parse_text(struct parser *p, const char *text, size_t len)
+{
+	struct joiner j = { .continuing = false };
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		int bad = bad_byte(text + pos, line_len);
+		p->line++;
+		if (bad == 0)
+			service_fail(p->svc, p->diag, p->line, "a NUL byte in the file");
+		else if (bad > 0)
+			service_fail(p->svc, p->diag, p->line, "control character 0x%02x in the file",
+				     bad);
+		else
+			join_line(p, &j, text + pos, line_len);
+		pos += line_len + 1;
+	}
+	if (j.continuing) /* a final backslash line: take what was joined */
+		join_line(p, &j, "", 0);
+}
+
+/* ---- whole-service checks --------------------------------------------------------------- */
+
+static void validate(struct service *svc, const struct service_diag *diag)
+{
+	if (svc->type != SERVICE_ONESHOT && svc->exec_start.count != 1) {
+		service_fail(svc, diag, 0, svc->exec_start.count == 0
+			     ? "no ExecStart= (only Type=oneshot may go without one)"
+			     : "several ExecStart= lines (only Type=oneshot may have more than one)");
+	}
+	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ALWAYS)
+		service_fail(svc, diag, 0, "Restart=always is not allowed with Type=oneshot");
+}
+
+int service_init(struct service *svc, const char *name, const char *path)
+{
+	memset(svc, 0, offsetof(struct service, text));
+	svc->text[0] = '\0';
+	svc->text_used = 1; /* offset 0 is "not set" */
+	svc->type = SERVICE_SIMPLE;
+	svc->restart = RESTART_NO;
+	svc->restart_ms = 100;
+	svc->timeout_start_ms = TIMEOUT_START_DEFAULT_MS;
+	svc->timeout_stop_ms = TIMEOUT_STOP_DEFAULT_MS;
+	svc->kill_signal = SIGTERM;
+	svc->memory_max = svc->memory_high = svc->tasks_max = ~0ULL;
+	svc->std_output.kind = OUTPUT_LOG;
+	svc->std_error.kind = OUTPUT_INHERIT;
+	str_copy(svc->path, sizeof svc->path, path);
+	if (!service_name_valid(name)) {
+		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);
+		service_fail(svc, NULL, 0, "unsafe service name");
+		return -1;
+	}
+	str_copy(svc->name, sizeof svc->name, name);
+	return 0;
+}
+
+int service_parse(struct service *svc, const char *text, size_t len,
+		  const struct service_diag *diag)
+{
+	struct parser p = { .svc = svc, .diag = diag, .line = 0, .section = SECTION_NONE };
+
+	if (len > SERVICE_FILE_MAX)
+		service_fail(svc, diag, 0, "file is %zu bytes, more than the limit of %d", len,
+			     SERVICE_FILE_MAX);
+	else
+		parse_text(&p, text, len);
+	if (!svc->failed)
+		validate(svc, diag);
+	return svc->failed ? -1 : 0;
+}
+
+/* ---- helpers for the supervisor -------------------------------------------------------- */
+
+bool service_conditions_met(const struct service *svc, bool (*path_exists)(const char *path))
+{
+	bool any_trigger = false, trigger_met = false;
+
+	for (size_t i = 0; i < svc->condition_count; i++) {
+		const struct service_condition *c = &svc->condition[i];
+		bool holds = path_exists(service_str(svc, c->path)) != c->negate;
+		if (c->trigger) {
+			any_trigger = true;
+			trigger_met = trigger_met || holds;
+		} else if (!holds) {
+			return false;
+		}
+	}
+	return !any_trigger || trigger_met;
+}
+
+/* ---- EnvironmentFile= contents ------------------------------------------------------------ */
+
+struct envfile_reader {
+	const char *s, *end;
+	unsigned line;
+	char *err;
+	size_t err_size;
+};
+
+static int envfile_error(struct envfile_reader *r, const char *why)
+{
+	snprintf(r->err, r->err_size, "line %u: %s", r->line, why);
+	return -1;
+}
+
+static void skip_blanks(struct envfile_reader *r)
+{
+	while (r->s < r->end && (*r->s == ' ' || *r->s == '\t'))
+		r->s++;
+}
+
+static void skip_to_next_line(struct envfile_reader *r)
+{
+	while (r->s < r->end && *r->s != '\n')
+		r->s++;
+	if (r->s < r->end)
+		r->s++;
+	r->line++;
+}
+
+/* Append c to out (size SERVICE_LINE_MAX). */
+static int envfile_put(struct envfile_reader *r, char *out, size_t *n, char c)
+{
+	if (c == '\0')
+		return envfile_error(r, "a NUL byte");
+	if (*n + 1 >= SERVICE_LINE_MAX)
+		return envfile_error(r, "assignment too long");
+	out[(*n)++] = c;
+	return 0;
+}
+
+/* 'single quotes': everything literal up to the closing quote. */
+static int envfile_single(struct envfile_reader *r, char *out, size_t *n)
+{
+	unsigned start = r->line;
+
+	for (r->s++; r->s < r->end && *r->s != '\''; r->s++) {
+		if (*r->s == '\n')
+			r->line++;
+		if (envfile_put(r, out, n, *r->s) < 0)
+			return -1;
+	}
+	if (r->s >= r->end) {
+		r->line = start;
+		return envfile_error(r, "unterminated ' quote");
+	}
+	r->s++;
+	return 0;
+}
+
+/* "double quotes": \" \\ \$ \` are escapes, backslash-newline joins lines. */
+static int envfile_double(struct envfile_reader *r, char *out, size_t *n)
+{
+	unsigned start = r->line;
+
+	for (r->s++; r->s < r->end && *r->s != '"'; r->s++) {
+		char c = *r->s;
+		if (c == '\\' && r->s + 1 < r->end && strchr("\"\\$`\n", r->s[1])) {
+			c = *++r->s;
+			if (c == '\n') {
+				r->line++;
+				continue;
+			}
+		} else if (c == '\n') {
+			r->line++;
+		}
+		if (envfile_put(r, out, n, c) < 0)
+			return -1;
+	}
+	if (r->s >= r->end) {
+		r->line = start;
+		return envfile_error(r, "unterminated \" quote");
+	}
+	r->s++;
+	return 0;
+}
+
+/* The value after '=': quoted parts and bare parts, up to the end of the line. Trailing
+ * blanks of bare text are dropped. */
+static int envfile_value(struct envfile_reader *r, char *out, size_t *n)
+{
+	size_t keep = *n; /* length without trailing bare blanks */
+
+	skip_blanks(r);
+	while (r->s < r->end && *r->s != '\n') {
+		char c = *r->s;
+		if (c == '\'' || c == '"') {
+			if ((c == '\'' ? envfile_single(r, out, n) : envfile_double(r, out, n)) < 0)
+				return -1;
+			keep = *n;
+			continue;
+		}
+		if (c == '\\' && r->s + 1 < r->end) {
+			c = *++r->s;
+			if (c == '\n') {
+				r->s++;
+				r->line++;
+				continue;
+			}
+			r->s++;
+			if (envfile_put(r, out, n, c) < 0)
+				return -1;
+			keep = *n;
+			continue;
+		}
+		r->s++;
+		if (envfile_put(r, out, n, c) < 0)
+			return -1;
+		if (c != ' ' && c != '\t' && c != '\r')
+			keep = *n;
+	}
+	*n = keep;
+	return 0;
+}
+
+static int envfile_assignment(struct envfile_reader *r, char *out)
+{
+	size_t n = 0;
+	const char *name;
+
+	if ((size_t)(r->end - r->s) > 7 && strncmp(r->s, "export ", 7) == 0) {
+		r->s += 7;
+		skip_blanks(r);
+	}
+	name = r->s;
+	while (r->s < r->end && *r->s != '=' && *r->s != '\n' && *r->s != ' ' && *r->s != '\t')
+		r->s++;
+	if (!env_name_valid(name, (size_t)(r->s - name)))
+		return envfile_error(r, "expected NAME=value with NAME of letters, digits and _");
+	for (const char *c = name; c < r->s; c++)
+		if (envfile_put(r, out, &n, *c) < 0)
+			return -1;
+	skip_blanks(r);
+	if (r->s >= r->end || *r->s != '=')
+		return envfile_error(r, "expected NAME=value");
+	r->s++;
+	if (envfile_put(r, out, &n, '=') < 0 || envfile_value(r, out, &n) < 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+int service_envfile_parse(const char *text, size_t len,
+			  int (*add)(void *ctx, const char *assignment), void *ctx,
+			  char *err, size_t err_size)
+{
+	struct envfile_reader r = { text, text + len, 1, err, err_size };
+	char assignment[SERVICE_LINE_MAX];
+
+	while (r.s < r.end) {
+		skip_blanks(&r);
+		if (r.s >= r.end)
+			break;
+		if (*r.s == '\n' || *r.s == '#' || *r.s == ';') {
+			skip_to_next_line(&r);
+			continue;
+		}
+		if (envfile_assignment(&r, assignment) < 0)
+			return -1;
+		if (add(ctx, assignment) < 0)
+			return envfile_error(&r, "too many assignments");
+		skip_to_next_line(&r);
+	}
+	return 0;
+}

@@ -1,0 +1,193 @@
+#ifndef EMBER_SERVICE_H
+#define EMBER_SERVICE_H
+/* Service files -> validated plain structs. See docs/services.md and ember.service(5).
+ *
+ * Data flows one way: the loader (service-load.c) finds and reads the files, the parser
+ * (service.c) turns one file's bytes into a struct service, the dependency graph
+ * (depgraph.c) orders them; acting on them is the supervisor's job. Nothing here
+ * allocates: every struct has fixed, bounded storage, so PID 1's memory stays bounded.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+/* ---- limits (each one is documented in docs/services.md) ---- */
+#define SERVICE_NAME_MAX 64         /* name bytes incl. NUL: at most 63 characters */
+#define SERVICE_PATH_MAX 256        /* path of the file it was read from, incl. NUL */
+#define SERVICE_FILE_MAX 65536      /* bytes per service file */
+#define SERVICE_LINE_MAX 4096       /* bytes per logical line (after joining `\` lines) */
+#define SERVICE_TEXT_MAX 8192       /* string storage per service */
+#define SERVICE_COUNT_MAX 256       /* services per boot (the loader's default capacity) */
+#define SERVICE_DEPS_MAX 32         /* names per dependency list (After=, Requires=, ...) */
+#define SERVICE_EXEC_MAX 8          /* command lines per Exec*= list */
+#define SERVICE_ENV_MAX 64          /* Environment= assignments */
+#define SERVICE_ENVFILE_MAX 8       /* EnvironmentFile= entries */
+#define SERVICE_CONDITION_MAX 8     /* ConditionPathExists= entries */
+#define SERVICE_GROUPS_MAX 16       /* SupplementaryGroups= entries */
+#define SERVICE_ERROR_MAX 192       /* the first error, kept for status output */
+
+/* Where service files live, highest priority first: a file in an earlier directory
+ * overrides a same-named file in a later one. */
+#define SERVICE_DIR_ETC "/etc/ember/services"
+#define SERVICE_DIR_RUN "/run/ember/services"
+#define SERVICE_DIR_LIB "/usr/lib/ember/services"
+#define SERVICE_SUFFIX ".service"
+
+#define SERVICE_TIMEOUT_INFINITY (~0UL) /* for timeout_*_ms */
+#define SERVICE_CAPS_ALL (~(uint64_t)0)
+
+/* A string lives in the service's own text storage; a strref is its offset there, so a
+ * struct service may be copied with memcpy. 0 means "not set". Read with service_str(). */
+typedef uint16_t strref;
+
+enum service_type { SERVICE_SIMPLE, SERVICE_ONESHOT, SERVICE_NOTIFY };
+enum service_restart { RESTART_NO, RESTART_ON_FAILURE, RESTART_ALWAYS };
+/* Where stdout/stderr go. OUTPUT_INHERIT is only valid for stderr: same as stdout. */
+enum service_output {
+	OUTPUT_LOG, OUTPUT_CONSOLE, OUTPUT_NULL, OUTPUT_FILE, OUTPUT_APPEND, OUTPUT_TRUNCATE,
+	OUTPUT_INHERIT,
+};
+
+/* Flags of one command line; the same bits exec_line_split() reports. */
+#define EXEC_IGNORE_FAILURE 0x1u /* "-": a non-zero exit counts as success */
+#define EXEC_ARGV0 0x2u          /* "@": the second word is argv[0] */
+#define EXEC_NO_ENV_EXPAND 0x4u  /* ":": no $VAR expansion */
+
+struct service_exec_list {
+	uint8_t count;
+	strref line[SERVICE_EXEC_MAX]; /* the raw line, prefixes included; see exec-line.h */
+};
+
+struct service_name_list {
+	uint8_t count;
+	strref name[SERVICE_DEPS_MAX]; /* service names, ".service" removed */
+};
+
+struct service_output_spec {
+	enum service_output kind;
+	strref path; /* for file:, append:, truncate: */
+};
+
+struct service_condition {
+	strref path;
+	bool negate;  /* "!": the path must not exist */
+	bool trigger; /* "|": at least one trigger condition must hold */
+};
+
+struct service_int {
+	bool set; /* false: leave the inherited value alone */
+	int value;
+};
+
+struct service_envfile {
+	strref path;
+	bool optional; /* "-": a missing file is not an error */
+};
+
+struct service {
+	char name[SERVICE_NAME_MAX]; /* "sshd" for sshd.service */
+	char path[SERVICE_PATH_MAX]; /* the file it came from */
+	bool masked;                 /* empty file or symlink to /dev/null: never started */
+	bool failed;                 /* invalid: never started; error[] says why */
+	char error[SERVICE_ERROR_MAX];
+
+	/* [Unit] */
+	strref description;
+	struct service_name_list after, before, requires, wants;
+	uint8_t condition_count;
+	struct service_condition condition[SERVICE_CONDITION_MAX];
+
+	/* [Service] */
+	enum service_type type;
+	bool essential; /* ember: failure drops the device to the rescue shell */
+	struct service_exec_list exec_start_pre, exec_start, exec_stop;
+	enum service_restart restart;
+	unsigned long restart_ms, timeout_start_ms, timeout_stop_ms;
+	int kill_signal;
+	strref user, group; /* names or numeric ids, resolved when the service starts */
+	uint8_t group_count;
+	strref supplementary_group[SERVICE_GROUPS_MAX];
+	strref working_directory;   /* absolute path, or "~" for the user's home */
+	bool working_directory_optional; /* "-" prefix */
+	uint8_t env_count;
+	strref env[SERVICE_ENV_MAX]; /* "NAME=value", in file order; later wins */
+	uint8_t envfile_count;
+	struct service_envfile envfile[SERVICE_ENVFILE_MAX];
+	bool umask_set;
+	unsigned umask;
+	uint32_t rlimit_set; /* bit r set: rlimit[r] applies */
+	struct rlimit rlimit[RLIM_NLIMITS];
+	struct service_int nice, oom_score_adjust;
+	bool no_new_privileges;
+	bool cap_bounding_set; /* false: leave the bounding set alone */
+	uint64_t cap_bounding;
+	uint64_t cap_ambient;
+	unsigned long long memory_max, memory_high, tasks_max; /* ~0ULL = unset/infinity */
+	unsigned cpu_weight, io_weight;                          /* 0 = unset */
+	struct service_output_spec std_output, std_error;
+
+	/* string storage behind every strref; text_used counts bytes in use */
+	uint16_t text_used;
+	char text[SERVICE_TEXT_MAX];
+};
+
+/* Diagnostics: every warning and error goes to report() with the file, the line (0 when
+ * it concerns the whole file) and a message that names the key and the reason. A NULL
+ * struct or report drops them (the first error is still kept in service.error). */
+enum service_severity { SERVICE_WARNING, SERVICE_ERROR };
+struct service_diag {
+	void (*report)(void *ctx, enum service_severity severity, const char *file,
+		       unsigned line, const char *message);
+	void *ctx;
+};
+
+/* Reset svc to defaults for a service called name read from path. Returns 0, or -1 when
+ * the name is unsafe (the service is then marked failed). */
+int service_init(struct service *svc, const char *name, const char *path);
+
+/* Parse one file's bytes (no NUL needed; a NUL byte is an error) into svc, which
+ * service_init() prepared, then validate the whole. Unknown keys are warnings; invalid
+ * values, syntax errors and a file that fails validation mark the service failed.
+ * Returns 0 when the service is usable, -1 when it failed. */
+int service_parse(struct service *svc, const char *text, size_t len,
+		  const struct service_diag *diag);
+
+/* Mark svc failed with a message (kept in svc->error and reported). Used by the
+ * parser, the loader and the dependency graph; the supervisor may use it too. */
+void service_fail(struct service *svc, const struct service_diag *diag, unsigned line,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The string behind ref: "" when unset. */
+const char *service_str(const struct service *svc, strref ref);
+
+/* A service name is 1..63 bytes of [A-Za-z0-9_.:-], not starting with '.' or '-'. */
+bool service_name_valid(const char *name);
+
+/* ConditionPathExists= against a path check the caller supplies (keeps this pure).
+ * True when the service should start. */
+bool service_conditions_met(const struct service *svc, bool (*path_exists)(const char *path));
+
+/* Parse an EnvironmentFile's bytes: calls add(ctx, "NAME=value") for each assignment.
+ * Lines are NAME=value, optionally with "export ", quotes and comments as in
+ * docs/services.md. Returns 0, or -1 with a message in err naming the line. */
+int service_envfile_parse(const char *text, size_t len,
+			  int (*add)(void *ctx, const char *assignment), void *ctx,
+			  char *err, size_t err_size);
+
+/* Lookups shared with the tests and the supervisor. */
+int service_signal_from_name(const char *s);      /* "SIGTERM", "TERM", "15"; -1 if bad */
+int service_capability_from_name(const char *s);  /* "CAP_CHOWN" (any case) or "0"; -1 if bad */
+const char *service_capability_name(int cap);     /* NULL when unknown */
+int service_rlimit_from_key(const char *key);     /* "LimitNOFILE" -> RLIMIT_NOFILE; -1 */
+
+/* Loading from the directories (service-load.c). dirs: highest priority first; NULL
+ * means the three SERVICE_DIR_*. Fills out[0..*count) sorted by name: one entry per
+ * distinct name, masked ones included (masked = true), failed ones included (failed =
+ * true). A missing directory is not an error. More than cap names: the first cap in
+ * name order are kept and an error says how many were dropped. Files are read with
+ * a SERVICE_FILE_MAX cap (a 64 KiB stack buffer). Returns 0: problems with single files or
+ * directories are reported through diag and never stop the others. */
+int service_load(const char *const *dirs, size_t ndirs, struct service *out, size_t cap,
+		 size_t *count, const struct service_diag *diag);
+#endif

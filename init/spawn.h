@@ -1,0 +1,21 @@
+#ifndef EMBER_INIT_SPAWN_H
+#define EMBER_INIT_SPAWN_H
+/* Starting one process of a service: environment, command line, output, cgroup,
+ * execution context. The child reports a failure before exec through a pipe, which the
+ * supervisor reads without blocking. */
+#include <sys/types.h>
+
+#include "supervisor.h"
+
+struct spawn_env {
+	const char *notify_path;   /* NOTIFY_SOCKET for Type=notify, NULL: none */
+	const char *caps_helper;   /* ember-caps */
+	int console_fd;            /* for StandardOutput=console */
+};
+
+/* Start `line` (an ExecStart=-style command line) for unit u. Returns the pid, or -1
+ * with the reason in u->error. *exec_fd gets the read end of the exec status pipe. */
+pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *env, int *exec_fd);
+/* The pipe service output goes into (created on first use). -1 on failure. */
+int spawn_output_pipe(struct unit *u, int *write_fd);
+#endif

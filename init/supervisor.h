@@ -1,0 +1,108 @@
+#ifndef EMBER_INIT_SUPERVISOR_H
+#define EMBER_INIT_SUPERVISOR_H
+/* The supervisor: every service's runtime state, starts in dependency order, readiness,
+ * restarts with backoff, stops in reverse order. The main loop feeds it events (child
+ * exits, notify messages, output, timers); it never blocks. */
+#include <poll.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "backoff.h"
+#include "depgraph.h"
+#include "logbuf.h"
+#include "service.h"
+
+#define UNIT_STATUS_MAX 128
+#define UNIT_ERROR_MAX 192
+
+enum unit_state {
+	UNIT_INACTIVE,   /* not started (yet) */
+	UNIT_WAITING,    /* wants to start, ordering dependencies not done */
+	UNIT_STARTING,   /* ExecStartPre= running, or the main process not ready yet */
+	UNIT_RUNNING,    /* main process up; Type=notify: before READY=1 */
+	UNIT_READY,      /* up and ready (simple: exec succeeded; notify: READY=1) */
+	UNIT_STOPPING,
+	UNIT_STOPPED,    /* stopped, or a oneshot that finished successfully */
+	UNIT_FAILED,     /* failed; a restart may be pending */
+	UNIT_PERMANENT,  /* gave up after too many failures */
+	UNIT_MASKED,
+	UNIT_INVALID,    /* the file was invalid, or a Requires= cannot be met */
+	UNIT_CONDITION,  /* ConditionPathExists= not met: skipped */
+};
+
+enum unit_phase { PHASE_NONE, PHASE_PRE, PHASE_MAIN, PHASE_STOP_CMD, PHASE_KILL };
+
+struct unit {
+	struct service *svc;
+	enum unit_state state;
+	enum unit_phase phase;
+	unsigned exec_index;        /* which ExecStartPre=/ExecStop= line runs */
+	pid_t main_pid;
+	pid_t control_pid;          /* ExecStartPre= / ExecStop= process */
+	int cg_fd;                  /* the service's cgroup, -1 without cgroups */
+	int out_fd, out_wfd;        /* the stdout/stderr pipe (PID 1 keeps both ends), -1 */
+	int exec_fd;                /* exec status pipe of the last spawn, -1 */
+	long long deadline_ms;      /* start/stop timeout or restart time; -1 none */
+	pid_t pgid;                 /* session of the last main process (no-cgroup fallback) */
+	bool start_wanted, stop_wanted, restart_pending, killed, start_after_stop;
+	struct backoff_state backoff;
+	unsigned restarts;
+	int exit_status;            /* last main process status, -1 none */
+	long long run_started_ms;
+	/* boot timeline, CLOCK_BOOTTIME µs, -1 when unset */
+	long long since_us, started_us, ready_us, failed_us, stopped_us;
+	char status_text[UNIT_STATUS_MAX];
+	char error[UNIT_ERROR_MAX];
+	struct logbuf log;
+};
+
+struct supervisor_config {
+	const char *const *dirs;    /* service directories, NULL: the defaults */
+	size_t ndirs;
+	const char *cgroup_root;    /* cgroup2 mount to put ember's subtree in, NULL: none */
+	const char *notify_path;    /* NOTIFY_SOCKET path */
+	const char *caps_helper;    /* ember-caps, for services with capabilities */
+	bool essential_only;        /* rescue mode: Essential=yes services only */
+	long long userspace_start_us; /* when PID 1 started (CLOCK_BOOTTIME) */
+};
+
+const char *unit_state_name(enum unit_state s);
+
+/* Load the services and decide what starts; never fails as a whole. */
+void supervisor_init(const struct supervisor_config *cfg);
+/* Start, stop, restart one service on request (emberctl). 0, or -1 with a message. */
+int supervisor_start(const char *name, char *err, size_t errlen);
+int supervisor_stop(const char *name, char *err, size_t errlen);
+int supervisor_restart(const char *name, char *err, size_t errlen);
+/* Re-read the service files; summary of what changed goes to report. */
+void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx);
+/* Begin stopping everything in reverse dependency order. */
+void supervisor_stop_all(void);
+/* True when every service is down (after supervisor_stop_all). */
+bool supervisor_all_stopped(void);
+
+/* Events from the main loop. */
+/* The service a process belongs to (main or control process, or in its cgroup). */
+struct unit *supervisor_unit_of_pid(pid_t pid);
+/* An sd_notify message from sender, already parsed and credential-checked. */
+void supervisor_notify(struct unit *u, pid_t sender, bool ready, bool stopping,
+		       const char *status, pid_t mainpid);
+bool supervisor_child_exited(pid_t pid, int status); /* false: not ours */
+void supervisor_tick(long long now_ms);
+long long supervisor_next_deadline(void); /* -1: none */
+/* Add the supervisor's fds to fds[0..max) and return how many; then, after poll,
+ * hand back the same array. */
+size_t supervisor_pollfds(struct pollfd *fds, size_t max);
+void supervisor_handle_pollfds(const struct pollfd *fds, size_t n);
+
+/* Read access for the control server. */
+size_t supervisor_count(void);
+const struct unit *supervisor_unit(size_t i);
+const struct unit *supervisor_find(const char *name);
+long long supervisor_ready_us(void); /* when the boot reached "everything started", -1 */
+long long supervisor_userspace_start_us(void);
+/* Called once when every service that starts at boot is up or settled. */
+void supervisor_on_boot_ready(void (*cb)(void));
+/* An essential service failed for good (rescue mode must take over). */
+void supervisor_on_essential_failure(void (*cb)(const char *name));
+#endif

@@ -1,0 +1,158 @@
+#include "svc-cgroup.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup2.h"
+#include "io.h"
+#include "cgroup/service.h"
+#include "log.h"
+
+#define SUBTREE_NAME "ember"
+
+static struct {
+	bool enabled;
+	bool hugetlb_accounted;
+	int subtree_fd;
+	char root[128];
+} cg = { .subtree_fd = -1 };
+
+void svc_cgroup_init(const char *cgroup_root)
+{
+	char opts[CG2_OPTIONS_MAX];
+	unsigned enabled = 0;
+
+	if (!cgroup_root)
+		return;
+	if (cg2_mount_options(cgroup_root, opts, sizeof opts) != 1) {
+		log_warn("cgroups: %s is not a cgroup2 mount; services run without cgroups",
+			 cgroup_root);
+		return;
+	}
+	if (cg_subtree_init(cgroup_root, SUBTREE_NAME, &cg.subtree_fd, &enabled) < 0) {
+		log_error("cgroups: %s/%s: %m; services run without cgroups", cgroup_root, SUBTREE_NAME);
+		return;
+	}
+	cg.enabled = true;
+	cg.hugetlb_accounted = (cg2_options_parse(opts) & CG2_MEMORY_HUGETLB_ACCOUNTING) != 0;
+	snprintf(cg.root, sizeof cg.root, "%s", cgroup_root);
+	log_info("cgroups: services below %s/%s, controllers:%s%s%s%s", cgroup_root, SUBTREE_NAME,
+		 enabled & CG_CTRL_MEMORY ? " memory" : "", enabled & CG_CTRL_PIDS ? " pids" : "",
+		 enabled & CG_CTRL_CPU ? " cpu" : "", enabled & CG_CTRL_IO ? " io" : "");
+}
+
+bool svc_cgroup_enabled(void) { return cg.enabled; }
+
+int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
+{
+	const struct service *s = u->svc;
+	struct cg_limits l;
+
+	if (!cg.enabled)
+		return 0;
+	if (u->cg_fd < 0 && cg_service_open(cg.subtree_fd, s->name, &u->cg_fd) < 0) {
+		snprintf(err, errlen, "cgroup %s.service: %s; running it without one", s->name,
+			 strerror(errno));
+		return -1;
+	}
+	cg_limits_init(&l);
+	l.memory_max = s->memory_max;
+	l.memory_high = s->memory_high;
+	l.tasks_max = s->tasks_max;
+	l.cpu_weight = s->cpu_weight;
+	l.io_weight = s->io_weight;
+	return cg_apply_limits(u->cg_fd, &l, err, errlen);
+}
+
+void svc_cgroup_release(struct unit *u)
+{
+	if (u->cg_fd < 0)
+		return;
+	close(u->cg_fd);
+	u->cg_fd = -1;
+	/* An empty cgroup goes; one that is not (processes survived SIGKILL) stays. */
+	cg_remove(cg.subtree_fd, u->svc->name);
+}
+
+int svc_cgroup_populated(struct unit *u)
+{
+	if (cg.enabled && u->cg_fd >= 0)
+		return cg_populated(u->cg_fd);
+	if (u->pgid <= 0)
+		return 0;
+	if (kill(-u->pgid, 0) == 0)
+		return 1;
+	return errno == ESRCH ? 0 : -1;
+}
+
+void svc_cgroup_signal(struct unit *u, int sig)
+{
+	if (cg.enabled && u->cg_fd >= 0)
+		cg_kill(u->cg_fd, sig);
+	else if (u->pgid > 0)
+		kill(-u->pgid, sig);
+}
+
+void svc_cgroup_kill(struct unit *u)
+{
+	svc_cgroup_signal(u, SIGKILL);
+}
+
+/* /proc/PID/cgroup holds "0::/ember/NAME.service[/...]" for a process of the service
+ * (paths are relative to the cgroup2 mount ember's subtree lives in). */
+bool svc_cgroup_has_pid(const struct unit *u, pid_t pid)
+{
+	char path[64], buf[512], want[CG_LEAF_NAME_MAX + 16];
+	char *line;
+	size_t n;
+
+	if (!cg.enabled || u->cg_fd < 0)
+		return u->pgid > 0 && getpgid(pid) == u->pgid;
+	snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
+	if (read_file(path, buf, sizeof buf) < 0)
+		return false;
+	line = strstr(buf, "0::");
+	if (!line)
+		return false;
+	line += 3;
+	line[strcspn(line, "\n")] = '\0';
+	n = (size_t)snprintf(want, sizeof want, "/%s/%s.service", SUBTREE_NAME, u->svc->name);
+	return strncmp(line, want, n) == 0 && (line[n] == '\0' || line[n] == '/');
+}
+
+void svc_cgroup_stats(const struct unit *u, struct svc_cgroup_stats *st)
+{
+	struct cg_stats cs;
+
+	st->memory_current = st->memory_peak = st->hugetlb_bytes = -1;
+	st->pids_current = st->cpu_usage_usec = -1;
+	st->path[0] = '\0';
+	if (!cg.enabled || u->cg_fd < 0 || cg_read_stats(u->cg_fd, cg.hugetlb_accounted, &cs) < 0)
+		return;
+#define FIGURE(x) ((x) == CG_UNSET ? -1 : (long long)(x))
+	st->memory_current = FIGURE(cs.memory_current);
+	st->memory_peak = FIGURE(cs.memory_peak);
+	st->hugetlb_bytes = FIGURE(cs.hugetlb_bytes);
+	st->pids_current = FIGURE(cs.pids_current);
+	st->cpu_usage_usec = FIGURE(cs.cpu_usage_usec);
+#undef FIGURE
+	snprintf(st->path, sizeof st->path, "%s/%s/%s.service", cg.root, SUBTREE_NAME, u->svc->name);
+}
+
+pid_t svc_cgroup_fork(struct unit *u)
+{
+	pid_t pid;
+
+	if (!cg.enabled || u->cg_fd < 0)
+		return fork();
+	pid = cg_clone_into(u->cg_fd);
+	if (pid >= 0 || !cg_clone_unsupported(errno))
+		return pid;
+	pid = fork();
+	if (pid == 0 && cg_attach_self(u->cg_fd) < 0)
+		_exit(127);
+	return pid;
+}

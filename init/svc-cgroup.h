@@ -1,0 +1,36 @@
+#ifndef EMBER_INIT_SVC_CGROUP_H
+#define EMBER_INIT_SVC_CGROUP_H
+/* A service's cgroup as the supervisor sees it. Without cgroup2 (a container, an old
+ * kernel) the service's session stands in for it: weaker, since a process can leave
+ * its session, but the only container left. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "supervisor.h"
+
+/* Where ember's subtree lives (a cgroup2 mount), or NULL for no cgroups. */
+void svc_cgroup_init(const char *cgroup_root);
+bool svc_cgroup_enabled(void);
+/* Create (or reuse) the service's cgroup and apply its limits. -1 with a message. */
+int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen);
+/* The service is stopped: close its cgroup and remove it if empty. */
+void svc_cgroup_release(struct unit *u);
+/* fork() into the service's cgroup: clone3(CLONE_INTO_CGROUP) where the kernel has it,
+ * else fork() and join in the child. The child may only make plain syscalls (see
+ * cg_clone_into) and must end in execve or _exit. */
+pid_t svc_cgroup_fork(struct unit *u);
+/* 1 while any process of the service is left, 0 when none, -1 unknown. */
+int svc_cgroup_populated(struct unit *u);
+void svc_cgroup_signal(struct unit *u, int sig);
+/* SIGKILL to every process of the service (cgroup.kill where the kernel has it). */
+void svc_cgroup_kill(struct unit *u);
+bool svc_cgroup_has_pid(const struct unit *u, pid_t pid);
+
+/* Resource figures for emberctl status; -1 where unknown or not accounted. */
+struct svc_cgroup_stats {
+	long long memory_current, memory_peak, hugetlb_bytes, pids_current, cpu_usage_usec;
+	char path[256]; /* the cgroup, "" without */
+};
+void svc_cgroup_stats(const struct unit *u, struct svc_cgroup_stats *st);
+#endif

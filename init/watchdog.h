@@ -1,0 +1,15 @@
+#ifndef EMBER_INIT_WATCHDOG_H
+#define EMBER_INIT_WATCHDOG_H
+/* The hardware watchdog: PID 1 opens it, sets the timeout and pets it from its main
+ * loop, so a hung PID 1 reboots the device. It is never closed with the magic 'V':
+ * if PID 1 stops petting, for whatever reason, the hardware resets. */
+
+/* Open /dev/watchdog0 (else /dev/watchdog) with timeout_sec. 0 or -1/errno. */
+int watchdog_open(unsigned long timeout_sec);
+/* Pet it if it is due (called every loop turn; cheap when not due). */
+void watchdog_pet(long long now_ms);
+/* Pet now, whatever the schedule (before long steps of shutdown). */
+void watchdog_pet_now(void);
+/* Milliseconds until the next pet is due, -1 without a watchdog. */
+long long watchdog_next_ms(void);
+#endif

@@ -1,0 +1,662 @@
+#include "exec-context.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse.h"
+
+/* ---- capability names: kernel ABI (linux/capability.h); PID 1 links no libcap ---- */
+
+static const char *const cap_names[] = {
+	"cap_chown", "cap_dac_override", "cap_dac_read_search", "cap_fowner", "cap_fsetid",
+	"cap_kill", "cap_setgid", "cap_setuid", "cap_setpcap", "cap_linux_immutable",
+	"cap_net_bind_service", "cap_net_broadcast", "cap_net_admin", "cap_net_raw",
+	"cap_ipc_lock", "cap_ipc_owner", "cap_sys_module", "cap_sys_rawio", "cap_sys_chroot",
+	"cap_sys_ptrace", "cap_sys_pacct", "cap_sys_admin", "cap_sys_boot", "cap_sys_nice",
+	"cap_sys_resource", "cap_sys_time", "cap_sys_tty_config", "cap_mknod", "cap_lease",
+	"cap_audit_write", "cap_audit_control", "cap_setfcap", "cap_mac_override",
+	"cap_mac_admin", "cap_syslog", "cap_wake_alarm", "cap_block_suspend", "cap_audit_read",
+	"cap_perfmon", "cap_bpf", "cap_checkpoint_restore",
+};
+#define CAP_NAME_COUNT ((int)(sizeof cap_names / sizeof *cap_names))
+
+const char *exec_cap_name(int cap)
+{
+	return cap >= 0 && cap < CAP_NAME_COUNT ? cap_names[cap] : NULL;
+}
+
+int exec_cap_from_name(const char *name)
+{
+	unsigned long n;
+
+	if (parse_ulong(name, 0, EXEC_CAP_MAX, &n) == 0)
+		return (int)n;
+	for (int i = 0; i < CAP_NAME_COUNT; i++)
+		if (strcasecmp(name, cap_names[i]) == 0 || strcasecmp(name, cap_names[i] + 4) == 0)
+			return i;
+	return -1;
+}
+
+static int parse_hex_mask(const char *s, uint64_t *mask)
+{
+	uint64_t v = 0;
+	size_t digits = 0;
+
+	for (; *s; s++, digits++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0'
+		      : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+		      : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		if (d < 0 || digits == 16)
+			return -1;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (digits == 0)
+		return -1;
+	*mask = v;
+	return 0;
+}
+
+static int caps_invalid(const char *item, size_t len, char *bad, size_t bad_size)
+{
+	if (bad_size > 0) {
+		size_t n = len < bad_size - 1 ? len : bad_size - 1;
+		memcpy(bad, item, n);
+		bad[n] = '\0';
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+int exec_caps_parse(const char *s, uint64_t *mask, char *bad, size_t bad_size)
+{
+	uint64_t m = 0;
+	char item[32];
+
+	if (strcmp(s, "all") == 0) {
+		*mask = EXEC_CAPS_ALL;
+		return 0;
+	}
+	if (strcmp(s, "none") == 0) {
+		*mask = 0;
+		return 0;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		if (parse_hex_mask(s + 2, mask) < 0)
+			return caps_invalid(s, strlen(s), bad, bad_size);
+		return 0;
+	}
+	for (const char *p = s;; ) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int cap;
+
+		if (len == 0 || len >= sizeof item)
+			return caps_invalid(p, len, bad, bad_size);
+		memcpy(item, p, len);
+		item[len] = '\0';
+		cap = exec_cap_from_name(item);
+		if (cap < 0)
+			return caps_invalid(p, len, bad, bad_size);
+		m |= (uint64_t)1 << cap;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	*mask = m;
+	return 0;
+}
+
+void exec_caps_format(uint64_t mask, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (mask == 0) {
+		snprintf(buf, size, "none");
+		return;
+	}
+	for (int cap = 0; cap <= EXEC_CAP_MAX; cap++) {
+		char num[8];
+		const char *name = exec_cap_name(cap);
+		int n;
+
+		if (!(mask & (uint64_t)1 << cap))
+			continue;
+		if (!name) {
+			snprintf(num, sizeof num, "%d", cap);
+			name = num;
+		}
+		n = snprintf(buf + used, size - used, "%s%s", used ? "," : "", name);
+		if (n < 0 || (size_t)n >= size - used) {
+			if (size > 4)
+				memcpy(buf + size - 4, "...", 4);
+			return;
+		}
+		used += (size_t)n;
+	}
+}
+
+/* ---- the context ---- */
+
+void exec_context_init(struct exec_context *c)
+{
+	memset(c, 0, sizeof *c);
+	c->workdir_fd = -1;
+	c->stdin_fd = c->stdout_fd = c->stderr_fd = -1;
+	c->report_fd = -1;
+}
+
+bool exec_context_needs_caps(const struct exec_context *c)
+{
+	return c->cap_ambient != 0 || c->cap_bounding_set;
+}
+
+static const char *caps_helper(const struct exec_context *c)
+{
+	return c && c->caps_helper ? c->caps_helper : EXEC_CAPS_HELPER;
+}
+
+/* ---- async-signal-safe number formatting (no snprintf in the child) ---- */
+
+/* Writes v in base 10 or 16 ("0x" prefix) to buf; returns the length, 0 if it does not
+ * fit. */
+static size_t format_u64(char *buf, size_t size, uint64_t v, unsigned base)
+{
+	char tmp[24];
+	size_t n = 0, len = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	if (base == 16) {
+		tmp[n++] = 'x';
+		tmp[n++] = '0';
+	}
+	if (n + 1 > size)
+		return 0;
+	while (n)
+		buf[len++] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
+static size_t format_i64(char *buf, size_t size, int64_t v)
+{
+	size_t len;
+
+	if (v >= 0)
+		return format_u64(buf, size, (uint64_t)v, 10);
+	if (size < 2)
+		return 0;
+	buf[0] = '-';
+	len = format_u64(buf + 1, size - 1, 0 - (uint64_t)v, 10);
+	return len ? len + 1 : 0;
+}
+
+/* ---- ember-caps' command line ---- */
+
+struct args_builder {
+	struct exec_caps_args *out;
+	size_t argc;
+	size_t text_used;
+	bool overflow;
+};
+
+static void arg_add(struct args_builder *b, const char *s)
+{
+	if (b->argc + 1 >= EXEC_CAPS_ARGV_MAX) {
+		b->overflow = true;
+		return;
+	}
+	b->out->argv[b->argc++] = (char *)s;
+	b->out->argv[b->argc] = NULL;
+}
+
+/* Room for one string in the text buffer; NULL (and overflow) when full. */
+static char *text_space(struct args_builder *b, size_t *room)
+{
+	*room = EXEC_CAPS_TEXT_MAX - b->text_used;
+	if (*room < 2) {
+		b->overflow = true;
+		return NULL;
+	}
+	return b->out->text + b->text_used;
+}
+
+static void text_done(struct args_builder *b, const char *s, size_t len)
+{
+	if (len == 0) {
+		b->overflow = true;
+		return;
+	}
+	b->text_used += len + 1;
+	arg_add(b, s);
+}
+
+static void arg_number(struct args_builder *b, uint64_t v, unsigned base)
+{
+	size_t room;
+	char *s = text_space(b, &room);
+
+	if (s)
+		text_done(b, s, format_u64(s, room, v, base));
+}
+
+static void arg_groups(struct args_builder *b, const struct exec_context *c)
+{
+	size_t room, len = 0;
+	char *s = text_space(b, &room);
+
+	if (!s)
+		return;
+	s[0] = '\0';
+	for (size_t i = 0; i < c->group_count; i++) {
+		size_t n;
+		if (i > 0) {
+			if (len + 2 > room) {
+				b->overflow = true;
+				return;
+			}
+			s[len++] = ',';
+		}
+		n = format_u64(s + len, room - len, c->groups[i], 10);
+		if (n == 0) {
+			b->overflow = true;
+			return;
+		}
+		len += n;
+	}
+	b->text_used += len + 1;
+	arg_add(b, s);
+}
+
+int exec_caps_build_argv(const struct exec_context *c, const char *path, char *const argv[],
+			 struct exec_caps_args *out)
+{
+	struct args_builder b = { .out = out };
+
+	out->argv[0] = NULL;
+	arg_add(&b, caps_helper(c));
+	if (c->report_fd >= 0) {
+		arg_add(&b, "--report-fd");
+		arg_number(&b, (uint64_t)c->report_fd, 10);
+	}
+	if (c->set_ids) {
+		arg_add(&b, "--uid");
+		arg_number(&b, c->uid, 10);
+		arg_add(&b, "--gid");
+		arg_number(&b, c->gid, 10);
+		arg_add(&b, "--groups");
+		arg_groups(&b, c);
+	}
+	if (c->cap_bounding_set) {
+		arg_add(&b, "--bounding");
+		arg_number(&b, c->cap_bounding, 16);
+	}
+	if (c->cap_ambient == EXEC_CAPS_ALL) {
+		arg_add(&b, "--ambient");
+		arg_add(&b, "all");
+	} else if (c->cap_ambient) {
+		arg_add(&b, "--ambient");
+		arg_number(&b, c->cap_ambient, 16);
+	}
+	if (c->no_new_privs)
+		arg_add(&b, "--no-new-privs");
+	if (c->workdir_fd >= 0) {
+		arg_add(&b, "--chdir-fd");
+		arg_number(&b, (uint64_t)c->workdir_fd, 10);
+	} else if (c->workdir) {
+		arg_add(&b, "--chdir");
+		arg_add(&b, c->workdir);
+	}
+	if ((c->workdir_fd >= 0 || c->workdir) && c->workdir_optional)
+		arg_add(&b, "--chdir-optional");
+	arg_add(&b, "--");
+	arg_add(&b, path);
+	for (size_t i = 0; argv[i]; i++)
+		arg_add(&b, argv[i]);
+	if (b.overflow) {
+		errno = E2BIG;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the steps, run in the child ---- */
+
+static int fail_at(struct exec_failure *f, enum exec_step step, int64_t arg)
+{
+	f->step = step;
+	f->err = errno;
+	f->arg = arg;
+	return -1;
+}
+
+/* Signal dispositions and the mask are inherited through execve: PID 1 blocks
+ * everything for its sigwait loop, and a service must not start that way. */
+static int reset_signals(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+
+	sigemptyset(&dfl.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL); /* libc-reserved signals fail: fine */
+	sigemptyset(&none);
+	return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* dup2 the wanted fds onto 0..2. Sources below 3 are first moved out of the way so one
+ * dup2 cannot clobber another's source (e.g. stdout_fd = 2, stderr_fd = 1). */
+static int apply_stdio(const struct exec_context *c, struct exec_failure *f)
+{
+	int want[3] = { c->stdin_fd, c->stdout_fd, c->stderr_fd };
+
+	for (int i = 0; i < 3; i++) {
+		if (want[i] >= 0 && want[i] < 3 && want[i] != i) {
+			int moved = fcntl(want[i], F_DUPFD_CLOEXEC, 3);
+			if (moved < 0)
+				return fail_at(f, EXEC_STEP_STDIO, i);
+			for (int j = i + 1; j < 3; j++)
+				if (want[j] == want[i])
+					want[j] = moved;
+			want[i] = moved;
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		if (want[i] < 0)
+			continue;
+		if (want[i] == i ? fcntl(i, F_SETFD, 0) < 0 : dup2(want[i], i) < 0)
+			return fail_at(f, EXEC_STEP_STDIO, i);
+	}
+	return 0;
+}
+
+/* procfs wants the value in one write(2). */
+static int write_oom_score_adj(int value)
+{
+	char buf[16];
+	size_t len = format_i64(buf, sizeof buf, value);
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	ssize_t n;
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, buf, len);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	if (n >= 0 && (size_t)n != len)
+		errno = EIO;
+	return n >= 0 && (size_t)n == len ? 0 : -1;
+}
+
+/* Privileged steps first, while the process still has root's capabilities: lowering
+ * oom_score_adj, a negative nice and raising a hard limit all need them. */
+static int apply_privileged(const struct exec_context *c, struct exec_failure *f)
+{
+	if (c->oom_score_adj_set && write_oom_score_adj(c->oom_score_adj) < 0)
+		return fail_at(f, EXEC_STEP_OOM_SCORE_ADJ, c->oom_score_adj);
+	if (c->nice_set && setpriority(PRIO_PROCESS, 0, c->nice) < 0)
+		return fail_at(f, EXEC_STEP_NICE, c->nice);
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		if ((c->rlimit_set & (1u << r)) && setrlimit(r, &c->rlimit[r]) < 0)
+			return fail_at(f, EXEC_STEP_RLIMIT, r);
+	return 0;
+}
+
+/* Groups, then gid, then uid: after setuid the process could no longer change the
+ * other two. setres*id sets real, effective and saved ids alike. */
+static int apply_ids(const struct exec_context *c, struct exec_failure *f)
+{
+	if (!c->set_ids)
+		return 0;
+	if (setgroups(c->group_count, c->groups) < 0)
+		return fail_at(f, EXEC_STEP_SETGROUPS, (int64_t)c->group_count);
+	if (setresgid(c->gid, c->gid, c->gid) < 0)
+		return fail_at(f, EXEC_STEP_SETGID, c->gid);
+	if (setresuid(c->uid, c->uid, c->uid) < 0)
+		return fail_at(f, EXEC_STEP_SETUID, c->uid);
+	return 0;
+}
+
+static int apply_workdir(const struct exec_context *c, struct exec_failure *f)
+{
+	int r;
+
+	if (c->workdir_fd >= 0) {
+		r = fchdir(c->workdir_fd);
+		if (c->workdir_fd > 2)
+			close(c->workdir_fd); /* the command must not inherit it */
+	} else if (c->workdir) {
+		r = chdir(c->workdir);
+	} else {
+		return 0;
+	}
+	if (r < 0 && !c->workdir_optional)
+		return fail_at(f, EXEC_STEP_CHDIR, c->workdir_fd);
+	return 0;
+}
+
+/* Hand over to ember-caps, which switches identity keeping the capabilities asked for.
+ * The working directory fd and the report pipe must survive this one execve. */
+static int exec_caps_helper(const struct exec_context *c, const char *path,
+			    char *const argv[], char *const envp[], struct exec_failure *f)
+{
+	struct exec_caps_args args;
+
+	if (exec_caps_build_argv(c, path, argv, &args) < 0)
+		return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
+	if (c->workdir_fd >= 0 && fcntl(c->workdir_fd, F_SETFD, 0) < 0)
+		return fail_at(f, EXEC_STEP_CHDIR, c->workdir_fd);
+	if (c->report_fd >= 0 && fcntl(c->report_fd, F_SETFD, 0) < 0)
+		return fail_at(f, EXEC_STEP_CAPS_HELPER, 0);
+	execve(args.argv[0], args.argv, envp);
+	fail_at(f, EXEC_STEP_CAPS_HELPER, 0);
+	if (c->report_fd >= 0)
+		fcntl(c->report_fd, F_SETFD, FD_CLOEXEC);
+	return -1;
+}
+
+int exec_context_exec(const struct exec_context *c, const char *path, char *const argv[],
+		      struct exec_failure *fail)
+{
+	char *const *envp = c->envp ? c->envp : environ;
+
+	fail->step = EXEC_STEP_NONE;
+	fail->err = 0;
+	fail->arg = 0;
+	if (!path || !argv || !argv[0]) { /* argc == 0 confuses programs (PwnKit) */
+		errno = EINVAL;
+		return fail_at(fail, EXEC_STEP_EXECVE, 0);
+	}
+	if (reset_signals() < 0)
+		return fail_at(fail, EXEC_STEP_SIGNALS, 0);
+	if (apply_stdio(c, fail) < 0 || apply_privileged(c, fail) < 0)
+		return -1;
+	if (c->umask_set)
+		umask(c->umask);
+	if (exec_context_needs_caps(c))
+		return exec_caps_helper(c, path, argv, envp, fail);
+	if (apply_ids(c, fail) < 0 || apply_workdir(c, fail) < 0)
+		return -1;
+	if (c->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return fail_at(fail, EXEC_STEP_NO_NEW_PRIVS, 0);
+	execve(path, argv, envp);
+	return fail_at(fail, EXEC_STEP_EXECVE, 0);
+}
+
+/* ---- reporting failures ---- */
+
+int exec_failure_write(int fd, const struct exec_failure *f)
+{
+	ssize_t n;
+
+	do
+		n = write(fd, f, sizeof *f);
+	while (n < 0 && errno == EINTR);
+	if (n >= 0 && (size_t)n != sizeof *f) {
+		errno = EIO;
+		return -1;
+	}
+	return n < 0 ? -1 : 0;
+}
+
+int exec_failure_read(int fd, struct exec_failure *f)
+{
+	size_t got = 0;
+
+	while (got < sizeof *f) {
+		ssize_t n = read(fd, (char *)f + got, sizeof *f - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got == 0)
+		return 0;
+	if (got != sizeof *f || f->step <= EXEC_STEP_NONE || f->step >= EXEC_STEP_COUNT) {
+		errno = EIO;
+		return -1;
+	}
+	return 1;
+}
+
+static const char *const step_names[EXEC_STEP_COUNT] = {
+	[EXEC_STEP_NONE] = "none",
+	[EXEC_STEP_SIGNALS] = "signals",
+	[EXEC_STEP_STDIO] = "stdio",
+	[EXEC_STEP_OOM_SCORE_ADJ] = "oom_score_adj",
+	[EXEC_STEP_NICE] = "nice",
+	[EXEC_STEP_RLIMIT] = "setrlimit",
+	[EXEC_STEP_CAPS_ARGS] = "ember-caps arguments",
+	[EXEC_STEP_CAPS_HELPER] = "ember-caps",
+	[EXEC_STEP_BOUNDING] = "bounding set",
+	[EXEC_STEP_SETGROUPS] = "setgroups",
+	[EXEC_STEP_SETGID] = "setgid",
+	[EXEC_STEP_SETUID] = "setuid",
+	[EXEC_STEP_CAP_UNAVAILABLE] = "capability unavailable",
+	[EXEC_STEP_AMBIENT] = "ambient capabilities",
+	[EXEC_STEP_CHDIR] = "chdir",
+	[EXEC_STEP_NO_NEW_PRIVS] = "no_new_privs",
+	[EXEC_STEP_EXECVE] = "execve",
+};
+
+const char *exec_step_name(enum exec_step step)
+{
+	return (int)step >= 0 && (int)step < EXEC_STEP_COUNT ? step_names[step] : "unknown step";
+}
+
+static const char *const rlimit_names[] = {
+	[RLIMIT_CPU] = "RLIMIT_CPU", [RLIMIT_FSIZE] = "RLIMIT_FSIZE",
+	[RLIMIT_DATA] = "RLIMIT_DATA", [RLIMIT_STACK] = "RLIMIT_STACK",
+	[RLIMIT_CORE] = "RLIMIT_CORE", [RLIMIT_RSS] = "RLIMIT_RSS",
+	[RLIMIT_NPROC] = "RLIMIT_NPROC", [RLIMIT_NOFILE] = "RLIMIT_NOFILE",
+	[RLIMIT_MEMLOCK] = "RLIMIT_MEMLOCK", [RLIMIT_AS] = "RLIMIT_AS",
+	[RLIMIT_LOCKS] = "RLIMIT_LOCKS", [RLIMIT_SIGPENDING] = "RLIMIT_SIGPENDING",
+	[RLIMIT_MSGQUEUE] = "RLIMIT_MSGQUEUE", [RLIMIT_NICE] = "RLIMIT_NICE",
+	[RLIMIT_RTPRIO] = "RLIMIT_RTPRIO", [RLIMIT_RTTIME] = "RLIMIT_RTTIME",
+};
+
+static const char *rlimit_name(int64_t r)
+{
+	size_t n = sizeof rlimit_names / sizeof *rlimit_names;
+	return r >= 0 && (size_t)r < n && rlimit_names[r] ? rlimit_names[r] : "?";
+}
+
+static const char *cap_label(int64_t cap, char *buf, size_t size)
+{
+	const char *name = exec_cap_name((int)cap);
+	if (name)
+		return name;
+	snprintf(buf, size, "capability %lld", (long long)cap);
+	return buf;
+}
+
+/* What the step acted on, e.g. "setgid(33)". */
+static void describe_step(const struct exec_failure *f, const struct exec_context *c,
+			  const char *path, char *buf, size_t size)
+{
+	static const char *const stdio_names[] = { "stdin", "stdout", "stderr" };
+	long long arg = (long long)f->arg;
+	char cap[32];
+
+	switch (f->step) {
+	case EXEC_STEP_STDIO:
+		snprintf(buf, size, "dup2(%s)", arg >= 0 && arg < 3 ? stdio_names[arg] : "?");
+		break;
+	case EXEC_STEP_OOM_SCORE_ADJ:
+		snprintf(buf, size, "oom_score_adj(%lld)", arg);
+		break;
+	case EXEC_STEP_NICE:
+		snprintf(buf, size, "setpriority(%lld)", arg);
+		break;
+	case EXEC_STEP_RLIMIT:
+		snprintf(buf, size, "setrlimit(%s)", rlimit_name(f->arg));
+		break;
+	case EXEC_STEP_CAPS_HELPER:
+		snprintf(buf, size, "execve(%s)", caps_helper(c));
+		break;
+	case EXEC_STEP_BOUNDING:
+		snprintf(buf, size, "drop %s from the bounding set", cap_label(arg, cap, sizeof cap));
+		break;
+	case EXEC_STEP_SETGROUPS:
+		snprintf(buf, size, "setgroups(%lld groups)", arg);
+		break;
+	case EXEC_STEP_SETGID:
+		snprintf(buf, size, "setgid(%lld)", arg);
+		break;
+	case EXEC_STEP_SETUID:
+		snprintf(buf, size, "setuid(%lld)", arg);
+		break;
+	case EXEC_STEP_CAP_UNAVAILABLE:
+		snprintf(buf, size, "ambient %s", cap_label(arg, cap, sizeof cap));
+		break;
+	case EXEC_STEP_AMBIENT:
+		snprintf(buf, size, "raise ambient capabilities");
+		break;
+	case EXEC_STEP_CHDIR:
+		if (c && c->workdir_fd < 0 && c->workdir)
+			snprintf(buf, size, "chdir(%s)", c->workdir);
+		else
+			snprintf(buf, size, "fchdir(fd %lld)", arg);
+		break;
+	case EXEC_STEP_NO_NEW_PRIVS:
+		snprintf(buf, size, "prctl(PR_SET_NO_NEW_PRIVS)");
+		break;
+	case EXEC_STEP_EXECVE:
+		snprintf(buf, size, "execve(%s)", path ? path : "command");
+		break;
+	default:
+		snprintf(buf, size, "%s", exec_step_name(f->step));
+		break;
+	}
+}
+
+void exec_failure_format(const struct exec_failure *f, const struct exec_context *c,
+			 const char *path, char *buf, size_t size)
+{
+	char what[512];
+
+	describe_step(f, c, path, what, sizeof what);
+	if (f->step == EXEC_STEP_CAP_UNAVAILABLE)
+		snprintf(buf, size, "%s: not in the bounding and permitted sets", what);
+	else
+		snprintf(buf, size, "%s: %s", what, strerror(f->err));
+}

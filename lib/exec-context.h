@@ -1,0 +1,155 @@
+#ifndef EMBER_EXEC_CONTEXT_H
+#define EMBER_EXEC_CONTEXT_H
+/* The execution context a process starts in: identity, limits, umask, priority,
+ * working directory, environment, standard fds and capabilities. ember-init starts
+ * services with it and the empower launcher starts sessions with it, so both apply the
+ * same rules in the same order. See docs/exec-context.md.
+ *
+ * Use: fill a struct exec_context in the parent (exec_context_init, then set fields;
+ * names are resolved beforehand with passwd.h), fork, and in the child call
+ * exec_context_exec(). It returns only on failure; the child then sends the struct
+ * exec_failure to the parent (exec_failure_write) and _exits. The parent reads it
+ * (exec_failure_read: end of file means the exec succeeded) and reports it with
+ * exec_failure_format(), e.g. "setgid(33): Operation not permitted".
+ *
+ * Capabilities need libcap, which PID 1 does not link: when any are requested the child
+ * execs ember-caps(8) instead, passing the identity, capability sets, no_new_privs and
+ * working directory as arguments; ember-caps applies them and execs the command. Its
+ * failures come back through report_fd in the same struct exec_failure.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#define EXEC_GROUPS_MAX 64       /* supplementary groups */
+#define EXEC_CAPS_ARGV_MAX 4096  /* ember-caps arguments incl. the command's argv */
+#define EXEC_CAPS_TEXT_MAX 2048  /* bytes for the numbers in ember-caps' arguments */
+#define EXEC_CAP_MAX 63          /* highest capability number a mask can hold */
+#define EXEC_CAPS_ALL (~(uint64_t)0) /* ambient: every capability in bounding ∩ permitted */
+
+/* Where ember-caps lives; a build may override it, a context may name another. */
+#ifndef EXEC_CAPS_HELPER
+#define EXEC_CAPS_HELPER "/usr/sbin/ember-caps"
+#endif
+
+struct exec_context {
+	/* Identity: with set_ids, groups, gid and uid are all applied (the caller's
+	 * supplementary groups are never kept). */
+	bool set_ids;
+	uid_t uid;
+	gid_t gid;
+	size_t group_count;
+	gid_t groups[EXEC_GROUPS_MAX];
+
+	uint32_t rlimit_set;                /* bit r set: rlimit[r] applies */
+	struct rlimit rlimit[RLIM_NLIMITS];
+	bool umask_set;
+	mode_t umask;
+	bool nice_set;
+	int nice;                           /* -20..19 */
+	bool oom_score_adj_set;
+	int oom_score_adj;                  /* -1000..1000 */
+	bool no_new_privs;
+
+	/* Working directory: workdir_fd (fchdir; closed in the child) if >= 0, else
+	 * workdir if not NULL, entered after the user switch so the user's permissions
+	 * apply. Optional: a failure to enter it is ignored (systemd's "-"). */
+	const char *workdir;
+	int workdir_fd;
+	bool workdir_optional;
+
+	/* Environment of the command; NULL keeps the caller's environ. */
+	char *const *envp;
+	/* dup2'd onto 0, 1, 2; -1 leaves that fd alone. */
+	int stdin_fd, stdout_fd, stderr_fd;
+
+	/* Capabilities (CAP_* numbers as mask bits). cap_ambient: raised into the
+	 * inheritable and ambient sets (EXEC_CAPS_ALL: all of bounding ∩ permitted);
+	 * 0: none. With cap_bounding_set, the bounding set keeps only cap_bounding. */
+	uint64_t cap_ambient;
+	bool cap_bounding_set;
+	uint64_t cap_bounding;
+	const char *caps_helper;            /* NULL: EXEC_CAPS_HELPER */
+
+	/* Where ember-caps reports its failures (the caller's pipe); -1: nowhere. */
+	int report_fd;
+};
+
+/* The steps, in the order they run (docs/exec-context.md says why). */
+enum exec_step {
+	EXEC_STEP_NONE,
+	EXEC_STEP_SIGNALS,       /* default dispositions, empty signal mask */
+	EXEC_STEP_STDIO,         /* arg: the target fd */
+	EXEC_STEP_OOM_SCORE_ADJ, /* arg: the value */
+	EXEC_STEP_NICE,          /* arg: the value */
+	EXEC_STEP_RLIMIT,        /* arg: the resource */
+	EXEC_STEP_CAPS_ARGS,     /* building ember-caps' arguments */
+	EXEC_STEP_CAPS_HELPER,   /* execve of ember-caps */
+	EXEC_STEP_BOUNDING,      /* ember-caps: arg: the capability */
+	EXEC_STEP_SETGROUPS,     /* arg: the number of groups */
+	EXEC_STEP_SETGID,        /* arg: the gid */
+	EXEC_STEP_SETUID,        /* arg: the uid */
+	EXEC_STEP_CAP_UNAVAILABLE, /* ember-caps: arg: a capability not in bounding ∩ permitted */
+	EXEC_STEP_AMBIENT,       /* ember-caps: raising inheritable + ambient */
+	EXEC_STEP_CHDIR,
+	EXEC_STEP_NO_NEW_PRIVS,
+	EXEC_STEP_EXECVE,
+	EXEC_STEP_COUNT
+};
+
+/* What failed: the step, its errno and the step's argument (see enum exec_step). A fixed
+ * layout, written to a pipe in one write(2). */
+struct exec_failure {
+	int32_t step;
+	int32_t err;
+	int64_t arg;
+};
+
+/* Defaults: nothing changes (no fds, no ids, no limits); caps_helper NULL. */
+void exec_context_init(struct exec_context *c);
+
+/* True when exec_context_exec() will go through ember-caps. */
+bool exec_context_needs_caps(const struct exec_context *c);
+
+/* In the freshly forked child: apply c and execve(path, argv, envp). No PATH search.
+ * Calls only async-signal-safe functions and plain syscall wrappers, and allocates
+ * nothing, so it is safe after fork() in a multi-threaded or signal-handling parent.
+ * Returns only on failure: -1 with errno and *fail filled. */
+int exec_context_exec(const struct exec_context *c, const char *path, char *const argv[],
+		      struct exec_failure *fail);
+
+/* ember-caps' command line for c, path and argv (exec_context_exec builds it in the
+ * child; exposed for tests). Pure: reads only its arguments. */
+struct exec_caps_args {
+	char *argv[EXEC_CAPS_ARGV_MAX];
+	char text[EXEC_CAPS_TEXT_MAX];
+};
+int exec_caps_build_argv(const struct exec_context *c, const char *path, char *const argv[],
+			 struct exec_caps_args *out);
+
+/* Report a failure to fd with one write(2) (async-signal-safe). 0 or -1/errno. */
+int exec_failure_write(int fd, const struct exec_failure *f);
+/* Read one report: 1 = got one, 0 = end of file (the exec succeeded), -1/errno (EIO on
+ * a short or malformed record). */
+int exec_failure_read(int fd, struct exec_failure *f);
+/* "setgid(33): Operation not permitted", "chdir(/srv/www): No such file or directory". c
+ * and path (the command) may be NULL; they only add detail. */
+void exec_failure_format(const struct exec_failure *f, const struct exec_context *c,
+			 const char *path, char *buf, size_t size);
+const char *exec_step_name(enum exec_step step);
+
+/* Capability masks, as ember-caps and service files write them: "all", "none", a hex
+ * number "0x..." or a comma-separated list of names ("CAP_NET_RAW", any case, the CAP_
+ * prefix optional) and decimal numbers 0..63. Returns 0, or -1/errno EINVAL with the
+ * offending list item copied to bad (if bad_size > 0). "all" gives EXEC_CAPS_ALL. */
+int exec_caps_parse(const char *s, uint64_t *mask, char *bad, size_t bad_size);
+/* "cap_net_bind_service" for 10; NULL past the names this build knows. */
+const char *exec_cap_name(int cap);
+/* -1 when unknown. */
+int exec_cap_from_name(const char *name);
+/* "cap_chown,cap_net_raw" (or "none"), numbers for caps without a name; truncated with
+ * "..." when it does not fit. */
+void exec_caps_format(uint64_t mask, char *buf, size_t size);
+#endif

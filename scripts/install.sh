@@ -1,0 +1,40 @@
+#!/bin/sh
+# make install: binaries, man pages, completions and example configuration.
+#   install.sh DESTDIR PREFIX SYSCONFDIR BINDIR-IN-TREE MANDIR-IN-TREE
+# ember-init goes to /sbin (where a kernel's init= and postmarketOS expect it), the
+# daemons' helpers and user commands to PREFIX/bin and PREFIX/sbin.
+set -eu
+dest=$1 prefix=$2 sysconf=$3 bin=$4 man=$5
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+
+sbin_programs="ember-init ember-modload netnat boot-measure empowerd"
+for f in "$bin"/*; do
+	[ -f "$f" ] || continue
+	name=$(basename "$f")
+	case " $sbin_programs " in
+	*" $name "*) dir=$prefix/sbin ;;
+	*) dir=$prefix/bin ;;
+	esac
+	[ "$name" = ember-init ] && dir=/sbin
+	install -D -m 0755 "$f" "$dest$dir/$name"
+done
+for f in "$man"/*; do
+	[ -f "$f" ] || continue
+	sec=${f##*.}
+	install -D -m 0644 "$f" "$dest$prefix/share/man/man$sec/$(basename "$f")"
+done
+for f in "$TOP"/completions/bash/*; do
+	[ -f "$f" ] && install -D -m 0644 "$f" "$dest$prefix/share/bash-completion/completions/$(basename "$f")"
+done
+for f in "$TOP"/completions/zsh/_*; do
+	[ -f "$f" ] && install -D -m 0644 "$f" "$dest$prefix/share/zsh/site-functions/$(basename "$f")"
+done
+# Example configuration: never overwrite what an administrator already has.
+install -d -m 0755 "$dest$sysconf/ember/services" "$dest$prefix/lib/ember/services"
+for f in "$TOP"/etc/services/*.service; do
+	[ -f "$f" ] && install -D -m 0644 "$f" "$dest$prefix/share/doc/ember/examples/services/$(basename "$f")"
+done
+for f in "$TOP"/etc/*.example; do
+	[ -f "$f" ] && install -D -m 0644 "$f" "$dest$prefix/share/doc/ember/examples/$(basename "$f")"
+done
+exit 0

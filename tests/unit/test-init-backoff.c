@@ -1,0 +1,66 @@
+// sources: init/backoff.c
+#include "harness.h"
+#include "backoff.h"
+
+static const struct backoff_policy def = {
+	BACKOFF_BASE_MS_DEFAULT, BACKOFF_MAX_MS_DEFAULT, BACKOFF_BURST_DEFAULT,
+	BACKOFF_INTERVAL_MS_DEFAULT,
+};
+
+static void delays_double_up_to_the_cap(void)
+{
+	struct backoff_policy p = { 100, 1000, 0, 10000 };
+	struct backoff_state s = { 0 };
+	long long t = 1000;
+	CHECK(backoff_next(&p, &s, t, 10) == 100);
+	CHECK(backoff_next(&p, &s, t += 100, 10) == 200);
+	CHECK(backoff_next(&p, &s, t += 200, 10) == 400);
+	CHECK(backoff_next(&p, &s, t += 400, 10) == 800);
+	CHECK(backoff_next(&p, &s, t += 800, 10) == 1000);
+	for (int i = 0; i < 100; i++)
+		CHECK(backoff_next(&p, &s, t += 1000, 10) == 1000);
+}
+
+static void burst_in_window_is_permanent(void)
+{
+	struct backoff_state s = { 0 };
+	long long t = 0;
+	for (unsigned i = 0; i < BACKOFF_BURST_DEFAULT; i++)
+		CHECK(backoff_next(&def, &s, t += 10, 5) >= 0);
+	CHECK(backoff_next(&def, &s, t += 10, 5) == -1);
+}
+
+static void failures_spread_out_never_give_up(void)
+{
+	struct backoff_state s = { 0 };
+	long long t = 0;
+	for (int i = 0; i < 50; i++)
+		CHECK(backoff_next(&def, &s, t += 20000, 5) >= 0);
+}
+
+static void a_long_run_resets_the_delay(void)
+{
+	struct backoff_policy p = { 100, 30000, 0, 10000 };
+	struct backoff_state s = { 0 };
+	CHECK(backoff_next(&p, &s, 0, 1) == 100);
+	CHECK(backoff_next(&p, &s, 100, 1) == 200);
+	CHECK(backoff_next(&p, &s, 60000, 50000) == 100);
+}
+
+static void no_overflow_with_huge_values(void)
+{
+	struct backoff_policy p = { ~0UL / 2, ~0UL, 0, 1 };
+	struct backoff_state s = { 0 };
+	for (int i = 0; i < 100; i++)
+		CHECK(backoff_next(&p, &s, i, 0) > 0);
+}
+
+int main(void)
+{
+	RUN(delays_double_up_to_the_cap);
+	RUN(burst_in_window_is_permanent);
+	RUN(failures_spread_out_never_give_up);
+	RUN(a_long_run_resets_the_delay);
+	RUN(no_overflow_with_huge_values);
+	return harness_done();
+}
