@@ -90,14 +90,15 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 		snprintf(line, sizeof line, "NOTIFY_SOCKET=%s", env->notify_path);
 		env_add(NULL, line);
 	}
-	for (unsigned i = 0; i < s->envfile_count; i++)
-		if (add_env_file(u, &s->envfile[i]) < 0)
-			return -1;
+	/* As systemd: EnvironmentFile= is read after Environment=, so the files win. */
 	for (unsigned i = 0; i < s->env_count; i++)
 		if (env_add(NULL, service_str(s, s->env[i])) < 0) {
 			snprintf(u->error, sizeof u->error, "Environment=: too many variables");
 			return -1;
 		}
+	for (unsigned i = 0; i < s->envfile_count; i++)
+		if (add_env_file(u, &s->envfile[i]) < 0)
+			return -1;
 	return 0;
 }
 

@@ -373,6 +373,22 @@ static void kill_everything(struct unit *u)
 	u->deadline_ms = now_ms() + KILL_GRACE_MS;
 }
 
+/* Start the next ExecStop= line; false when there is none left (or it cannot start). */
+static bool run_next_stop(struct unit *u)
+{
+	const struct service *s = u->svc;
+
+	while (u->exec_index < s->exec_stop.count) {
+		pid_t pid = spawn_line(u, service_str(s, s->exec_stop.line[u->exec_index++]));
+		if (pid > 0) {
+			u->control_pid = pid;
+			return true;
+		}
+		log_warn("%s: ExecStop=: %s", name_of(u), u->error);
+	}
+	return false;
+}
+
 /* wanted: an explicit stop (emberctl, shutdown), as opposed to cleaning up after a
  * failure. Either way the service is stopped when its main process is gone and its
  * cgroup is empty. */
@@ -388,13 +404,10 @@ static void begin_stop(struct unit *u, bool wanted)
 		set_state(u, UNIT_STOPPING);
 	u->deadline_ms = deadline_after(s->timeout_stop_ms);
 	if (u->main_pid > 0 && s->exec_stop.count > 0 && u->phase == PHASE_MAIN && u->control_pid <= 0) {
-		pid_t pid = spawn_line(u, service_str(s, s->exec_stop.line[0]));
-		if (pid > 0) {
-			u->control_pid = pid;
-			u->phase = PHASE_STOP_CMD;
+		u->exec_index = 0;
+		u->phase = PHASE_STOP_CMD;
+		if (run_next_stop(u))
 			return;
-		}
-		log_warn("%s: ExecStop=: %s", name_of(u), u->error);
 	}
 	u->phase = PHASE_KILL;
 	send_stop_signal(u);
@@ -440,7 +453,8 @@ static void control_exited(struct unit *u, int status)
 
 	u->control_pid = 0;
 	if (u->phase == PHASE_PRE) {
-		ignore = service_str(s, s->exec_start_pre.line[u->exec_index])[0] == '-';
+		ignore = exec_line_prefixes(service_str(s, s->exec_start_pre.line[u->exec_index])) &
+			 EXEC_IGNORE_FAILURE;
 		if (code != 0 && !ignore) {
 			fail_unit(u, "ExecStartPre= exited with status %d", code);
 			return;
@@ -451,6 +465,8 @@ static void control_exited(struct unit *u, int status)
 		return;
 	}
 	if (u->phase == PHASE_STOP_CMD) {
+		if (run_next_stop(u))
+			return;
 		u->phase = PHASE_KILL;
 		send_stop_signal(u);
 	}

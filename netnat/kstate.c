@@ -449,30 +449,66 @@ static int collect(struct elem_read *er, struct nat_state *out)
 	return r;
 }
 
-static int read_elements(struct nlsock *s, enum nat_family f, enum nat_set set, struct nat_state *out)
+/* All elements of a set (key NULL, a dump), or the one with this forward's key (a get;
+ * ENOENT when absent). */
+static int read_elements(struct nlsock *s, enum nat_family f, enum nat_set set,
+			 const struct fwd_entry *key, struct nat_state *out)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct elem_read er = { .f = f, .s = set, .set = nftnl_set_alloc() };
+	struct nftnl_set *query = nftnl_set_alloc();
 	struct nlmsghdr *nlh;
-	int r;
+	int r = -1;
 
-	if (!er.set)
-		return -1;
-	nftnl_set_set_str(er.set, NFTNL_SET_TABLE, NETNAT_TABLE);
-	nftnl_set_set_str(er.set, NFTNL_SET_NAME, set_name(set));
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, (uint16_t)nfproto_of(f), NLM_F_DUMP,
-				    nl_next_seq(s));
-	nftnl_set_elems_nlmsg_build_payload(nlh, er.set);
+	if (!er.set || !query)
+		goto out;
+	nftnl_set_set_str(query, NFTNL_SET_TABLE, NETNAT_TABLE);
+	nftnl_set_set_str(query, NFTNL_SET_NAME, set_name(set));
+	if (key) {
+		uint8_t bytes[FWD_KEY_MAX];
+		struct nftnl_set_elem *e = nftnl_set_elem_alloc();
+		if (!e)
+			goto out;
+		nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, bytes, (uint32_t)fwd_key(key, bytes));
+		nftnl_set_elem_add(query, e);
+	}
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, (uint16_t)nfproto_of(f),
+				    key ? NLM_F_ACK : NLM_F_DUMP, nl_next_seq(s));
+	nftnl_set_elems_nlmsg_build_payload(nlh, query);
 	r = nl_request(s, nlh, elem_cb, &er);
+	if (r < 0 && key && errno == ENOENT)
+		r = 0;
 	if (r == 0)
 		r = collect(&er, out);
-	nftnl_set_free(er.set);
+out:
+	if (er.set)
+		nftnl_set_free(er.set);
+	if (query)
+		nftnl_set_free(query);
 	return r;
+}
+
+const struct kscope kscope_all = { .masq = true, .fwd = true };
+
+/* Read set i of family f within scope? Then *key is NULL for all of it, else the key. */
+static bool in_scope(const struct kscope *scope, enum nat_family f, enum nat_set i,
+		     const struct fwd_entry **key)
+{
+	*key = NULL;
+	if (i == SET_MASQ_SADDR)
+		return scope->masq;
+	if (scope->fwd)
+		return true;
+	if (!scope->key || scope->key->target.family != f)
+		return false;
+	*key = scope->key;
+	return scope->key->has_listen == (i == SET_FWD_ADDR_PORT);
 }
 
 /* ---- all of it -------------------------------------------------------------------------- */
 
-static int read_family(struct nlsock *s, enum nat_family f, struct kstate *k)
+static int read_family(struct nlsock *s, enum nat_family f, const struct kscope *scope,
+		       struct kstate *k)
 {
 	struct kfamily *kf = &k->fam[f];
 	struct set_check sc = { .f = f, .kf = kf };
@@ -485,21 +521,32 @@ static int read_family(struct nlsock *s, enum nat_family f, struct kstate *k)
 	if (read_chains(s, f, kf) < 0 || read_rules(s, f, kf) < 0 || read_sets(s, &sc) < 0)
 		return -1;
 	/* Entries of a damaged table are kept too, so that rebuilding it loses nothing. */
-	for (enum nat_set i = 0; i < NAT_SETS; i++)
-		if (sc.ok[i] && read_elements(s, f, i, &k->entries) < 0)
+	for (enum nat_set i = 0; i < NAT_SETS; i++) {
+		const struct fwd_entry *key;
+		if (sc.ok[i] && in_scope(scope, f, i, &key) &&
+		    read_elements(s, f, i, key, &k->entries) < 0)
 			return -1;
+	}
 	return 0;
 }
 
-int kstate_read(struct nlsock *s, struct kstate *k)
+int kstate_read(struct nlsock *s, struct kstate *k, const struct kscope *scope)
 {
 	kstate_free(k);
 	kstate_init(k);
 	if (read_genid(s, &k->genid) < 0)
 		return -1;
 	for (enum nat_family f = 0; f < NAT_FAMILIES; f++)
-		if (read_family(s, f, k) < 0)
+		if (read_family(s, f, scope, k) < 0)
 			return -1;
 	nat_state_sort(&k->entries);
 	return 0;
+}
+
+bool kstate_intact(const struct kstate *k)
+{
+	for (enum nat_family f = 0; f < NAT_FAMILIES; f++)
+		if (k->fam[f].table && !k->fam[f].intact)
+			return false;
+	return true;
 }

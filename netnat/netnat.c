@@ -216,13 +216,16 @@ static int enable_forwarding(const bool families[NAT_FAMILIES])
 
 static int run_change(struct change *c, const struct options *o)
 {
-	struct nlsock s;
+	/* One entry changes: read only what decides about it (kstate.h). */
+	struct kscope one_masq = { .masq = true }, one_fwd = { .key = &c->fwd };
+	const struct kscope *scope = c->file ? &kscope_all : c->is_masq ? &one_masq : &one_fwd;
 	bool families[NAT_FAMILIES] = { false, false };
+	struct nlsock s;
 	int code = open_socket(&s);
 
 	if (code)
 		return code;
-	code = sync_run(&s, want_of_change, c);
+	code = sync_run(&s, scope, want_of_change, c);
 	nl_close(&s);
 	if (code || !o->forwarding)
 		return code;
@@ -295,6 +298,8 @@ static int cmd_apply(const struct options *o, bool check_only)
 
 static int cmd_flush(const struct options *o)
 {
+	/* Only the tables matter: no entries need reading. */
+	static const struct kscope tables_only = { .masq = false };
 	struct nlsock s;
 	int code;
 
@@ -302,7 +307,7 @@ static int cmd_flush(const struct options *o)
 		usage();
 	if ((code = open_socket(&s)))
 		return code;
-	code = sync_run(&s, NULL, NULL);
+	code = sync_run(&s, &tables_only, NULL, NULL);
 	nl_close(&s);
 	return code;
 }
@@ -382,7 +387,7 @@ static int cmd_list(const struct options *o)
 		return code;
 	kstate_init(&k);
 	/* EINTR: the ruleset changed during the dump; read again. */
-	for (int i = 0; i < 10 && (code = kstate_read(&s, &k)) < 0 && errno == EINTR; i++)
+	for (int i = 0; i < 10 && (code = kstate_read(&s, &k, &kscope_all)) < 0 && errno == EINTR; i++)
 		;
 	if (code < 0) {
 		code = sync_explain_errno(errno, "reading the ruleset");

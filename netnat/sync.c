@@ -165,14 +165,17 @@ static void pause_before_retry(void)
 }
 
 /* One read-compute-send round. Returns 0 done, -1 retry, or an exit code. */
-static int attempt(struct nlsock *s, want_fn fn, void *ctx, struct kstate *k)
+static int attempt(struct nlsock *s, const struct kscope *scope, want_fn fn, void *ctx,
+		   struct kstate *k)
 {
 	struct nat_state want;
 	struct nlbatch b;
 	struct nl_failure fail;
 	int code = 0;
 
-	if (kstate_read(s, k) < 0)
+	/* Rebuilding a damaged table needs every entry it still holds. */
+	if (kstate_read(s, k, scope) < 0 ||
+	    (scope != &kscope_all && !kstate_intact(k) && kstate_read(s, k, &kscope_all) < 0))
 		return errno == EINTR ? -1 : sync_explain_errno(errno, "reading the ruleset");
 	nat_state_init(&want);
 	batch_init(&b, nl_next_seq(s));
@@ -199,7 +202,7 @@ out:
 	return code;
 }
 
-int sync_run(struct nlsock *s, want_fn fn, void *ctx)
+int sync_run(struct nlsock *s, const struct kscope *scope, want_fn fn, void *ctx)
 {
 	struct kstate k;
 	int code = -1;
@@ -209,7 +212,7 @@ int sync_run(struct nlsock *s, want_fn fn, void *ctx)
 	for (int i = 0; i < SYNC_ATTEMPTS && code == -1; i++) {
 		if (i)
 			pause_before_retry();
-		code = attempt(s, fn, ctx, &k);
+		code = attempt(s, scope, fn, ctx, &k);
 		if (code == -1)
 			log_debug("the ruleset changed while netnat worked; starting over");
 	}

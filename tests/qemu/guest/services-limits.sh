@@ -1,0 +1,37 @@
+#!/bin/sh
+# Inside the guest: per-service cgroups, limits and figures.
+ok() { echo "EMBER-TEST PASS $1"; }
+bad() { echo "EMBER-TEST FAIL $1: $2"; }
+CG=/sys/fs/cgroup/ember
+state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
+field() { emberctl --json status "$1" | sed -n "s/.*\"$2\":\([-0-9]*\).*/\1/p"; }
+
+[ -d "$CG/forker.service" ] && ok service-cgroup-exists || bad service-cgroup-exists "no $CG/forker.service"
+pid=$(field forker main_pid)
+grep -qx '0::/ember/forker.service' "/proc/$pid/cgroup" && ok main-process-in-its-cgroup || bad main-process-in-its-cgroup "$(cat /proc/$pid/cgroup)"
+[ "$(cat $CG/forker.service/pids.max)" = 6 ] && ok tasksmax-applied || bad tasksmax-applied "pids.max=$(cat $CG/forker.service/pids.max)"
+sleep 1
+n=$(cat $CG/forker.service/pids.current)
+[ "$n" -le 6 ] && ok tasksmax-holds || bad tasksmax-holds "pids.current=$n"
+grep -q '^max [1-9]' $CG/forker.service/pids.events && ok tasksmax-refused-forks || bad tasksmax-refused-forks "$(cat $CG/forker.service/pids.events)"
+emberctl log forker | grep -q 'fork-many: 15 of 20 forks refused' && ok tasksmax-exact || bad tasksmax-exact "$(emberctl log forker)"
+[ "$(cat $CG/forker.service/cpu.weight)" = 42 ] && ok cpuweight-applied || bad cpuweight-applied "$(cat $CG/forker.service/cpu.weight)"
+grep -q 'default 77' $CG/forker.service/io.weight 2>/dev/null && ok ioweight-applied || bad ioweight-applied "$(cat $CG/forker.service/io.weight 2>&1)"
+[ "$(cat $CG/forker.service/memory.high)" = 104857600 ] && ok memoryhigh-applied || bad memoryhigh-applied "$(cat $CG/forker.service/memory.high)"
+[ "$(field forker pids_current)" -ge 1 ] && ok status-shows-pids || bad status-shows-pids "$(emberctl --json status forker)"
+[ "$(field forker memory_current)" -gt 0 ] && ok status-shows-memory || bad status-shows-memory "$(emberctl --json status forker)"
+
+[ "$(cat $CG/memhog.service/memory.max 2>/dev/null)" = 33554432 ] && ok memorymax-applied || bad memorymax-applied "memory.max=$(cat $CG/memhog.service/memory.max 2>&1)"
+i=0; while [ "$(field memhog restarts)" -lt 2 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+r=$(field memhog restarts)
+[ "$r" -ge 2 ] && ok oom-killed-service-restarted || bad oom-killed-service-restarted "restarts=$r state=$(state memhog)"
+dmesg | grep -q 'Memory cgroup out of memory' && ok kernel-oom-killed-in-cgroup || bad kernel-oom-killed-in-cgroup "no memcg OOM in dmesg"
+emberctl status memhog | grep -qi 'status 137\|signal\|SIGKILL\|killed' && ok status-says-killed || bad status-says-killed "$(emberctl status memhog)"
+
+# Stop a service: its cgroup goes away once empty.
+emberctl stop forker
+i=0; while [ -d $CG/forker.service ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+[ ! -d $CG/forker.service ] && ok stopped-cgroup-removed || bad stopped-cgroup-removed "still there"
+[ "$(state forker)" = stopped ] && ok forker-stopped || bad forker-stopped "$(state forker)"
+echo "PID1-RSS-KB $(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p' /proc/1/status)"
+exit 0
