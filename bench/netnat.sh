@@ -167,3 +167,5 @@ row "1 forward" "$NETNAT forward add tcp 60000 10.9.9.9:80" "$NETNAT forward del
 row "1 masquerade" "$NETNAT masquerade add 10.200.0.0/16" "$NETNAT masquerade del 10.200.0.0/16" \
 	"nft add element ip ember_nat masq_saddr { 10.200.0.0/16 }" \
 	"nft delete element ip ember_nat masq_saddr { 10.200.0.0/16 }"
+echo "  (deletions: both tools wait ~10-15 ms for an RCU grace period when their netlink socket"
+echo "   closes; the kernel flushes nf_tables' release work then. See docs/netnat.md.)"

@@ -3,6 +3,7 @@
  * signals and emberctl requests into reboot/poweroff/halt. See man/ember-init.8.scd. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "console.h"
 #include "control.h"
 #include "emergency.h"
+#include "exec-context.h"
 #include "exitcode.h"
 #include "io.h"
 #include "log.h"
@@ -39,7 +41,8 @@
 #define RUN_DIR "/run/ember"
 #define NOTIFY_PATH RUN_DIR "/notify"
 #define CONTROL_PATH RUN_DIR "/control"
-#define CAPS_HELPER "/usr/libexec/ember/ember-caps"
+#define CAPS_HELPER EXEC_CAPS_HELPER
+#define MEASURE_BIN "/usr/sbin/boot-measure"
 #define POLL_MAX (2 + 16 + 2 * SERVICE_COUNT_MAX)
 #define NOFILE_WANTED 4096
 
@@ -398,11 +401,34 @@ static void open_sockets(void)
 	control_on_power(power_requested);
 }
 
+/* A helper program next to ember-init (a build tree, a test) wins over the installed
+ * path. */
+static const char *find_helper(const char *name, const char *installed)
+{
+	static char paths[2][PATH_MAX];
+	static int used;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	char *slash;
+
+	if (n <= 0 || used >= 2)
+		return installed;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return installed;
+	*slash = '\0';
+	if (snprintf(paths[used], sizeof paths[used], "%s/%s", self, name) >= (int)sizeof paths[used] ||
+	    access(paths[used], X_OK) < 0)
+		return installed;
+	return paths[used++];
+}
+
 static void start_supervisor(void)
 {
 	struct supervisor_config cfg = {
 		.notify_path = NOTIFY_PATH,
-		.caps_helper = CAPS_HELPER,
+		.caps_helper = find_helper("ember-caps", CAPS_HELPER),
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
 	};
@@ -444,7 +470,8 @@ static void boot(int argc, char **argv)
 	if (pid1.opts.watchdog_sec && watchdog_open(pid1.opts.watchdog_sec) < 0)
 		log_error("watchdog: cannot open /dev/watchdog0 or /dev/watchdog: %m");
 	raise_fd_limit();
-	measure_enable(pid1.opts.measure);
+	/* A container shares the host's TPM: its phases are not the boot's. */
+	measure_enable(pid1.opts.measure && !pid1.container, find_helper("boot-measure", MEASURE_BIN));
 	measure_phase("sysinit");
 	open_sockets();
 	if (pid1.opts.rescue)

@@ -8,14 +8,18 @@
 
 #include "log.h"
 
-#define MEASURE_BIN "/usr/bin/boot-measure"
 #define MEASURE_TIMEOUT_MS 5000
 #define MEASURE_STEP_MS 5
 #define MEASURE_NO_TPM 2 /* boot-measure's "no TPM: nothing measured" */
 
 static bool enabled = true;
+static const char *program;
 
-void measure_enable(bool on) { enabled = on; }
+void measure_enable(bool on, const char *path)
+{
+	enabled = on;
+	program = path;
+}
 
 static int wait_for(pid_t pid)
 {
@@ -42,7 +46,7 @@ void measure_phase(const char *word)
 	pid_t pid;
 	int rc;
 
-	if (!enabled || access(MEASURE_BIN, X_OK) < 0)
+	if (!enabled || !program || access(program, X_OK) < 0)
 		return;
 	pid = fork();
 	if (pid < 0) {
@@ -53,7 +57,7 @@ void measure_phase(const char *word)
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		execve(MEASURE_BIN, argv, envp);
+		execve(program, argv, envp);
 		_exit(127);
 	}
 	rc = wait_for(pid);

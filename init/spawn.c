@@ -8,10 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "exec-context.h"
 #include "exec-line.h"
 #include "io.h"
 #include "log.h"
 #include "parse.h"
+#include "passwd.h"
 #include "svc-cgroup.h"
 
 #define ENV_MAX 160
@@ -116,27 +118,65 @@ int spawn_output_pipe(struct unit *u, int *write_fd)
 	return 0;
 }
 
-/* ---- in the child: only async-signal-safe calls from here on ---- */
+/* ---- the execution context, resolved in PID 1 before the fork ---------------------- */
 
-static void child_fail(int status_fd, const char *step, const char *object)
+static int resolve_identity(struct unit *u, struct exec_context *c, const char **home)
 {
-	char msg[256];
-	int e = errno;
-	int n = snprintf(msg, sizeof msg, "%s %s: %s", step, object, strerror(e));
-	if (n > 0)
-		write_all(status_fd, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
-	_exit(127);
+	const struct service *s = u->svc;
+	const char *user = service_str(s, s->user), *group = service_str(s, s->group);
+	static struct passwd_user pw;
+	struct passwd_group gr;
+
+	*home = "/";
+	if (!*user && !*group && s->group_count == 0)
+		return 0;
+	c->set_ids = true;
+	c->uid = 0;
+	c->gid = 0;
+	if (*user) {
+		if (passwd_user_lookup(NULL, user, &pw) < 0) {
+			snprintf(u->error, sizeof u->error, "User=%s: %s", user,
+				 errno == ENOENT ? "no such user in /etc/passwd" : strerror(errno));
+			return -1;
+		}
+		c->uid = pw.uid;
+		c->gid = pw.gid;
+		*home = pw.home;
+		if (passwd_user_groups(NULL, pw.name, pw.gid, c->groups, EXEC_GROUPS_MAX,
+				       &c->group_count) < 0) {
+			snprintf(u->error, sizeof u->error, "User=%s: groups: %s", user, strerror(errno));
+			return -1;
+		}
+	}
+	if (*group) {
+		if (passwd_group_lookup(NULL, group, &gr) < 0) {
+			snprintf(u->error, sizeof u->error, "Group=%s: no such group in /etc/group", group);
+			return -1;
+		}
+		c->gid = gr.gid;
+	}
+	for (unsigned i = 0; i < s->group_count && c->group_count < EXEC_GROUPS_MAX; i++) {
+		const char *g = service_str(s, s->supplementary_group[i]);
+		if (passwd_group_lookup(NULL, g, &gr) < 0) {
+			snprintf(u->error, sizeof u->error, "SupplementaryGroups=%s: no such group", g);
+			return -1;
+		}
+		c->groups[c->group_count++] = gr.gid;
+	}
+	return 0;
 }
 
 static int open_output(const struct service *s, const struct service_output_spec *o,
 		       int pipe_fd, int console_fd)
 {
-	int flags = O_WRONLY | O_CREAT | O_NOCTTY;
+	int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC;
 
 	switch (o->kind) {
-	case OUTPUT_LOG: return pipe_fd;
-	case OUTPUT_CONSOLE: return console_fd >= 0 ? console_fd : open("/dev/console", O_WRONLY | O_NOCTTY);
-	case OUTPUT_NULL: return open("/dev/null", O_WRONLY);
+	case OUTPUT_LOG: return fcntl(pipe_fd, F_DUPFD_CLOEXEC, 3);
+	case OUTPUT_CONSOLE:
+		return console_fd >= 0 ? fcntl(console_fd, F_DUPFD_CLOEXEC, 3)
+				       : open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	case OUTPUT_NULL: return open("/dev/null", O_WRONLY | O_CLOEXEC);
 	case OUTPUT_APPEND: flags |= O_APPEND; break;
 	case OUTPUT_TRUNCATE: flags |= O_TRUNC; break;
 	default: break;
@@ -144,52 +184,65 @@ static int open_output(const struct service *s, const struct service_output_spec
 	return open(service_str(s, o->path), flags, 0644);
 }
 
-static void child_stdio(const struct service *s, int pipe_fd, int console_fd, int status_fd)
+static void close_stdio(struct exec_context *c)
 {
-	int in = open("/dev/null", O_RDONLY);
-	int out = open_output(s, &s->std_output, pipe_fd, console_fd);
-	int err = s->std_error.kind == OUTPUT_INHERIT ? out
-		: open_output(s, &s->std_error, pipe_fd, console_fd);
-
-	if (in < 0 || out < 0 || err < 0)
-		child_fail(status_fd, "open", "standard output/error");
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-		child_fail(status_fd, "dup2", "stdio");
+	int fds[3] = { c->stdin_fd, c->stdout_fd, c->stderr_fd };
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0 && (i == 0 || fds[i] != fds[i - 1]))
+			close(fds[i]);
+	c->stdin_fd = c->stdout_fd = c->stderr_fd = -1;
 }
 
-static void child_reset_signals(void)
-{
-	sigset_t none;
-	struct sigaction dfl;
-
-	memset(&dfl, 0, sizeof dfl);
-	dfl.sa_handler = SIG_DFL;
-	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
-static void child_run(struct unit *u, const struct spawn_env *env, int pipe_fd, int status_fd)
+static int open_stdio(struct unit *u, struct exec_context *c, int pipe_fd, int console_fd)
 {
 	const struct service *s = u->svc;
-	const char *dir = service_str(s, s->working_directory);
 
-	child_reset_signals();
-	setsid();
-	child_stdio(s, pipe_fd, env->console_fd, status_fd);
-	if (s->umask_set)
-		umask((mode_t)s->umask);
-	if (*dir && strcmp(dir, "~") != 0 && chdir(dir) < 0 && !s->working_directory_optional)
-		child_fail(status_fd, "chdir", dir);
-	execve(scratch.argv.path, scratch.argv.argv, (char *const *)scratch.vars);
-	child_fail(status_fd, "execve", scratch.argv.path);
+	c->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	c->stdout_fd = open_output(s, &s->std_output, pipe_fd, console_fd);
+	c->stderr_fd = s->std_error.kind == OUTPUT_INHERIT ? c->stdout_fd
+		       : open_output(s, &s->std_error, pipe_fd, console_fd);
+	if (c->stdin_fd < 0 || c->stdout_fd < 0 || c->stderr_fd < 0) {
+		snprintf(u->error, sizeof u->error, "standard output/error: %s", strerror(errno));
+		close_stdio(c);
+		return -1;
+	}
+	return 0;
+}
+
+static int build_context(struct unit *u, const struct spawn_env *env, int pipe_fd,
+			 struct exec_context *c)
+{
+	const struct service *s = u->svc;
+	const char *home, *dir = service_str(s, s->working_directory);
+
+	exec_context_init(c);
+	if (resolve_identity(u, c, &home) < 0)
+		return -1;
+	c->rlimit_set = s->rlimit_set;
+	memcpy(c->rlimit, s->rlimit, sizeof c->rlimit);
+	c->umask_set = s->umask_set;
+	c->umask = (mode_t)s->umask;
+	c->nice_set = s->nice.set;
+	c->nice = s->nice.value;
+	c->oom_score_adj_set = s->oom_score_adjust.set;
+	c->oom_score_adj = s->oom_score_adjust.value;
+	c->no_new_privs = s->no_new_privileges;
+	c->workdir = strcmp(dir, "~") == 0 ? home : *dir ? dir : NULL;
+	c->workdir_optional = s->working_directory_optional;
+	c->envp = (char *const *)scratch.vars;
+	c->cap_ambient = s->cap_ambient;
+	c->cap_bounding_set = s->cap_bounding_set;
+	c->cap_bounding = s->cap_bounding;
+	c->caps_helper = env->caps_helper;
+	return open_stdio(u, c, pipe_fd, env->console_fd);
 }
 
 /* ---- back in PID 1 ---- */
 
 pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *env, int *exec_fd)
 {
+	static struct exec_context ctx;
+	struct exec_failure fail;
 	int status[2], out_w = -1;
 	pid_t pid;
 
@@ -203,19 +256,41 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		snprintf(u->error, sizeof u->error, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	pid = svc_cgroup_fork(u);
-	if (pid < 0) {
-		snprintf(u->error, sizeof u->error, "fork: %s", strerror(errno));
+	if (build_context(u, env, out_w, &ctx) < 0) {
 		close(status[0]);
 		close(status[1]);
 		return -1;
 	}
+	ctx.report_fd = status[1];
+	snprintf(u->exec_path, sizeof u->exec_path, "%s", scratch.argv.path);
+	pid = svc_cgroup_fork(u);
 	if (pid == 0) {
-		close(status[0]);
-		child_run(u, env, out_w, status[1]);
+		/* In the child: plain syscalls only (see svc_cgroup_fork). setsid first, so
+		 * a stop can reach the whole session where there are no cgroups. */
+		setsid();
+		exec_context_exec(&ctx, scratch.argv.path, scratch.argv.argv, &fail);
+		exec_failure_write(status[1], &fail);
+		_exit(127);
 	}
+	close_stdio(&ctx);
 	close(status[1]);
+	if (pid < 0) {
+		snprintf(u->error, sizeof u->error, "fork: %s", strerror(errno));
+		close(status[0]);
+		return -1;
+	}
 	fcntl(status[0], F_SETFL, O_NONBLOCK);
 	*exec_fd = status[0];
 	return pid;
+}
+
+void spawn_describe_failure(const struct unit *u, const struct exec_failure *f, char *buf,
+			    size_t size)
+{
+	struct exec_context c;
+	const struct service *s = u->svc;
+
+	exec_context_init(&c);
+	c.workdir = service_str(s, s->working_directory);
+	exec_failure_format(f, &c, u->exec_path, buf, size);
 }

@@ -16,6 +16,10 @@ struct spawn_env {
 /* Start `line` (an ExecStart=-style command line) for unit u. Returns the pid, or -1
  * with the reason in u->error. *exec_fd gets the read end of the exec status pipe. */
 pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *env, int *exec_fd);
+struct exec_failure;
+/* A failure the child reported through the exec status pipe, as a message. */
+void spawn_describe_failure(const struct unit *u, const struct exec_failure *f, char *buf,
+			    size_t size);
 /* The pipe service output goes into (created on first use). -1 on failure. */
 int spawn_output_pipe(struct unit *u, int *write_fd);
 #endif

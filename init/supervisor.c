@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec-context.h"
 #include "exec-line.h"
 #include "log.h"
 #include "spawn.h"
@@ -297,10 +298,13 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 {
 	va_list ap;
 	bool was_starting = u->ready_us < 0;
+	char msg[UNIT_ERROR_MAX];
 
+	/* The message may quote u->error itself: format into a copy first. */
 	va_start(ap, fmt);
-	vsnprintf(u->error, sizeof u->error, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	memcpy(u->error, msg, sizeof msg);
 	log_error("%s: %s", name_of(u), u->error);
 	u->failed_us = now_us();
 	u->deadline_ms = -1;
@@ -657,20 +661,19 @@ static void read_output(struct unit *u)
 
 static void read_exec_status(struct unit *u)
 {
-	char msg[UNIT_ERROR_MAX];
-	ssize_t n = read(u->exec_fd, msg, sizeof msg - 1);
+	struct exec_failure f;
+	int r = exec_failure_read(u->exec_fd, &f);
 
-	if (n < 0 && errno == EAGAIN)
+	if (r < 0 && errno == EAGAIN)
 		return;
 	close(u->exec_fd);
 	u->exec_fd = -1;
-	if (n > 0) {
-		msg[n] = '\0';
-		snprintf(u->error, sizeof u->error, "%s", msg);
-		log_error("%s: %s", name_of(u), msg);
+	if (r > 0) {
+		spawn_describe_failure(u, &f, u->error, sizeof u->error);
+		log_error("%s: %s", name_of(u), u->error);
 		return;
 	}
-	/* EOF: exec succeeded. A simple service is ready once its program runs. */
+	/* End of file: exec succeeded. A simple service is ready once its program runs. */
 	if (u->phase == PHASE_MAIN && u->svc->type == SERVICE_SIMPLE && u->state == UNIT_RUNNING)
 		mark_ready(u);
 }
@@ -813,6 +816,20 @@ static void say(void (*report)(void *, const char *), void *ctx, const char *ver
 	log_info("reload: %s", line);
 }
 
+/* Did the file change? The dependency graph marks services failed after parsing
+ * (cycles, broken requirements): that verdict is not part of the file. */
+static bool service_changed(const struct service *a, const struct service *b)
+{
+	static struct service x, y;
+
+	x = *a;
+	y = *b;
+	x.failed = y.failed = false;
+	memset(x.error, 0, sizeof x.error);
+	memset(y.error, 0, sizeof y.error);
+	return memcmp(&x, &y, sizeof x) != 0;
+}
+
 /* Keep the runtime state of a service that is still there; its new configuration
  * applies from its next start. */
 static void carry_over(struct unit *dst, const struct unit *old, struct service *svc)
@@ -830,7 +847,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		struct service *svc = &fresh.services[i];
 		const struct unit *old = supervisor_find(svc->name);
 		if (old) {
-			if (memcmp(old->svc, svc, sizeof *svc) != 0)
+			if (service_changed(old->svc, svc))
 				say(report, ctx, "changed", svc->name);
 			carry_over(&fresh.units[i], old, svc);
 		} else {

@@ -53,6 +53,7 @@ struct unit {
 	long long since_us, started_us, ready_us, failed_us, stopped_us;
 	char status_text[UNIT_STATUS_MAX];
 	char error[UNIT_ERROR_MAX];
+	char exec_path[128];        /* program of the last spawn, for failure messages */
 	struct logbuf log;
 };
 

@@ -72,9 +72,8 @@ static int reader_fill(struct line_reader *r)
 }
 
 /* The next line, NUL-terminated in place, without its newline. Returns 1 with *line and
- * *len set,
- * 0 at end of file, -1/errno on a read error. Lines that do not fit the buffer are
- * dropped whole (never parsed in pieces) and remembered in r->overlong. */
+ * *len set, 0 at end of file, -1/errno on a read error. Lines that do not fit the buffer
+ * are dropped whole (never parsed in pieces) and remembered in r->overlong. */
 static int reader_next(struct line_reader *r, char **line, size_t *len)
 {
 	for (;;) {

@@ -119,7 +119,7 @@ static void load_file(const char *path, struct nat_state *s)
 
 	nat_state_init(s);
 	if (conf_parse(text, len, s, &err) < 0)
-		die(NETNAT_EXIT_INVALID, "%s:%s", path, err.msg);
+		die(NETNAT_EXIT_INVALID, "%s:%s", strcmp(path, "-") == 0 ? "stdin" : path, err.msg);
 	free(text);
 }
 

@@ -7,7 +7,7 @@ set -eu
 dest=$1 prefix=$2 sysconf=$3 bin=$4 man=$5
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
-sbin_programs="ember-init ember-modload netnat boot-measure empowerd"
+sbin_programs="ember-init ember-modload netnat boot-measure ember-caps empowerd"
 for f in "$bin"/*; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f")
@@ -18,7 +18,7 @@ for f in "$bin"/*; do
 	[ "$name" = ember-init ] && dir=/sbin
 	install -D -m 0755 "$f" "$dest$dir/$name"
 done
-for f in "$man"/*; do
+[ -d "$man" ] && for f in "$man"/*; do
 	[ -f "$f" ] || continue
 	sec=${f##*.}
 	install -D -m 0644 "$f" "$dest$prefix/share/man/man$sec/$(basename "$f")"

@@ -34,11 +34,14 @@ cp /bin/busybox "$root/bin/busybox"
 for applet in $(/bin/busybox --list); do
 	[ "$applet" = busybox ] || [ "$applet" = init ] || ln -s busybox "$root/bin/$applet"
 done
-# ember's programs; the busybox init applet only when comparing against it.
-cp "$TOP"/out/bin/* "$root/usr/bin/"
+# ember's programs where `make install` puts them (ember-init in /sbin, daemons and
+# helpers in /usr/sbin, commands in /usr/bin).
+"$TOP"/scripts/install.sh "$root" /usr /etc "$TOP/out/bin" "$root/.no-man" >/dev/null
+rm -rf "$root/usr/share"
 # Library-backed programs are dynamic on Debian (no static tss2, libmnl): bring the
 # shared libraries they load, at the same paths.
-for f in "$root"/usr/bin/*; do
+for f in "$root"/sbin/* "$root"/usr/bin/* "$root"/usr/sbin/*; do
+	[ -f "$f" ] && [ ! -L "$f" ] || continue
 	file -b "$f" | grep -q 'dynamically linked' || continue
 	for lib in $(ldd "$f" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'); do
 		[ -e "$root$lib" ] && continue
@@ -47,10 +50,10 @@ for f in "$root"/usr/bin/*; do
 	done
 done
 case $init in
-ember) ln -s usr/bin/ember-init "$root/init"; ln -s ../usr/bin/ember-init "$root/sbin/init" ;;
+ember) ln -s sbin/ember-init "$root/init"; ln -s ember-init "$root/sbin/init" ;;
 busybox) ln -s bin/busybox "$root/init"; ln -s ../bin/busybox "$root/sbin/init" ;;
 *) [ -f "$init" ] || { echo "mkinitramfs: --init ember|busybox|FILE" >&2; exit 100; }
-	cp "$init" "$root/init"; chmod 755 "$root/init"; ln -s ../usr/bin/ember-init "$root/sbin/init" ;;
+	cp "$init" "$root/init"; chmod 755 "$root/init"; ln -s ember-init "$root/sbin/init" ;;
 esac
 
 cp -R "$TOP"/etc/image/. "$root/etc/"

@@ -26,6 +26,12 @@ static const struct { const char *name; int resource; } rlimits[] = {
 	{ "STACK", RLIMIT_STACK }, { "MEMLOCK", RLIMIT_MEMLOCK },
 };
 
+static int sys_failed(const char *what)
+{
+	perror(what);
+	return 111;
+}
+
 static void bad(const char *opt, const char *value)
 {
 	fprintf(stderr, "exec-run: %s: %s: invalid\n", opt, value);
@@ -115,12 +121,12 @@ static int run(struct exec_context *c, char *path, char **argv)
 	pid_t pid;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0)
-		return perror("pipe2"), 111;
+		return sys_failed("pipe2");
 	c->report_fd = pipefd[1];
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return perror("fork"), 111;
+		return sys_failed("fork");
 	if (pid == 0) {
 		close(pipefd[0]);
 		exec_context_exec(c, path, argv, &f);
@@ -130,9 +136,9 @@ static int run(struct exec_context *c, char *path, char **argv)
 	close(pipefd[1]);
 	got = exec_failure_read(pipefd[0], &f);
 	if (waitpid(pid, &status, 0) < 0)
-		return perror("waitpid"), 111;
+		return sys_failed("waitpid");
 	if (got < 0)
-		return perror("exec-run: reading the report"), 111;
+		return sys_failed("exec-run: reading the report");
 	if (got == 1) {
 		char msg[768];
 		exec_failure_format(&f, c, path, msg, sizeof msg);
@@ -193,7 +199,7 @@ int main(int argc, char **argv)
 		case 'D':
 			c.workdir_fd = open(optarg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (c.workdir_fd < 0)
-				return perror(optarg), 111;
+				return sys_failed(optarg);
 			break;
 		case 'O': c.workdir_optional = true; break;
 		case 'e':
@@ -205,7 +211,7 @@ int main(int argc, char **argv)
 		case 's':
 			c.stdout_fd = open(optarg, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 			if (c.stdout_fd < 0)
-				return perror(optarg), 111;
+				return sys_failed(optarg);
 			break;
 		case 'a': c.cap_ambient = parse_mask("--ambient", optarg); break;
 		case 'b':

@@ -18,7 +18,8 @@ if ! id nobody >/dev/null 2>&1; then
 	finish
 fi
 D=$(mktemp -d /tmp/ember-caps.XXXXXX)
-trap 'rm -rf "$D"' EXIT INT TERM
+trap 'rm -rf "$D"' EXIT
+trap 'rm -rf "$D"; exit 1' INT TERM
 chmod 0777 "$D"
 NUID=$(id -u nobody) NGID=$(id -g nobody) NGROUPS=$(id -G nobody | tr ' ' '\n' | sort -n | paste -sd, -)
 
@@ -56,9 +57,11 @@ exits() {
 }
 status_field() { sed -n "s/^$1:[[:space:]]*//p" /proc/self/status; }
 
-out=$("$CAPS" --help) && case $out in *"usage: ember-caps"*) pass help ;; *) fail help "$out" ;; esac
-out=$("$CAPS" --version) && [ "$out" = "ember-caps (ember) $(sed -n 's/^VERSION = //p' "$TOP/config.mk")" ] &&
-	pass version || fail version "$out"
+out=$("$CAPS" --help 2>&1); rc=$?
+case $rc:$out in 0:*"usage: ember-caps"*) pass help ;; *) fail help "exit $rc: $out" ;; esac
+out=$("$CAPS" --version 2>&1); rc=$?
+version=$(sed -n 's/^VERSION = //p' "$TOP/config.mk")
+[ $rc = 0 ] && [ "$out" = "ember-caps (ember) $version" ] && pass version || fail version "exit $rc: $out"
 
 # ---- usage errors: 100, nothing runs ----
 exits usage-uid-without-gid 100 "--uid: needs --gid" --uid 1

@@ -28,7 +28,8 @@ cleanup() {
 	groupdel "$G" >/dev/null 2>&1
 	rm -rf "$D"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'cleanup; exit 1' INT TERM
 groupadd "$G" || { fail exec-context "groupadd $G failed"; finish; }
 useradd -M -U -d /nonexistent -s /usr/sbin/nologin -G "$G" "$U" ||
 	{ fail exec-context "useradd $U failed"; finish; }

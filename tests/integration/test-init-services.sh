@@ -52,6 +52,16 @@ sleep 0.3
 [ "\$(state waiter)" = running ] && ok notify-from-outsider-ignored || bad notify-from-outsider-ignored "waiter is \$(state waiter)"
 "\$E" stop waiter
 
+expect privdrop-runs privdrop ready
+sleep 0.3
+plog=\$("\$E" log privdrop)
+echo "\$plog" | grep -q '^uid=65534 umask=0027 nofile=77 nice=5 cwd=/tmp greeting=hello world$' && ok exec-context-applied || bad exec-context-applied "\$plog"
+echo "\$plog" | grep -q '^CapAmb:[[:space:]]*0000000000000400$' && ok ambient-capability || bad ambient-capability "\$plog"
+echo "\$plog" | grep -q '^CapBnd:[[:space:]]*0000000000002400$' && ok bounding-set || bad bounding-set "\$plog"
+echo "\$plog" | grep -q '^NoNewPrivs:[[:space:]]*1$' && ok no-new-privs || bad no-new-privs "\$plog"
+expect unknown-user-fails baduser failed
+[ ! -e "$tmp/mark/baduser-ran" ] && ok unknown-user-runs-nothing || bad unknown-user-runs-nothing "command ran"
+"\$E" status baduser | grep -q 'no-such-user-ember' && ok unknown-user-says-why || bad unknown-user-says-why "\$("\$E" status baduser)"
 expect chatty-running chatty ready
 i=0; while ! "\$E" log chatty | grep -q chatty-done && [ \$i -lt 300 ]; do sleep 0.05; i=\$((i+1)); done
 n=\$("\$E" log chatty | wc -c)

@@ -93,7 +93,7 @@ assert ("udp", "203.0.113.1", 5353, "192.168.42.11", 5353) in f and len(f) == 3,
 rules() { in_ns nft -a list table "$1" ember_nat | grep -E 'dnat|masquerade'; }
 r4=$(rules ip) r6=$(rules ip6)
 nn forward add tcp 8080 192.168.42.20:80 && nn masquerade add 10.8.0.0/16 &&
-	nn forward add udp [fd00::1]:53 [fd00:42::53] && nn forward del tcp 2222 192.168.42.10:22
+	nn forward add udp '[fd00::1]:53' '[fd00:42::53]' && nn forward del tcp 2222 192.168.42.10:22
 if [ "$r4" = "$(rules ip)" ] && [ "$r6" = "$(rules ip6)" ] &&
 	in_ns nft list map ip ember_nat fwd_port | grep -q 'tcp . 8080 : 192.168.42.20 . 80' &&
 	! in_ns nft list map ip ember_nat fwd_port | grep -q 2222; then
@@ -180,7 +180,7 @@ expect_code port-zero 1 nn forward add tcp 0 10.0.0.2
 expect_code port-65536 1 nn forward add tcp 80 10.0.0.2:65536
 expect_code bad-protocol 1 nn forward add icmp 80 10.0.0.2
 expect_code bad-address 1 nn forward add tcp 80 10.0.0.256
-expect_code mixed-families 1 nn forward add tcp 10.0.0.1:80 [fd00::2]:80
+expect_code mixed-families 1 nn forward add tcp 10.0.0.1:80 '[fd00::2]:80'
 expect_code duplicate-add 2 nn masquerade add 192.168.42.0/24
 expect_code overlapping-add 2 nn masquerade add 192.168.0.0/16
 expect_code other-target-same-port 2 nn forward add tcp 2222 192.168.42.99:22
@@ -217,7 +217,7 @@ fresh
 pids=()
 for i in $(seq 1 24); do nn forward add tcp $((2000 + i)) 10.0.$i.1:80 & pids+=($!); done
 for i in $(seq 1 8); do nn masquerade add 10.$((100 + i)).0.0/16 & pids+=($!); done
-for i in $(seq 1 4); do nn forward add udp $((3000 + i)) [fd00::$i] & pids+=($!); done
+for i in $(seq 1 4); do nn forward add udp $((3000 + i)) "[fd00::$i]" & pids+=($!); done
 bad=0
 for pid in "${pids[@]}"; do wait "$pid" || bad=$((bad + 1)); done
 n=$(nn list | wc -l)
@@ -278,7 +278,7 @@ fresh
 in_ns sysctl -qw net.ipv4.ip_forward=0 net.ipv6.conf.all.forwarding=0
 nn masquerade add 10.0.0.0/24
 f4=$(in_ns cat /proc/sys/net/ipv4/ip_forward)
-nn --forwarding forward add tcp 80 [fd00::80]
+nn --forwarding forward add tcp 80 '[fd00::80]'
 f6=$(in_ns cat /proc/sys/net/ipv6/conf/all/forwarding)
 f4b=$(in_ns cat /proc/sys/net/ipv4/ip_forward)
 nn --forwarding masquerade add 10.1.0.0/24

@@ -117,7 +117,7 @@ expect masquerade-udp-v4 "203.0.113.1 udp 9000" "$(talk "$C" udp 203.0.113.2 900
 # Port forwards reach the inner server, which sees the outer client's address.
 check forward-add-v4 nn forward add tcp 8080 10.0.0.2:80
 check forward-add-udp nn forward add udp 5353 10.0.0.2:80
-check forward-add-v6 nn forward add tcp 8080 [fd00:1::2]:80
+check forward-add-v6 nn forward add tcp 8080 '[fd00:1::2]:80'
 check forward-add-listen nn forward add tcp 203.0.113.1:8081 10.0.0.2:80
 expect forward-v4 "203.0.113.2 10.0.0.2 80" "$(talk "$S" tcp 203.0.113.1 8080)"
 expect forward-udp "203.0.113.2 udp 80" "$(talk "$S" udp 203.0.113.1 5353)"
@@ -134,7 +134,7 @@ expect no-forward-on-loopback "ERR ConnectionRefusedError" "$(talk "$R" tcp 127.
 check masquerade-del-v4 nn masquerade del 10.0.0.0/24
 check masquerade-del-v6 nn masquerade del fd00:1::/64
 check forward-del-v4 nn forward del tcp 8080 10.0.0.2:80
-check forward-del-v6 nn forward del tcp 8080 [fd00:1::2]:80
+check forward-del-v6 nn forward del tcp 8080 '[fd00:1::2]:80'
 expect no-masquerade-v4-after-del "10.0.0.2 203.0.113.2 9000" "$(talk "$C" tcp 203.0.113.2 9000)"
 expect no-masquerade-v6-after-del "fd00:1::2 2001:db8:2::2 9000" "$(talk "$C" tcp 2001:db8:2::2 9000)"
 expect no-forward-v4-after-del "ERR ConnectionRefusedError" "$(talk "$S" tcp 203.0.113.1 8080)"

@@ -40,8 +40,9 @@ release=$(basename "$kdir")
 bad=$work/test/badroot/lib/modules/$release
 mkdir -p "$bad/kernel"
 head -c 4096 /dev/urandom >"$bad/kernel/broken.ko"
-cp "$kdir/lib/modules/$release/kernel/drivers/net/ifb.ko" "$bad/kernel/ifb.ko"
-printf 'kernel/broken.ko:\nkernel/ifb.ko:\n' >"$bad/modules.dep"
+cp "$kdir/lib/modules/$release/kernel/drivers/net/nlmon.ko" "$bad/kernel/nlmon.ko"
+xz -c "$bad/kernel/nlmon.ko" >"$bad/kernel/packed.ko.xz"
+printf 'kernel/broken.ko:\nkernel/nlmon.ko:\nkernel/packed.ko.xz:\n' >"$bad/modules.dep"
 
 cat >"$work/test/modload-guest.sh" <<GUEST
 #!/bin/sh
@@ -94,10 +95,17 @@ rc=\$?
 live ifb && live tun && ok default-mode-cmdline-and-modules-load-d || bad default-mode-cmdline-and-modules-load-d "ifb/tun not live"
 
 # A module the kernel rejects: reported by name, exit 1, its neighbour still loads.
-ember-modload -d /test/badroot -k $release broken dummy_not_here ifb_second 2>/tmp/bad.err
+live nlmon && bad nlmon-not-yet-loaded "nlmon live before the test"
+ember-modload -d /test/badroot -k $release broken no_such_module nlmon 2>/tmp/bad.err
 rc=\$?
 [ \$rc = 1 ] && ok load-error-exit-1 || bad load-error-exit-1 "exit \$rc"
 grep -q 'broken: .*broken.ko: invalid module format\|broken: .*broken.ko: ' /tmp/bad.err && ok load-error-names-module || bad load-error-names-module "\$(cat /tmp/bad.err)"
+live nlmon && ok load-error-others-still-load || bad load-error-others-still-load "nlmon not live"
+# Linux 6.1 cannot decompress modules itself: a compressed one fails by name.
+ember-modload -d /test/badroot -k $release packed 2>/tmp/packed.err
+rc=\$?
+[ \$rc = 1 ] && grep -q 'packed: .*packed.ko.xz: compressed module, but this kernel cannot decompress it' /tmp/packed.err &&
+	ok compressed-module-clear-error || bad compressed-module-clear-error "exit \$rc: \$(cat /tmp/packed.err)"
 sleep 1
 exit \$status
 GUEST

@@ -20,7 +20,7 @@ mount_has() {
 	ok "mount-$target"
 }
 
-[ "$(readlink /proc/1/exe)" = /usr/bin/ember-init ] && ok pid1-is-ember-init || bad pid1-is-ember-init "$(readlink /proc/1/exe)"
+[ "$(readlink /proc/1/exe)" = /sbin/ember-init ] && ok pid1-is-ember-init || bad pid1-is-ember-init "$(readlink /proc/1/exe)"
 mount_has /proc proc nosuid nodev noexec
 mount_has /sys sysfs nosuid nodev noexec
 mount_has /dev devtmpfs nosuid

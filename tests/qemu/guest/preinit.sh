@@ -6,4 +6,4 @@
 /bin/mount -t devtmpfs -o nosuid,mode=0755 devtmpfs /dev
 /bin/mkdir -p /sys/fs/cgroup
 /bin/mount -t cgroup2 -o nosuid,nodev,noexec,nsdelegate cgroup2 /sys/fs/cgroup
-exec /usr/bin/ember-init
+exec /sbin/ember-init
