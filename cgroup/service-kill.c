@@ -1,5 +1,5 @@
 /* Stopping a service's whole process tree, and knowing when it is gone. */
-#include "service.h"
+#include "cg-service.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Reading cgroupfs files without trusting their size or shape: line by line through a
  * fixed buffer, strict numbers, keys matched whole. */
-#include "service.h"
+#include "cg-service.h"
 
 #include <dirent.h>
 #include <errno.h>

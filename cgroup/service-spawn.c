@@ -1,6 +1,6 @@
 /* Starting a process inside a cgroup: atomically with clone3(CLONE_INTO_CGROUP) (5.7+),
  * else by the child moving itself before it execs. */
-#include "service.h"
+#include "cg-service.h"
 
 #include <errno.h>
 #include <signal.h>

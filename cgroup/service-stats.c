@@ -1,6 +1,6 @@
 /* A service's memory, pids and CPU figures. A missing file (controller not enabled,
  * older kernel) is a missing figure, never an error. */
-#include "service.h"
+#include "cg-service.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* ember's cgroup subtree, a cgroup per service, and their limits. */
-#include "service.h"
+#include "cg-service.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -461,6 +461,36 @@ static int parse_restart_sec(struct parser *p, const struct key *k, const char *
 	return 0;
 }
 
+/* RestartMaxDelaySec=, StartLimitIntervalSec=: a time span; "" restores the default. */
+static int parse_span_key(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long *v = field(p, k->offset), ms;
+
+	if (!*value) {
+		*v = (unsigned long)k->min;
+		return 0;
+	}
+	if (parse_timespan_ms(value, &ms) < 0)
+		return invalid(p, k->name, value, "expected a time span such as 5s, 500ms or 1min");
+	*v = ms;
+	return 0;
+}
+
+/* StartLimitBurst=: how many failures the window allows; 0 turns the limit off. */
+static int parse_burst(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long n;
+
+	if (!*value) {
+		p->svc->start_limit_burst = START_LIMIT_BURST_DEFAULT;
+		return 0;
+	}
+	if (parse_ulong(value, 0, 1000000, &n) < 0)
+		return invalid(p, k->name, value, "expected a number of failures (0: no limit)");
+	p->svc->start_limit_burst = (unsigned)n;
+	return 0;
+}
+
 /* Timeout*Sec=: a time span; 0 and "infinity" both mean no timeout (as in systemd). */
 static int parse_timeout(struct parser *p, const char *key, const char *value,
 			 unsigned long *out, unsigned long dflt)
@@ -949,6 +979,12 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "ExecStop", parse_exec, F(exec_stop), 0, 0, true },
 	{ SECTION_SERVICE, "Restart", parse_restart, 0, 0, 0, false },
 	{ SECTION_SERVICE, "RestartSec", parse_restart_sec, 0, 0, 0, false },
+	{ SECTION_SERVICE, "RestartMaxDelaySec", parse_span_key, F(restart_max_delay_ms),
+	  RESTART_MAX_DELAY_DEFAULT_MS, 0, false },
+	{ SECTION_UNIT, "StartLimitBurst", parse_burst, 0, 0, 0, false },
+	{ SECTION_SERVICE, "StartLimitBurst", parse_burst, 0, 0, 0, false },
+	{ SECTION_UNIT, "StartLimitIntervalSec", parse_span_key, F(start_limit_interval_ms),
+	  START_LIMIT_INTERVAL_DEFAULT_MS, 0, false },
 	{ SECTION_SERVICE, "TimeoutStartSec", parse_timeout_key, F(timeout_start_ms), 0, 0, false },
 	{ SECTION_SERVICE, "TimeoutStopSec", parse_timeout_key, F(timeout_stop_ms), 0, 0, false },
 	{ SECTION_SERVICE, "TimeoutSec", parse_timeout_both, 0, 0, 0, false },
@@ -1218,6 +1254,9 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->type = SERVICE_SIMPLE;
 	svc->restart = RESTART_NO;
 	svc->restart_ms = 100;
+	svc->restart_max_delay_ms = RESTART_MAX_DELAY_DEFAULT_MS;
+	svc->start_limit_burst = START_LIMIT_BURST_DEFAULT;
+	svc->start_limit_interval_ms = START_LIMIT_INTERVAL_DEFAULT_MS;
 	svc->timeout_start_ms = TIMEOUT_START_DEFAULT_MS;
 	svc->timeout_stop_ms = TIMEOUT_STOP_DEFAULT_MS;
 	svc->kill_signal = SIGTERM;

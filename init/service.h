@@ -35,6 +35,9 @@
 #define SERVICE_SUFFIX ".service"
 
 #define SERVICE_TIMEOUT_INFINITY (~0UL) /* for timeout_*_ms */
+#define RESTART_MAX_DELAY_DEFAULT_MS 30000UL  /* RestartMaxDelaySec= */
+#define START_LIMIT_BURST_DEFAULT 5u          /* StartLimitBurst= */
+#define START_LIMIT_INTERVAL_DEFAULT_MS 10000UL /* StartLimitIntervalSec= */
 #define SERVICE_CAPS_ALL (~(uint64_t)0)
 
 /* A string lives in the service's own text storage; a strref is its offset there, so a
@@ -104,6 +107,9 @@ struct service {
 	struct service_exec_list exec_start_pre, exec_start, exec_stop;
 	enum service_restart restart;
 	unsigned long restart_ms, timeout_start_ms, timeout_stop_ms;
+	unsigned long restart_max_delay_ms;  /* RestartMaxDelaySec=: cap of the backoff */
+	unsigned start_limit_burst;          /* StartLimitBurst=: 0 = no limit */
+	unsigned long start_limit_interval_ms; /* StartLimitIntervalSec= */
 	int kill_signal;
 	strref user, group; /* names or numeric ids, resolved when the service starts */
 	uint8_t group_count;

@@ -335,8 +335,8 @@ static void schedule_restart(struct unit *u)
 {
 	const struct service *s = u->svc;
 	struct backoff_policy p = {
-		s->restart_ms, BACKOFF_MAX_MS_DEFAULT, BACKOFF_BURST_DEFAULT,
-		BACKOFF_INTERVAL_MS_DEFAULT,
+		s->restart_ms, s->restart_max_delay_ms, s->start_limit_burst,
+		s->start_limit_interval_ms,
 	};
 	long long delay = backoff_next(&p, &u->backoff, now_ms(), now_ms() - u->run_started_ms);
 

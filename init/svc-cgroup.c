@@ -8,7 +8,7 @@
 
 #include "cgroup2.h"
 #include "io.h"
-#include "cgroup/service.h"
+#include "cg-service.h"
 #include "log.h"
 
 #define SUBTREE_NAME "ember"

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "parse.h"
-#include "service.h"
+#include "cg-service.h"
 
 #define POLL_GUARD_MS 10000 /* a hang guard, not a timing assertion */
 

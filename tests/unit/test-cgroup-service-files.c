@@ -3,7 +3,7 @@
  * write, which errors they report, and what they refuse to do with hostile files. The
  * real cgroupfs is exercised by tests/integration/test-cgroup-service-host.sh. */
 #include "harness.h"
-#include "service.h"
+#include "cg-service.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,7 @@
 /* The cgroupfs parsers of cgroup/service.h against well-formed, empty, huge and
  * garbage content. File content is fed through memfds, as the kernel would hand it. */
 #include "harness.h"
-#include "service.h"
+#include "cg-service.h"
 
 #include <errno.h>
 #include <sys/mman.h>

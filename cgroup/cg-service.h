@@ -1,5 +1,5 @@
-#ifndef EMBER_CGROUP_SERVICE_H
-#define EMBER_CGROUP_SERVICE_H
+#ifndef EMBER_CGROUP_CG_SERVICE_H
+#define EMBER_CGROUP_CG_SERVICE_H
 /* Per-service cgroups below ember's subtree (docs/cgroups.md).
  *
  *   <root>/<name>/                 ember's subtree: controllers enabled, no processes

@@ -1,0 +1,52 @@
+// sources: init/service.c init/exec-line.c
+#include "harness.h"
+#include "service.h"
+
+static struct service svc;
+
+static int parse(const char *text)
+{
+	service_init(&svc, "t", "/t.service");
+	return service_parse(&svc, text, strlen(text), NULL);
+}
+
+static void defaults(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/true\n") == 0);
+	CHECK(svc.restart_max_delay_ms == RESTART_MAX_DELAY_DEFAULT_MS);
+	CHECK(svc.start_limit_burst == START_LIMIT_BURST_DEFAULT);
+	CHECK(svc.start_limit_interval_ms == START_LIMIT_INTERVAL_DEFAULT_MS);
+}
+
+static void values(void)
+{
+	CHECK(parse("[Unit]\nStartLimitBurst=0\nStartLimitIntervalSec=1min\n"
+		    "[Service]\nExecStart=/bin/true\nRestartMaxDelaySec=250ms\n") == 0);
+	CHECK(svc.start_limit_burst == 0);
+	CHECK(svc.start_limit_interval_ms == 60000);
+	CHECK(svc.restart_max_delay_ms == 250);
+}
+
+static void empty_resets(void)
+{
+	CHECK(parse("[Unit]\nStartLimitBurst=9\nStartLimitBurst=\n[Service]\nExecStart=/bin/true\n") == 0);
+	CHECK(svc.start_limit_burst == START_LIMIT_BURST_DEFAULT);
+}
+
+static void bad_values_fail(void)
+{
+	CHECK(parse("[Unit]\nStartLimitBurst=-1\n[Service]\nExecStart=/bin/true\n") < 0);
+	CHECK(parse("[Unit]\nStartLimitBurst=lots\n[Service]\nExecStart=/bin/true\n") < 0);
+	CHECK(parse("[Unit]\nStartLimitIntervalSec=soon\n[Service]\nExecStart=/bin/true\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/true\nRestartMaxDelaySec=5 parsecs\n") < 0);
+	CHECK(strstr(svc.error, "RestartMaxDelaySec") != NULL);
+}
+
+int main(void)
+{
+	RUN(defaults);
+	RUN(values);
+	RUN(empty_resets);
+	RUN(bad_values_fail);
+	return harness_done();
+}
