@@ -61,6 +61,7 @@ static struct {
 	bool shutting_down;
 	long long shutdown_deadline_ms;
 	const char *service_dirs[1];
+	char cmdline[4096];        /* the kernel command line, as read */
 } pid1 = { .shell_due_ms = -1, .run_status = -1, .notify_fd = -1 };
 
 static char *const base_env[] = {
@@ -139,6 +140,7 @@ static void read_cmdline(int argc, char **argv)
 	if (!pid1.container) {
 		if (read_file("/proc/cmdline", cmdline, sizeof cmdline) < 0)
 			log_warn("/proc/cmdline: %m; using defaults");
+		memcpy(pid1.cmdline, cmdline, sizeof cmdline);
 	} else {
 		for (int i = 1; i < argc; i++) {
 			int n = snprintf(cmdline + len, sizeof cmdline - len, "%s ", argv[i]);
@@ -164,11 +166,31 @@ static void open_kmsg(void)
 	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return;
+	/* The kernel rate-limits /dev/kmsg writers (10 lines per 5 s by default): a boot
+	 * log would lose lines. PID 1's own output is bounded; lift the limit unless the
+	 * command line chose a setting (printk.devkmsg=). */
+	if (!strstr(pid1.cmdline, "printk.devkmsg=") &&
+	    write_file("/proc/sys/kernel/printk_devkmsg", "on\n") < 0)
+		log_debug("printk_devkmsg: %m");
 	if (read_file("/proc/sys/kernel/printk", printk, sizeof printk) > 0) {
 		printk[strspn(printk, "0123456789")] = '\0';
 		parse_ulong(printk, 0, 15, &console_loglevel);
 	}
 	log_set_kmsg(fd, (int)console_loglevel);
+}
+
+/* PID 1's own copy of its messages goes to a console fd of its own, non-blocking: a
+ * console stopped by flow control (or a slow serial line) must never stall PID 1. A
+ * line that does not fit is dropped from the console (kmsg still has it). */
+static void open_console_log(void)
+{
+	int fd;
+
+	if (pid1.container)
+		return; /* the console is the host's: keep writing to our stdio */
+	fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0)
+		log_set_console(fd);
 }
 
 /* ---- the console shell and the test command ------------------------------------------ */
@@ -456,8 +478,9 @@ static void boot(int argc, char **argv)
 	/* /dev/kmsg exists once /dev is mounted: open it before the cgroup2 mount so its
 	 * outcome reaches the kernel log. */
 	failed = apifs_mount_basic(pid1.container);
-	open_kmsg();
 	read_cmdline(argc, argv);
+	open_kmsg();
+	open_console_log();
 	if (!pid1.container && apifs_mount_cgroup() < 0)
 		failed++;
 	if (failed)
@@ -467,8 +490,8 @@ static void boot(int argc, char **argv)
 		set_hostname();
 		reboot(RB_DISABLE_CAD); /* Ctrl-Alt-Del becomes SIGINT: a clean reboot */
 	}
-	if (pid1.opts.watchdog_sec && watchdog_open(pid1.opts.watchdog_sec) < 0)
-		log_error("watchdog: cannot open /dev/watchdog0 or /dev/watchdog: %m");
+	if (pid1.opts.watchdog_sec)
+		watchdog_want(pid1.opts.watchdog_sec);
 	raise_fd_limit();
 	/* A container shares the host's TPM: its phases are not the boot's. */
 	measure_enable(pid1.opts.measure && !pid1.container, find_helper("boot-measure", MEASURE_BIN));

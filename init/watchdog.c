@@ -1,6 +1,7 @@
 #include "watchdog.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <linux/watchdog.h>
 #include <sys/ioctl.h>
@@ -9,10 +10,14 @@
 
 #include "log.h"
 
+#define WATCHDOG_RETRY_MS 1000
+
 static struct {
 	int fd;
-	long long interval_ms; /* pet at half the timeout */
-	long long next_ms;
+	unsigned long wanted_sec;  /* 0: no watchdog */
+	long long interval_ms;     /* pet at half the timeout */
+	long long next_ms;         /* next pet, or next open attempt */
+	bool told;                 /* the "not there yet" message was logged */
 } wd = { .fd = -1, .next_ms = -1 };
 
 static long long now_ms(void)
@@ -22,7 +27,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int watchdog_open(unsigned long timeout_sec)
+static int watchdog_open(unsigned long timeout_sec)
 {
 	int timeout = (int)timeout_sec;
 	int fd = open("/dev/watchdog0", O_WRONLY | O_CLOEXEC);
@@ -50,13 +55,31 @@ void watchdog_pet_now(void)
 	wd.next_ms = now_ms() + wd.interval_ms;
 }
 
+void watchdog_want(unsigned long timeout_sec)
+{
+	wd.wanted_sec = timeout_sec;
+	wd.next_ms = now_ms();
+	watchdog_pet(wd.next_ms);
+}
+
 void watchdog_pet(long long now)
 {
-	if (wd.fd >= 0 && now >= wd.next_ms)
+	if (!wd.wanted_sec || now < wd.next_ms)
+		return;
+	if (wd.fd >= 0) {
 		watchdog_pet_now();
+		return;
+	}
+	if (watchdog_open(wd.wanted_sec) == 0)
+		return;
+	if (!wd.told)
+		log_warn("watchdog: no /dev/watchdog0 or /dev/watchdog yet (%m); retrying until "
+			 "its driver is loaded");
+	wd.told = true;
+	wd.next_ms = now + WATCHDOG_RETRY_MS;
 }
 
 long long watchdog_next_ms(void)
 {
-	return wd.fd < 0 ? -1 : wd.next_ms;
+	return wd.wanted_sec ? wd.next_ms : -1;
 }

@@ -4,9 +4,11 @@
  * loop, so a hung PID 1 reboots the device. It is never closed with the magic 'V':
  * if PID 1 stops petting, for whatever reason, the hardware resets. */
 
-/* Open /dev/watchdog0 (else /dev/watchdog) with timeout_sec. 0 or -1/errno. */
-int watchdog_open(unsigned long timeout_sec);
-/* Pet it if it is due (called every loop turn; cheap when not due). */
+/* Arm /dev/watchdog0 (else /dev/watchdog) with timeout_sec. Its driver may be a module
+ * that a service loads later in boot: until the device appears, opening is retried
+ * every WATCHDOG_RETRY_MS from watchdog_pet(). */
+void watchdog_want(unsigned long timeout_sec);
+/* Pet it if it is due, or retry opening it (called every loop turn; cheap). */
 void watchdog_pet(long long now_ms);
 /* Pet now, whatever the schedule (before long steps of shutdown). */
 void watchdog_pet_now(void);

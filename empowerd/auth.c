@@ -1,0 +1,56 @@
+/* Password check against /etc/shadow with crypt(3) (auth.h). */
+#include "auth.h"
+
+#include <crypt.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io.h"
+#include "parse.h"
+
+#define SHADOW_PATH "/etc/shadow"
+#define SHADOW_MAX (1024 * 1024)
+#define HASH_MAX 512
+
+/* Comparison whose time does not depend on where the strings differ. */
+static bool same(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned char diff = la != lb;
+	for (size_t i = 0; i < la && i < lb; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return diff == 0;
+}
+
+static char shadow_text[SHADOW_MAX];
+
+int auth_check_password(const char *shadow, const char *user, const char *password,
+			char *reason, size_t reason_size)
+{
+	char hash[HASH_MAX];
+	ssize_t len = read_file(shadow ? shadow : SHADOW_PATH, shadow_text, sizeof shadow_text);
+	if (len < 0)
+		return -1;
+	int found = auth_shadow_hash(shadow_text, (size_t)len, user, hash, sizeof hash);
+	explicit_bzero(shadow_text, sizeof shadow_text);
+	if (found < 0) {
+		snprintf(reason, reason_size, "%s: no password entry", user);
+		return 0;
+	}
+	if (hash[0] == '\0' || hash[0] == '!' || hash[0] == '*') {
+		snprintf(reason, reason_size, "%s: the account has no usable password", user);
+		return 0;
+	}
+	struct crypt_data data;
+	memset(&data, 0, sizeof data);
+	const char *out = crypt_r(password, hash, &data);
+	bool ok = out && out[0] != '*' && same(out, hash);
+	explicit_bzero(&data, sizeof data);
+	explicit_bzero(hash, sizeof hash);
+	if (!ok)
+		snprintf(reason, reason_size, "%s: wrong password", user);
+	return ok;
+}

@@ -1,0 +1,49 @@
+#ifndef EMBER_EMPOWERD_SESSION_H
+#define EMBER_EMPOWERD_SESSION_H
+/* One connection, served by its own process forked from the daemon: read the request,
+ * authorise it against the policy, authenticate, start the command in a clean execution
+ * context, relay signals, report the exit status. Never returns. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+#include <sys/types.h>
+
+#define SESSION_REQUEST_TIMEOUT_MS 10000 /* a silent client is dropped */
+#define SESSION_AUTH_TIMEOUT_MS 60000    /* time to type a password */
+#define SESSION_FAIL_DELAY_S 2           /* after a wrong password */
+#define SESSION_STOP_GRACE_MS 5000       /* SIGTERM, then SIGKILL */
+#define PERSIST_MAX 64
+
+enum {
+	EXIT_REFUSED = 125,  /* policy or authentication refused; nothing ran */
+	EXIT_CANNOT_RUN = 126,
+	EXIT_NOT_FOUND = 127,
+};
+
+/* A remembered authentication: uid on one terminal (device and session). */
+struct persist_entry {
+	uid_t uid;
+	uint64_t tty_dev;
+	pid_t tty_sid;
+	uint64_t expires_ms; /* CLOCK_BOOTTIME, so clock changes do not matter */
+};
+
+struct persist_table {
+	size_t count;
+	struct persist_entry entry[PERSIST_MAX];
+};
+
+struct session_config {
+	const char *policy_path;
+	const char *caps_helper;
+	const char *shadow_path;  /* NULL: /etc/shadow */
+	int cgroup_fd;            /* where session cgroups go; -1: none */
+	int notify_fd;            /* to the daemon: struct persist_entry records */
+	const struct persist_table *persist;
+};
+
+uint64_t boottime_ms(void);
+
+noreturn void session_serve(int conn, uid_t peer_uid, pid_t peer_pid,
+			    const struct session_config *cfg);
+#endif

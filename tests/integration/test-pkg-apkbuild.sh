@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# pkg/postmarketos/APKBUILD in a simulated abuild run on Debian: syntax and fields,
+# the sha512sums line and the tarball script, then build(), check() and package() of
+# the working tree in abuild's directory layout, every split function, and where every
+# file ends up (each binary in exactly one package, man pages in -doc, completions in
+# theirs, no setuid, nothing left over in the main package).
+#
+# Differences from a real abuild run on Alpine, on purpose: CC=musl-gcc builds the
+# libc-only programs static against musl as on Alpine, but the library-backed programs
+# (ember-caps, netnat, boot-measure, empower) link Debian's glibc libraries
+# (_sysroot= and _lib_cc=cc), because Debian has no static musl libcap, libmnl, libnftnl
+# or tss2. check() runs as on Alpine: the musl unit tests and the namespace test.
+. "$(dirname "$0")/../lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+PKG=$TOP/pkg/postmarketos
+APKBUILD=$PKG/APKBUILD
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# ---- the file itself -----------------------------------------------------------------
+check apkbuild-bash-syntax bash -n "$APKBUILD"
+check apkbuild-posix-syntax sh -n "$APKBUILD"
+
+fields() { # prints NAME=VALUE for the fields abuild requires, from a clean shell
+	env -i bash -c '. "$1"; for v in pkgname pkgver pkgrel pkgdesc url arch license source sha512sums; do
+		printf "%s=%s\n" "$v" "$(eval echo \"\${$v}\" | tr "\n" " ")"; done
+		for f in build check package; do declare -F "$f" >/dev/null && echo "func=$f"; done
+		echo "options=${options:-}"' _ "$APKBUILD"
+}
+fields >"$T/fields" 2>"$T/fields.err"
+missing=$(for v in pkgname pkgver pkgrel pkgdesc url arch license source sha512sums; do
+	grep -Eq "^$v=.*[^ ]" "$T/fields" || printf '%s ' "$v"; done)
+[ -z "$missing" ] && [ ! -s "$T/fields.err" ] && pass apkbuild-required-fields ||
+	fail apkbuild-required-fields "empty or missing: $missing $(head -c 200 "$T/fields.err")"
+nfunc=$(grep -c '^func=' "$T/fields")
+[ "$nfunc" = 3 ] && pass apkbuild-has-build-check-package || fail apkbuild-has-build-check-package "$(grep '^func=' "$T/fields" | tr '\n' ' ')"
+grep -Eq '^options=.*(!check|suid)' "$T/fields" &&
+	fail apkbuild-no-suid-no-skipped-check "$(grep '^options=' "$T/fields")" ||
+	pass apkbuild-no-suid-no-skipped-check
+ver=$(sed -n 's/^pkgver=//p' "$T/fields" | tr -d ' ')
+cfgver=$(sed -n 's/^VERSION *= *//p' "$TOP/config.mk")
+[ "$ver" = "$cfgver" ] && pass apkbuild-version-matches-config || fail apkbuild-version-matches-config "pkgver $ver, config.mk VERSION $cfgver"
+
+# ---- sha512sums ----------------------------------------------------------------------
+sums=$(env -i bash -c '. "$1"; echo "$sha512sums"' _ "$APKBUILD" | sed '/^[[:space:]]*$/d; s/^[[:space:]]*//')
+srcs=$(env -i bash -c '. "$1"; for s in $source; do s=${s%%::*}; echo "${s##*/}"; done' _ "$APKBUILD")
+bad=$(printf '%s\n' "$sums" | grep -Ev '^[0-9a-f]{128}  [^ /]+$' || true)
+[ -z "$bad" ] && [ -n "$sums" ] && pass sha512sums-line-format || fail sha512sums-line-format "bad line(s): $bad"
+[ "$(printf '%s\n' "$sums" | sed 's/^[0-9a-f]*  //')" = "$srcs" ] && pass sha512sums-one-per-source ||
+	fail sha512sums-one-per-source "sources: $(echo $srcs); sums for: $(printf '%s\n' "$sums" | sed 's/^[0-9a-f]*  //' | tr '\n' ' ')"
+
+# mktarball.sh on HEAD, into a copy of the APKBUILD: the line it writes checks out
+# against the tarball it made, and a second run gives the same bytes.
+cp "$APKBUILD" "$T/APKBUILD.copy"
+if "$PKG/mktarball.sh" HEAD "$T/tar1" "$T/APKBUILD.copy" >"$T/mk.out" 2>&1; then
+	(cd "$T/tar1" && env -i bash -c '. "$1"; echo "$sha512sums"' _ "$T/APKBUILD.copy" |
+		sed '/^[[:space:]]*$/d' | sha512sum -c --quiet -) >"$T/sumc" 2>&1 &&
+		pass mktarball-sum-matches-tarball || fail mktarball-sum-matches-tarball "$(cat "$T/sumc")"
+	cp "$APKBUILD" "$T/APKBUILD.copy2"
+	"$PKG/mktarball.sh" HEAD "$T/tar2" "$T/APKBUILD.copy2" >/dev/null 2>&1
+	cmp -s "$T/tar1/ember-$ver.tar.gz" "$T/tar2/ember-$ver.tar.gz" && pass mktarball-reproducible ||
+		fail mktarball-reproducible "two runs on HEAD gave different tarballs"
+	tar -tzf "$T/tar1/ember-$ver.tar.gz" | grep -qx "ember-$ver/pkg/postmarketos/APKBUILD" &&
+		pass mktarball-prefix || fail mktarball-prefix "no ember-$ver/pkg/postmarketos/APKBUILD in the tarball"
+else
+	fail mktarball-runs "$(tail -n 3 "$T/mk.out")"
+fi
+# The committed sum is for the release tag's tarball.
+if git -C "$TOP" rev-parse --verify --quiet "v$ver^{commit}" >/dev/null; then
+	cp "$APKBUILD" "$T/APKBUILD.tag"
+	"$PKG/mktarball.sh" "v$ver" "$T/tag" "$T/APKBUILD.tag" >/dev/null 2>&1
+	cmp -s "$APKBUILD" "$T/APKBUILD.tag" && pass sha512sums-match-release-tag ||
+		fail sha512sums-match-release-tag "run pkg/postmarketos/mktarball.sh to update sha512sums for v$ver"
+else
+	skip sha512sums-match-release-tag "no tag v$ver yet (the release step runs pkg/postmarketos/mktarball.sh)"
+fi
+
+# ---- a simulated abuild run on the working tree ---------------------------------------
+if ! command -v musl-gcc >/dev/null; then
+	fail abuild-simulation "musl-gcc is missing (scripts/deps.sh installs musl-tools)"
+	finish
+fi
+S=$T/abuild
+mkdir -p "$S/src"
+# What abuild would unpack: the tracked and new files of the work tree (not out/).
+(cd "$TOP" && git ls-files -co --exclude-standard -z | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\n" "$f"; done' _ |
+	tar -cf - -T - --transform "s|^|ember-$ver/|") | tar -C "$S/src" -xf -
+
+cat >"$T/run.sh" <<'EOS'
+# $1 = startdir, $2 = APKBUILD, $3 = phase: build | check | package | split
+. "$TOP_SHIM"
+abuild_setup "$1" "$2"
+export CC=musl-gcc
+_sysroot= _lib_cc=cc
+case $3 in
+split) abuild_split ;;
+*) abuild_phase "$3" ;;
+esac
+EOS
+phase() { # PHASE: run it like abuild, in a clean environment (no TOP/BIN from tests/run)
+	env -u TOP -u BIN -u MAKEFLAGS TOP_SHIM="$HERE/pkg-abuild-shim.sh" \
+		bash "$T/run.sh" "$S" "$S/src/ember-$ver/pkg/postmarketos/APKBUILD" "$1" >"$T/$1.log" 2>&1
+}
+log_tail() { tail -n 8 "$T/$1.log" | tr '\n' ' '; }
+
+phase build && pass abuild-build || { fail abuild-build "$(log_tail build)"; finish; }
+phase check && pass abuild-check || fail abuild-check "$(log_tail check)"
+grep -Eq '^[0-9]+ passed, 0 failed' "$T/check.log" && grep -q '^PASS runs-as-pid1-of-namespace' "$T/check.log" &&
+	pass check-ran-unit-and-namespace-tests || fail check-ran-unit-and-namespace-tests "no unit summary or namespace result in check()'s output"
+phase package && pass abuild-package || { fail abuild-package "$(log_tail package)"; finish; }
+phase split
+B=$S/src/ember-$ver
+P=$S/pkg
+have_empower=no
+[ -d "$TOP/empower" ] && have_empower=yes
+
+for sub in ember-doc ember-bash-completion ember-zsh-completion ember-caps ember-modload \
+	ember-netnat ember-boot-measure ember-empower; do
+	if ! grep -qx "split-failed $sub" "$T/split.log"; then
+		pass "split-$sub"
+	elif [ "$sub" = ember-empower ] && [ $have_empower = no ]; then
+		skip "split-$sub" "empower/ is not in the tree yet, so usr/bin/empower and usr/sbin/empowerd do not exist"
+	else
+		fail "split-$sub" "$(grep -A3 -i "error" "$T/split.log" | head -n 4 | tr '\n' ' ')"
+	fi
+done
+
+# Every file of every package, as "PACKAGE PATH".
+(cd "$P" && for d in */; do d=${d%/}; (cd "$d" && find . ! -type d | sed "s|^\.|$d |"); done) | sort >"$T/files"
+owner() { awk -v p="$1" '$2 == p { print $1 }' "$T/files" | tr '\n' ' ' | sed 's/ $//'; }
+
+# Each program the build made is in exactly one package, the one it should be in.
+want_pkg() {
+	case $1 in
+	ember-init|emberctl) echo ember ;;
+	ember-caps) echo ember-caps ;;
+	ember-modload) echo ember-modload ;;
+	netnat) echo ember-netnat ;;
+	boot-measure) echo ember-boot-measure ;;
+	empower|empowerd) echo ember-empower ;;
+	*) echo "(no package: add it to the APKBUILD)" ;;
+	esac
+}
+for f in "$B"/out/bin/*; do
+	name=${f##*/}
+	paths=$(grep -E " /(usr/)?s?bin/$name\$" "$T/files" | awk '{print $1":"$2}' | tr '\n' ' ')
+	n=$(grep -cE " /(usr/)?s?bin/$name\$" "$T/files")
+	want=$(want_pkg "$name")
+	if [ "$n" = 1 ] && [ "${paths%%:*}" = "$want" ]; then pass "binary-$name-in-$want"
+	else fail "binary-$name-in-$want" "found $n time(s): $paths"; fi
+done
+# The programs that must exist. Empower's absence is tolerated only while its source
+# folder is absent.
+expect_path() { # PACKAGE PATH
+	[ "$(owner "$2")" = "$1" ] && pass "path-$2" || fail "path-$2" "expected in $1, found in: $(owner "$2")"
+}
+expect_path ember /sbin/ember-init
+expect_path ember /usr/bin/emberctl
+expect_path ember-caps /usr/sbin/ember-caps
+expect_path ember-modload /usr/sbin/ember-modload
+expect_path ember-netnat /usr/sbin/netnat
+expect_path ember-boot-measure /usr/sbin/boot-measure
+if [ $have_empower = yes ]; then
+	expect_path ember-empower /usr/bin/empower
+	expect_path ember-empower /usr/sbin/empowerd
+else
+	skip path-empower "empower/ is not in the tree yet"
+fi
+
+# Man pages (compressed) in -doc, completions in theirs: one per source file.
+for m in "$B"/man/*.scd; do
+	m=${m##*/}; m=${m%.scd}
+	expect_path ember-doc "/usr/share/man/man${m##*.}/$m.gz"
+done
+for c in "$B"/completions/bash/*; do
+	expect_path ember-bash-completion "/usr/share/bash-completion/completions/${c##*/}"
+done
+for c in "$B"/completions/zsh/_*; do
+	expect_path ember-zsh-completion "/usr/share/zsh/site-functions/${c##*/}"
+done
+expect_path ember-doc /usr/share/doc/ember/examples/services/sshd.service
+
+# The split is complete: what stays in the main package is ember-init, emberctl and
+# the service directories, nothing else.
+left=$(awk '$1 == "ember" && $2 != "/sbin/ember-init" && $2 != "/usr/bin/emberctl" { print $2 }' "$T/files" | tr '\n' ' ')
+[ -z "$left" ] && pass nothing-unassigned || fail nothing-unassigned "left in the main package: $left"
+for d in etc/ember/services usr/lib/ember/services; do
+	[ -d "$P/ember/$d" ] && pass "dir-$d" || fail "dir-$d" "not in the main package"
+done
+# Each subpackage's metadata.
+grep -qx 'install_if=ember=0.1.0-r0 bash-completion' "$P/ember-bash-completion.meta" 2>/dev/null &&
+	pass bash-completion-install-if || fail bash-completion-install-if "$(cat "$P/ember-bash-completion.meta" 2>&1)"
+if [ -f "$P/ember-empower.meta" ]; then
+	grep -q '^depends=ember-caps=' "$P/ember-empower.meta" && pass empower-depends-on-caps ||
+		fail empower-depends-on-caps "$(cat "$P/ember-empower.meta")"
+fi
+
+# No setuid or setgid file, and only regular files, symlinks and directories.
+suid=$(find "$P" \( -perm -4000 -o -perm -2000 \) -print | sed "s|^$P/||")
+[ -z "$suid" ] && pass no-suid || fail no-suid "$suid"
+odd=$(find "$P" ! -type f ! -type d ! -type l -print)
+[ -z "$odd" ] && pass only-files-and-dirs || fail only-files-and-dirs "$odd"
+
+# The libc-only programs are static musl binaries, as on Alpine.
+for name in ember-init emberctl ember-modload; do
+	f=$(awk -v n="$name" '$2 ~ "^/(usr/)?s?bin/"n"$" { print $1 $2 }' "$T/files")
+	if [ -z "$f" ]; then fail "static-$name" "not packaged"; continue; fi
+	d=$(file -b "$P/$f")
+	case $d in *"statically linked"*|*"static-pie linked"*) pass "static-$name" ;; *) fail "static-$name" "$d" ;; esac
+done
+finish
