@@ -3,6 +3,7 @@
  * forks one process per connection (session.c) so a hostile or slow client can only
  * hurt its own session. The daemon itself keeps only the bounded client table and the
  * persist timestamps, and never blocks on a client. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -271,6 +272,20 @@ static void serve(struct daemon_state *d)
 	}
 }
 
+/* Whatever fds the daemon was started with must not reach a session. */
+static void cloexec_inherited_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned long fd;
+	if (!dir)
+		die(EXIT_SYSTEM, "/proc/self/fd: %s", strerror(errno));
+	while ((e = readdir(dir)))
+		if (parse_ulong(e->d_name, 3, 1UL << 30, &fd) == 0 && (int)fd != dirfd(dir))
+			fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	closedir(dir);
+}
+
 static int setup_signals(void)
 {
 	sigset_t set;
@@ -321,6 +336,7 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "%s: unexpected argument", argv[optind]);
 	if (geteuid() != 0)
 		die(EXIT_SYSTEM, "must run as root (it starts commands as other users)");
+	cloexec_inherited_fds();
 	d.cfg.cgroup_fd = open_cgroup_option(cgroup);
 	d.sig_fd = setup_signals();
 	if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0)

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
@@ -35,6 +36,7 @@
 struct session {
 	int conn;
 	uid_t peer_uid;
+	pid_t peer_pid;
 	const struct session_config *cfg;
 	char buf[EMPOWER_MSG_MAX];
 	struct empower_request req;
@@ -94,9 +96,9 @@ static noreturn void refuse(int code, const char *fmt, ...)
 	_exit(0);
 }
 
-/* Wait for one message; a timeout is refused, end of file or a bad datagram ends the
- * session. Returns the length. */
-static size_t receive(int timeout_ms, const char *what)
+/* Wait for one message into buf; a timeout is refused, end of file or a bad datagram
+ * ends the session. Returns the length. */
+static size_t receive(char *buf, size_t size, int timeout_ms, const char *what)
 {
 	struct pollfd p = { .fd = S.conn, .events = POLLIN };
 	int r;
@@ -105,7 +107,7 @@ static size_t receive(int timeout_ms, const char *what)
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		refuse(EXIT_REFUSED, "timed out waiting for the %s", what);
-	long n = empower_recv(S.conn, S.buf, sizeof S.buf, S.fds, &S.nfds);
+	long n = empower_recv(S.conn, buf, size, S.fds, &S.nfds);
 	if (n <= 0) {
 		log_warn("uid %u: %s: %s", (unsigned)S.peer_uid, what,
 			 n == 0 ? "connection closed" : strerror(errno));
@@ -140,7 +142,7 @@ static void take_fds(void)
 
 static void read_request(void)
 {
-	size_t n = receive(SESSION_REQUEST_TIMEOUT_MS, "request");
+	size_t n = receive(S.buf, sizeof S.buf, SESSION_REQUEST_TIMEOUT_MS, "request");
 	if (empower_request_decode(S.buf, n, &S.req) < 0) {
 		for (size_t i = 0; i < S.nfds; i++)
 			close(S.fds[i]);
@@ -287,11 +289,37 @@ static void authorise(void)
 		}
 }
 
+/* The session and terminal of the caller's process, from /proc/PID/stat (fields after
+ * the last ')': a command name may hold spaces and parentheses). */
+static bool peer_session(pid_t *sid, unsigned long *tty_nr)
+{
+	char path[64], text[1024];
+	int ppid, pgrp;
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)S.peer_pid);
+	if (read_file(path, text, sizeof text) < 0)
+		return false;
+	char *end = strrchr(text, ')');
+	char state;
+	return end && sscanf(end + 1, " %c %d %d %d %lu", &state, &ppid, &pgrp, sid, tty_nr) == 5;
+}
+
+/* Persist key: the uid, the terminal passed by the client, and the session that has it
+ * as controlling terminal. The client's process must still be the one that connected
+ * (its uid) and sit on that same terminal, or nothing is remembered or reused. */
 static bool persist_key(struct persist_entry *e)
 {
-	struct stat st;
-	pid_t sid = 0;
-	if (S.tty_fd < 0 || fstat(S.tty_fd, &st) < 0 || ioctl(S.tty_fd, TIOCGSID, &sid) < 0)
+	struct stat st, proc;
+	pid_t sid;
+	unsigned long tty_nr;
+	char path[64];
+	if (S.tty_fd < 0 || fstat(S.tty_fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
+	    !peer_session(&sid, &tty_nr))
+		return false;
+	snprintf(path, sizeof path, "/proc/%d", (int)S.peer_pid);
+	if (stat(path, &proc) < 0 || proc.st_uid != S.peer_uid)
+		return false;
+	unsigned long maj = (tty_nr >> 8) & 0xfff, min = (tty_nr & 0xff) | ((tty_nr >> 12) & 0xfff00);
+	if (maj != major(st.st_rdev) || min != minor(st.st_rdev) || sid <= 0)
 		return false;
 	e->uid = S.peer_uid;
 	e->tty_dev = st.st_rdev;
@@ -324,15 +352,17 @@ static void authenticate(void)
 		refuse(EXIT_REFUSED, "a password is required and there is no terminal to read it from");
 	snprintf(prompt, sizeof prompt, "empower: password for %s: ", S.caller.name);
 	send_msg(EMPOWER_ASK, 0, prompt);
-	size_t n = receive(SESSION_AUTH_TIMEOUT_MS, "password");
+	/* Not S.buf: the request's strings live there. */
+	static char buf[EMPOWER_MSG_MAX];
+	size_t n = receive(buf, sizeof buf, SESSION_AUTH_TIMEOUT_MS, "password");
 	for (size_t i = 0; i < S.nfds; i++)
 		close(S.fds[i]);
-	if (empower_msg_decode(S.buf, n, &m) < 0 || m.type != EMPOWER_AUTH ||
+	if (empower_msg_decode(buf, n, &m) < 0 || m.type != EMPOWER_AUTH ||
 	    strlen(m.text) > EMPOWER_PASSWORD_MAX)
 		refuse(EXIT_REFUSED, "malformed password message");
 	int ok = auth_check_password(S.cfg->shadow_path, S.caller.name, m.text, reason,
 				     sizeof reason);
-	explicit_bzero(S.buf, sizeof S.buf);
+	explicit_bzero(buf, sizeof buf);
 	if (ok < 0)
 		refuse(EXIT_REFUSED, "cannot read the shadow file: %s", strerror(errno));
 	if (!ok) {
@@ -481,8 +511,9 @@ static bool relayable(int sig)
 
 static void client_message(bool *connected)
 {
+	static char buf[EMPOWER_MSG_MAX];
 	struct empower_msg m;
-	long n = empower_recv(S.conn, S.buf, sizeof S.buf, S.fds, &S.nfds);
+	long n = empower_recv(S.conn, buf, sizeof buf, S.fds, &S.nfds);
 	for (size_t i = 0; n >= 0 && i < S.nfds; i++)
 		close(S.fds[i]);
 	if (n <= 0) { /* the client is gone: hang up on the command */
@@ -490,7 +521,7 @@ static void client_message(bool *connected)
 		kill(-S.child, SIGHUP);
 		return;
 	}
-	if (empower_msg_decode(S.buf, (size_t)n, &m) == 0 && m.type == EMPOWER_SIGNAL &&
+	if (empower_msg_decode(buf, (size_t)n, &m) == 0 && m.type == EMPOWER_SIGNAL &&
 	    relayable(m.value))
 		kill(-S.child, m.value);
 }
@@ -551,6 +582,7 @@ void session_serve(int conn, uid_t peer_uid, pid_t peer_pid, const struct sessio
 {
 	S.conn = conn;
 	S.peer_uid = peer_uid;
+	S.peer_pid = peer_pid;
 	S.cfg = cfg;
 	S.child = -1;
 	int sigfd = signal_fd();

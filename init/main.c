@@ -39,6 +39,7 @@
 #define SHELL_RESPAWN_MS 1000
 #define HOSTNAME_DEFAULT "ember"
 #define RUN_DIR "/run/ember"
+#define INIT_CONF "/etc/ember/init.conf"
 #define NOTIFY_PATH RUN_DIR "/notify"
 #define CONTROL_PATH RUN_DIR "/control"
 #define CAPS_HELPER EXEC_CAPS_HELPER
@@ -130,15 +131,37 @@ static void set_hostname(void)
 		log_warn("hostname %s: %m", h);
 }
 
-/* Boot options come from the kernel command line; in a container, whose
- * /proc/cmdline is the host's, from ember-init's own arguments. */
+/* Boot options come from /etc/ember/init.conf (the same words, one or more per line,
+ * '#' comments), then the kernel command line, which wins; in a container, whose
+ * /proc/cmdline is the host's, from ember-init's own arguments instead. A package can
+ * install init.conf; only the boot loader can change the command line. */
+static size_t read_init_conf(char *buf, size_t size)
+{
+	char text[2048];
+	size_t len = 0;
+	ssize_t n = read_file(INIT_CONF, text, sizeof text);
+
+	if (n <= 0)
+		return 0;
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		int w;
+		line[strcspn(line, "#")] = '\0';
+		w = snprintf(buf + len, size - len, "%s ", line);
+		if (w < 0 || (size_t)w >= size - len)
+			break;
+		len += (size_t)w;
+	}
+	return len;
+}
+
 static void read_cmdline(int argc, char **argv)
 {
 	char cmdline[4096] = "";
 	size_t len = 0;
 
 	if (!pid1.container) {
-		if (read_file("/proc/cmdline", cmdline, sizeof cmdline) < 0)
+		len = read_init_conf(cmdline, sizeof cmdline);
+		if (read_file("/proc/cmdline", cmdline + len, sizeof cmdline - len) < 0)
 			log_warn("/proc/cmdline: %m; using defaults");
 		memcpy(pid1.cmdline, cmdline, sizeof cmdline);
 	} else {

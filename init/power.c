@@ -7,6 +7,8 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -20,6 +22,7 @@
 #define UNMOUNT_PASSES 4
 #define MOUNTS_MAX 256
 #define REAP_STEP_MS 20
+#define CONSOLE_DRAIN_MS 1000
 
 enum power_action power_action_for_signal(int sig)
 {
@@ -141,8 +144,21 @@ void power_stop_world(enum power_action a, unsigned grace_ms, bool container)
 	sync();
 }
 
+/* Bytes still queued for a serial console would be lost at reset. Wait for them, but
+ * never long: a console stopped by flow control must not hang the reboot. */
+static void drain_console(void)
+{
+	for (unsigned waited = 0; waited < CONSOLE_DRAIN_MS; waited += REAP_STEP_MS) {
+		int queued = 0;
+		if (ioctl(2, TIOCOUTQ, &queued) < 0 || queued <= 0)
+			return;
+		sleep_ms(REAP_STEP_MS);
+	}
+}
+
 void power_reboot(enum power_action a)
 {
+	drain_console();
 	static const int cmd[] = {
 		[POWER_NONE] = RB_AUTOBOOT, [POWER_REBOOT] = RB_AUTOBOOT,
 		[POWER_POWEROFF] = RB_POWER_OFF, [POWER_HALT] = RB_HALT_SYSTEM,

@@ -1,5 +1,6 @@
 # A tiny stand-in for abuild, enough to run an APKBUILD's phases on a machine without
-# abuild (Debian). Sourced by bash; the APKBUILD is sourced on top of it.
+# abuild (Debian). Sourced by busybox ash (abuild is an ash script) or bash; the
+# APKBUILD is sourced on top of it.
 #   abuild_setup STARTDIR APKBUILD   set the directory variables as abuild does
 #   abuild_phase NAME                run build, check or package in $builddir (set -e)
 #   abuild_split                     run every subpackage's split function in order
@@ -20,7 +21,7 @@ amove() {
 	local pattern f dir
 	for pattern; do
 		pattern=${pattern#/}
-		# shellcheck disable=SC2086 # the pattern is meant to be expanded
+		# shellcheck disable=SC2046,SC2086 # the pattern is meant to be expanded
 		set -- $(cd "$pkgdir" && echo $pattern)
 		for f; do
 			[ -e "$pkgdir/$f" ] || [ -L "$pkgdir/$f" ] || die "amove: $pattern: no such file in \$pkgdir"

@@ -20,6 +20,14 @@ trap 'rm -rf "$T"' EXIT
 # ---- the file itself -----------------------------------------------------------------
 check apkbuild-bash-syntax bash -n "$APKBUILD"
 check apkbuild-posix-syntax sh -n "$APKBUILD"
+# abuild is a busybox ash script on Alpine; the simulation below runs in it too.
+ASH="busybox ash"
+if command -v busybox >/dev/null; then
+	check apkbuild-ash-syntax busybox ash -n "$APKBUILD"
+else
+	ASH=bash
+	skip apkbuild-ash-syntax "busybox is not installed (scripts/deps.sh installs busybox-static); the simulation runs in bash"
+fi
 
 fields() { # prints NAME=VALUE for the fields abuild requires, from a clean shell
 	env -i bash -c '. "$1"; for v in pkgname pkgver pkgrel pkgdesc url arch license source sha512sums; do
@@ -37,6 +45,14 @@ nfunc=$(grep -c '^func=' "$T/fields")
 grep -Eq '^options=.*(!check|suid)' "$T/fields" &&
 	fail apkbuild-no-suid-no-skipped-check "$(grep '^options=' "$T/fields")" ||
 	pass apkbuild-no-suid-no-skipped-check
+# Values abuild's sanity check accepts, and a function for every NAME:FUNC subpackage.
+env -i bash -c '. "$1"
+	echo "$pkgname" | grep -Eqx "[a-z0-9][a-z0-9._+-]*" || echo "pkgname $pkgname"
+	echo "$pkgver" | grep -Eqx "[0-9]+(\.[0-9]+)*" || echo "pkgver $pkgver"
+	echo "$pkgrel" | grep -Eqx "[0-9]+" || echo "pkgrel $pkgrel"
+	for s in $subpackages; do case $s in *:*) f=${s#*:}; f=${f%%:*}
+		declare -F "$f" >/dev/null || echo "no function $f for ${s%%:*}";; esac; done' _ "$APKBUILD" >"$T/sanity" 2>&1
+[ ! -s "$T/sanity" ] && pass apkbuild-sanity || fail apkbuild-sanity "$(tr '\n' ';' <"$T/sanity")"
 ver=$(sed -n 's/^pkgver=//p' "$T/fields" | tr -d ' ')
 cfgver=$(sed -n 's/^VERSION *= *//p' "$TOP/config.mk")
 [ "$ver" = "$cfgver" ] && pass apkbuild-version-matches-config || fail apkbuild-version-matches-config "pkgver $ver, config.mk VERSION $cfgver"
@@ -99,7 +115,7 @@ esac
 EOS
 phase() { # PHASE: run it like abuild, in a clean environment (no TOP/BIN from tests/run)
 	env -u TOP -u BIN -u MAKEFLAGS TOP_SHIM="$HERE/pkg-abuild-shim.sh" \
-		bash "$T/run.sh" "$S" "$S/src/ember-$ver/pkg/postmarketos/APKBUILD" "$1" >"$T/$1.log" 2>&1
+		$ASH "$T/run.sh" "$S" "$S/src/ember-$ver/pkg/postmarketos/APKBUILD" "$1" >"$T/$1.log" 2>&1
 }
 log_tail() { tail -n 8 "$T/$1.log" | tr '\n' ' '; }
 
@@ -107,6 +123,22 @@ phase build && pass abuild-build || { fail abuild-build "$(log_tail build)"; fin
 phase check && pass abuild-check || fail abuild-check "$(log_tail check)"
 grep -Eq '^[0-9]+ passed, 0 failed' "$T/check.log" && grep -q '^PASS runs-as-pid1-of-namespace' "$T/check.log" &&
 	pass check-ran-unit-and-namespace-tests || fail check-ran-unit-and-namespace-tests "no unit summary or namespace result in check()'s output"
+# abuild runs check() as an unprivileged user: the namespace test then goes through a
+# user namespace. Run that path as "nobody".
+if [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
+	skip check-namespace-test-unprivileged "needs root and a user nobody to switch to"
+elif ! setpriv --reuid nobody --regid nogroup --clear-groups unshare --user --map-root-user true 2>/dev/null; then
+	skip check-namespace-test-unprivileged "this kernel does not let unprivileged users create user namespaces"
+else
+	chmod 755 "$T" "$S" "$S/src"
+	if env -u TOP -u BIN HOME=/tmp TOP_SHIM="$HERE/pkg-abuild-shim.sh" setpriv --reuid nobody --regid nogroup \
+		--clear-groups $ASH "$T/run.sh" "$S" "$S/src/ember-$ver/pkg/postmarketos/APKBUILD" _namespace_tests \
+		>"$T/nsuser.log" 2>&1 && grep -q '^PASS runs-as-pid1-of-namespace' "$T/nsuser.log"; then
+		pass check-namespace-test-unprivileged
+	else
+		fail check-namespace-test-unprivileged "$(grep -E '^FAIL|rror' "$T/nsuser.log" | head -n 3 | tr '\n' ' ')"
+	fi
+fi
 phase package && pass abuild-package || { fail abuild-package "$(log_tail package)"; finish; }
 phase split
 B=$S/src/ember-$ver

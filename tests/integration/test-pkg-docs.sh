@@ -40,7 +40,14 @@ completes_help() {
 
 for p in $(cat "$T/programs"); do
 	page=$(ls "$TOP"/man/"$p".[1-8].scd 2>/dev/null | head -n 1)
-	[ -n "$page" ] && pass "man-$p" || fail "man-$p" "no man/$p.[1-8].scd"
+	if [ -z "$page" ]; then
+		fail "man-$p" "no man/$p.[1-8].scd"
+	else
+		# A program's page documents its interface and its exit codes.
+		missing=$(for h in NAME SYNOPSIS DESCRIPTION 'EXIT STATUS'; do
+			grep -qx "# $h" "$page" || printf '"# %s" ' "$h"; done)
+		[ -z "$missing" ] && pass "man-$p" || fail "man-$p" "${page##*/} lacks $missing"
+	fi
 
 	b=$TOP/completions/bash/$p
 	if [ ! -f "$b" ]; then

@@ -69,7 +69,9 @@ before localmount udevd
 S=$T/abuild
 mkdir -p "$S/src"
 (cd "$D" && for s in $srcs; do ln -s "$D/$s" "$S/src/$s"; done)
-env -u TOP -u BIN bash -c '. "$1"; abuild_setup "$2" "$3"; builddir=$srcdir; abuild_phase package' \
+ASH="busybox ash"
+command -v busybox >/dev/null || ASH=bash
+env -u TOP -u BIN $ASH -c '. "$1"; abuild_setup "$2" "$3"; builddir=$srcdir; abuild_phase package' \
 	_ "$HERE/pkg-abuild-shim.sh" "$S" "$D/APKBUILD" >"$T/package.log" 2>&1 &&
 	pass abuild-package || fail abuild-package "$(tail -n 5 "$T/package.log" | tr '\n' ' ')"
 P=$S/pkg/postmarketos-base-ember

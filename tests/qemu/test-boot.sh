@@ -6,7 +6,8 @@
 G=$TOP/tests/qemu/guest
 img=$QEMU_WORK/boot.cpio
 
-qemu_image "$img" --dir "$G:/test"
+qemu_image "$img" --dir "$G:/test" --dir "$TOP/tests/qemu/conf-services:/test/conf-services" \
+	--file "$TOP/tests/qemu/init.conf:/etc/ember/init.conf"
 qemu_test "$img" boot 120 boot-checks.sh
 
 # Handed over from an initramfs that mounted things itself: nothing is mounted twice and

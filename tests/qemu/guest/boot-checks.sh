@@ -41,6 +41,12 @@ fi
 [ "$(hostname)" = ember ] && ok hostname || bad hostname "$(hostname)"
 dmesg | grep -q 'ember-init: ready' && ok ready-logged-to-kmsg || bad ready-logged-to-kmsg "no ready line in dmesg"
 
+# /etc/ember/init.conf names the service directory.
+if [ -e /etc/ember/init.conf ]; then
+	i=0; while ! emberctl status from-conf >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+	emberctl status from-conf >/dev/null && ok init-conf-read || bad init-conf-read "no from-conf service"
+fi
+
 # Orphans are re-parented to PID 1, which must reap them.
 sh -c 'for i in 1 2 3 4 5; do (sleep 0.1 &) ; done'
 sleep 1
