@@ -37,6 +37,7 @@ struct session {
 	int conn;
 	uid_t peer_uid;
 	pid_t peer_pid;
+	int sigfd;
 	const struct session_config *cfg;
 	char buf[EMPOWER_MSG_MAX];
 	struct empower_request req;
@@ -100,13 +101,21 @@ static noreturn void refuse(int code, const char *fmt, ...)
  * ends the session. Returns the length. */
 static size_t receive(char *buf, size_t size, int timeout_ms, const char *what)
 {
-	struct pollfd p = { .fd = S.conn, .events = POLLIN };
+	struct pollfd p[2] = { { .fd = S.conn, .events = POLLIN },
+			       { .fd = S.sigfd, .events = POLLIN } };
 	int r;
 	do
-		r = poll(&p, 1, timeout_ms);
+		r = poll(p, 2, timeout_ms);
 	while (r < 0 && errno == EINTR);
 	if (r == 0)
 		refuse(EXIT_REFUSED, "timed out waiting for the %s", what);
+	if (p[1].revents & POLLIN) {
+		struct signalfd_siginfo si;
+		if (read(S.sigfd, &si, sizeof si) == sizeof si && si.ssi_signo != SIGCHLD)
+			refuse(EXIT_REFUSED, "the daemon is stopping");
+	}
+	if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+		return receive(buf, size, timeout_ms, what);
 	long n = empower_recv(S.conn, buf, size, S.fds, &S.nfds);
 	if (n <= 0) {
 		log_warn("uid %u: %s: %s", (unsigned)S.peer_uid, what,
@@ -313,16 +322,25 @@ static bool persist_key(struct persist_entry *e)
 	unsigned long tty_nr;
 	char path[64];
 	if (S.tty_fd < 0 || fstat(S.tty_fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
-	    !peer_session(&sid, &tty_nr))
+	    !peer_session(&sid, &tty_nr)) {
+		log_debug("persist: uid %u: no terminal or session", (unsigned)S.peer_uid);
 		return false;
+	}
 	snprintf(path, sizeof path, "/proc/%d", (int)S.peer_pid);
 	if (stat(path, &proc) < 0 || proc.st_uid != S.peer_uid)
 		return false;
 	unsigned long maj = (tty_nr >> 8) & 0xfff, min = (tty_nr & 0xff) | ((tty_nr >> 12) & 0xfff00);
-	if (maj != major(st.st_rdev) || min != minor(st.st_rdev) || sid <= 0)
+	/* The client opens /dev/tty (5:0): its controlling terminal when it opened it. */
+	bool dev_tty = major(st.st_rdev) == 5 && minor(st.st_rdev) == 0;
+	if ((!dev_tty && (maj != major(st.st_rdev) || min != minor(st.st_rdev))) || sid <= 0 ||
+	    tty_nr == 0) {
+		log_debug("persist: uid %u: terminal %lu:%lu is not the caller's (%lu:%lu)",
+			  (unsigned)S.peer_uid, maj, min, (unsigned long)major(st.st_rdev),
+			  (unsigned long)minor(st.st_rdev));
 		return false;
+	}
 	e->uid = S.peer_uid;
-	e->tty_dev = st.st_rdev;
+	e->tty_dev = makedev(maj, min);
 	e->tty_sid = sid;
 	return true;
 }
@@ -585,7 +603,7 @@ void session_serve(int conn, uid_t peer_uid, pid_t peer_pid, const struct sessio
 	S.peer_pid = peer_pid;
 	S.cfg = cfg;
 	S.child = -1;
-	int sigfd = signal_fd();
+	int sigfd = S.sigfd = signal_fd();
 	if (sigfd < 0)
 		refuse(EXIT_CANNOT_RUN, "signalfd: %s", strerror(errno));
 	read_request();

@@ -24,6 +24,7 @@ done
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+chmod 755 "$root" # mktemp made it 0700: the image's / must be searchable by every user
 mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/etc/ember \
 	"$root"/proc "$root"/sys "$root"/dev "$root"/run "$root"/tmp "$root"/root "$root"/var/log
 chmod 1777 "$root/tmp"

@@ -5,7 +5,13 @@ set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 img=$TOP/out/ember.cpio
 "$TOP"/scripts/kernel.sh >/dev/null
-"$TOP"/scripts/mkinitramfs.sh "$img" ${EMBER_IMAGE_ARGS:-}
+# The demo system (etc/demo): a few services, the modules its modules-load.d names (with
+# their dependencies), a NAT configuration.
+demo=$TOP/etc/demo
+modules=$(grep -hv '^[#;]' "$demo"/modules-load.d/*.conf | tr '\n' ' ')
+"$TOP"/scripts/mkinitramfs.sh "$img" --modules "$modules" \
+	--dir "$demo/services:/etc/ember/services" --dir "$demo/modules-load.d:/etc/modules-load.d" \
+	--file "$demo/netnat.conf:/etc/ember/netnat.conf" ${EMBER_IMAGE_ARGS:-}
 echo "run: booting $(basename "$("$TOP"/scripts/kernel.sh)") with ember-init as PID 1 (QEMU, ${EMBER_QEMU_ACCEL:-tcg})"
 echo "run: type 'poweroff' in the guest shell to stop; Ctrl-A X kills QEMU"
 "$TOP"/scripts/qemu-boot.sh "$img" "${EMBER_APPEND:-}" || true
