@@ -14,4 +14,12 @@ modules=$(grep -hv '^[#;]' "$demo"/modules-load.d/*.conf | tr '\n' ' ')
 	--file "$demo/netnat.conf:/etc/ember/netnat.conf" ${EMBER_IMAGE_ARGS:-}
 echo "run: booting $(basename "$("$TOP"/scripts/kernel.sh)") with ember-init as PID 1 (QEMU, ${EMBER_QEMU_ACCEL:-tcg})"
 echo "run: type 'poweroff' in the guest shell to stop; Ctrl-A X kills QEMU"
-"$TOP"/scripts/qemu-boot.sh "$img" "${EMBER_APPEND:-}" || true
+# With swtpm the guest gets a TPM 2.0, and ember-init measures its boot phases into
+# PCR 11 (`boot-measure log` in the guest shows them).
+tpm_args=""
+if command -v swtpm >/dev/null 2>&1; then
+	tpm_args=$("$TOP"/scripts/swtpm-start.sh "$TOP/out/run-tpm") || tpm_args=""
+fi
+[ -n "$tpm_args" ] && echo "run: TPM 2.0 from swtpm attached: boot phases are measured into PCR 11"
+# shellcheck disable=SC2086
+"$TOP"/scripts/qemu-boot.sh "$img" "${EMBER_APPEND:-}" -- $tpm_args || true

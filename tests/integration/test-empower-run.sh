@@ -66,8 +66,10 @@ CONF
 chmod 0644 "$D/empower.conf"
 
 # A cgroup for the sessions when this host lets us make one.
-if [ -w /sys/fs/cgroup/cgroup.procs ] && mkdir "/sys/fs/cgroup/empower-test-$N" 2>/dev/null; then
-	CG=/sys/fs/cgroup/empower-test-$N
+CG2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+	/proc/self/mountinfo | head -n 1)
+if [ -n "$CG2" ] && [ -w "$CG2/cgroup.procs" ] && mkdir "$CG2/empower-test-$N" 2>/dev/null; then
+	CG=$CG2/empower-test-$N
 	CGOPT="--cgroup $CG"
 else
 	CGOPT="--cgroup none"
@@ -116,10 +118,10 @@ out=$(emp "$U1" --pipe --chdir "$D/own" pwd 2>&1)
 
 if [ -n "$CG" ]; then
 	out=$(emp "$U1" --pipe cat /proc/self/cgroup 2>&1)
-	case $out in *"/empower-test-$N/session-"*) pass session-cgroup ;;
+	case $out in *"0::/"*"empower-test-$N/session-"*) pass session-cgroup ;;
 	*) fail session-cgroup "$out" ;; esac
 else
-	skip session-cgroup "cannot create a cgroup below /sys/fs/cgroup here"
+	skip session-cgroup "no writable cgroup2 mount here"
 fi
 
 out=$(emp "$U1" --pipe sh -c 'ls /proc/$$/fd | paste -sd" " -' 2>&1)
@@ -295,17 +297,17 @@ while :; do sleep 0.1; done
 SH
 	chmod 755 "$D/pty.sh"
 	$T new-session -d -x 100 -y 30 "env -i PATH=/usr/bin:/bin TERM=xterm EMPOWER_SOCKET=$D/sock \
-		setpriv --reuid=$U1 --regid=$U1 --init-groups -- sh -c 'tty >$D/outer-tty; \
-		$EMPOWER $D/pty.sh; echo \$? >$D/pty-rc; sleep 30'"
+		setpriv --reuid=$U1 --regid=$U1 --init-groups -- sh -c 'tty >$D/own/outer-tty; \
+		$EMPOWER $D/pty.sh; echo \$? >$D/own/pty-rc; sleep 30'"
 	for _ in $(seq 200); do [ -e "$D/own/pty" ] && break; sleep 0.05; done
 	inner=$(head -n 1 "$D/own/pty" 2>/dev/null)
 	size=$(sed -n 2p "$D/own/pty" 2>/dev/null)
-	[ -n "$inner" ] && [ "$inner" != "$(cat "$D/outer-tty" 2>/dev/null)" ] && [ "$size" = "30 100" ] &&
-		pass pty-new-terminal || fail pty-new-terminal "inner '$inner' outer '$(cat "$D/outer-tty" 2>/dev/null)' size '$size'"
+	[ -n "$inner" ] && [ "$inner" != "$(cat "$D/own/outer-tty" 2>/dev/null)" ] && [ "$size" = "30 100" ] &&
+		pass pty-new-terminal || fail pty-new-terminal "inner '$inner' outer '$(cat "$D/own/outer-tty" 2>/dev/null)' size '$size'"
 	$T resize-window -x 120 -y 40 2>/dev/null || $T refresh-client -C 120x40 2>/dev/null
-	for _ in $(seq 200); do [ -e "$D/pty-rc" ] && break; sleep 0.05; done
-	[ "$(cat "$D/own/winch" 2>/dev/null)" = "40 120" ] && [ "$(cat "$D/pty-rc" 2>/dev/null)" = 6 ] &&
-		pass pty-window-size-relayed || fail pty-window-size-relayed "winch '$(cat "$D/own/winch" 2>/dev/null)' rc '$(cat "$D/pty-rc" 2>/dev/null)'"
+	for _ in $(seq 200); do [ -e "$D/own/pty-rc" ] && break; sleep 0.05; done
+	[ "$(cat "$D/own/winch" 2>/dev/null)" = "40 120" ] && [ "$(cat "$D/own/pty-rc" 2>/dev/null)" = 6 ] &&
+		pass pty-window-size-relayed || fail pty-window-size-relayed "winch '$(cat "$D/own/winch" 2>/dev/null)' rc '$(cat "$D/own/pty-rc" 2>/dev/null)'"
 	$T kill-server 2>/dev/null
 else
 	skip pty-new-terminal "tmux is not installed"
