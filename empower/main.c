@@ -46,6 +46,8 @@ struct client {
 	char buf[EMPOWER_MSG_MAX];
 };
 
+static void daemon_message(struct client *c);
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: empower [-u USER] [--pipe|--pty] [--chdir DIR] [--setenv VAR=VAL]... "
@@ -63,10 +65,18 @@ static void usage(FILE *f)
 		   SOCKET_ENV, EMPOWER_SOCKET);
 }
 
-static const char *need_value(int argc, char **argv, int *i)
+/* "-u X", "--user X" or "--user=X": the value, or NULL when a is not this option. */
+static const char *option_value(int argc, char **argv, int *i, const char *short_name,
+				const char *long_name)
 {
+	const char *a = argv[*i];
+	size_t n = strlen(long_name);
+	if (strncmp(a, long_name, n) == 0 && a[n] == '=')
+		return a + n + 1;
+	if (strcmp(a, long_name) != 0 && !(short_name && strcmp(a, short_name) == 0))
+		return NULL;
 	if (*i + 1 >= argc)
-		die(EXIT_USAGE, "%s: needs a value", argv[*i]);
+		die(EXIT_USAGE, "%s: needs a value", a);
 	return argv[++*i];
 }
 
@@ -75,31 +85,30 @@ static void parse_options(int argc, char **argv, struct options *o)
 {
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
+		const char *a = argv[i], *v;
 		if (strcmp(a, "--") == 0) {
 			i++;
 			break;
-		} else if (strcmp(a, "-u") == 0 || strcmp(a, "--user") == 0) {
-			o->user = need_value(argc, argv, &i);
-			if (!o->user[0])
+		} else if ((v = option_value(argc, argv, &i, "-u", "--user"))) {
+			if (!v[0])
 				die(EXIT_USAGE, "%s: empty user name", a);
+			o->user = v;
 		} else if (strcmp(a, "--pipe") == 0) {
 			o->mode = MODE_PIPE;
 		} else if (strcmp(a, "--pty") == 0) {
 			o->mode = MODE_PTY;
-		} else if (strcmp(a, "-D") == 0 || strcmp(a, "--chdir") == 0) {
-			o->chdir = need_value(argc, argv, &i);
-			if (!o->chdir[0])
+		} else if ((v = option_value(argc, argv, &i, "-D", "--chdir"))) {
+			if (!v[0])
 				die(EXIT_USAGE, "%s: empty directory", a);
-		} else if (strcmp(a, "--setenv") == 0) {
-			const char *v = need_value(argc, argv, &i);
+			o->chdir = v;
+		} else if ((v = option_value(argc, argv, &i, NULL, "--setenv"))) {
 			if (!strchr(v, '=') || v[0] == '=')
 				die(EXIT_USAGE, "--setenv %s: expected VAR=VALUE", v);
 			if (o->req.setenvc >= EMPOWER_SETENV_MAX)
 				die(EXIT_USAGE, "--setenv: more than %d", EMPOWER_SETENV_MAX);
 			o->req.setenv[o->req.setenvc++] = v;
-		} else if (strcmp(a, "--socket") == 0) {
-			o->socket = need_value(argc, argv, &i);
+		} else if ((v = option_value(argc, argv, &i, NULL, "--socket"))) {
+			o->socket = v;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			usage(stdout);
 			exit(0);
@@ -177,8 +186,13 @@ static void send_request(struct client *c, struct options *o)
 	long len = empower_request_encode(&o->req, c->buf, sizeof c->buf);
 	if (len < 0)
 		die(EXIT_USAGE, "the command line is too long for one request");
-	if (empower_send(c->sock, c->buf, (size_t)len, fds, n) < 0)
-		die(EXIT_SYSTEM, "sending the request: %s", strerror(errno));
+	if (empower_send(c->sock, c->buf, (size_t)len, fds, n) < 0) {
+		int err = errno;
+		struct pollfd p = { .fd = c->sock, .events = POLLIN };
+		if (poll(&p, 1, 0) > 0) /* turned away at once: the daemon says why */
+			daemon_message(c);
+		die(EXIT_SYSTEM, "sending the request: %s", strerror(err));
+	}
 	close(cwd);
 	if (c->use_pty) {
 		close(c->pty.slave); /* the session holds it now */

@@ -1,7 +1,12 @@
 /* Password check against /etc/shadow with crypt(3) (auth.h). */
 #include "auth.h"
 
+/* libxcrypt (glibc systems) declares crypt() in <crypt.h>; musl in <unistd.h>. */
+#if defined(__has_include)
+#if __has_include(<crypt.h>)
 #include <crypt.h>
+#endif
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -44,11 +49,10 @@ int auth_check_password(const char *shadow, const char *user, const char *passwo
 		snprintf(reason, reason_size, "%s: the account has no usable password", user);
 		return 0;
 	}
-	struct crypt_data data;
-	memset(&data, 0, sizeof data);
-	const char *out = crypt_r(password, hash, &data);
+	/* crypt(), not crypt_r(): musl's headers lack struct crypt_data on some systems, and
+	 * a session is one single-threaded process. */
+	const char *out = crypt(password, hash);
 	bool ok = out && out[0] != '*' && same(out, hash);
-	explicit_bzero(&data, sizeof data);
 	explicit_bzero(hash, sizeof hash);
 	if (!ok)
 		snprintf(reason, reason_size, "%s: wrong password", user);

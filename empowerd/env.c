@@ -1,6 +1,7 @@
 /* Session environment and log escaping (env.h). */
 #include "env.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,16 +62,20 @@ static int env_put(struct env_block *e, size_t *used, const char *name, const ch
 	char entry[ENV_VALUE_MAX + 512];
 	int n = value ? snprintf(entry, sizeof entry, "%s=%s", name, value)
 		      : snprintf(entry, sizeof entry, "%s", name);
-	if (n < 0 || (size_t)n >= sizeof entry || *used + (size_t)n + 1 > sizeof e->text)
+	if (n < 0 || (size_t)n >= sizeof entry || *used + (size_t)n + 1 > sizeof e->text) {
+		errno = E2BIG;
 		return -1;
+	}
 	size_t name_len = (size_t)(strchr(entry, '=') - entry) + 1;
 	size_t slot = e->count;
 	for (size_t i = 0; i < e->count; i++)
 		if (strncmp(e->envp[i], entry, name_len) == 0)
 			slot = i;
 	if (slot == e->count) {
-		if (e->count >= ENV_ENTRIES_MAX)
+		if (e->count >= ENV_ENTRIES_MAX) {
+			errno = E2BIG;
 			return -1;
+		}
 		e->count++;
 	}
 	e->envp[slot] = memcpy(e->text + *used, entry, (size_t)n + 1);
@@ -94,9 +99,14 @@ int env_build(struct env_block *e, const char *const *caller, size_t caller_coun
 	    env_put(e, &used, "SHELL", target->shell) < 0 ||
 	    env_put(e, &used, "PATH", ENV_SAFE_PATH) < 0)
 		return -1;
-	for (size_t i = 0; i < setenv_count; i++)
-		if (!env_setenv_valid(setenv[i]) || env_put(e, &used, setenv[i], NULL) < 0)
+	for (size_t i = 0; i < setenv_count; i++) {
+		if (!env_setenv_valid(setenv[i])) {
+			errno = EINVAL;
 			return -1;
+		}
+		if (env_put(e, &used, setenv[i], NULL) < 0)
+			return -1;
+	}
 	return 0;
 }
 

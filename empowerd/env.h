@@ -28,7 +28,7 @@ bool env_setenv_valid(const char *entry);
 
 /* The caller's entries that pass, then HOME, USER, LOGNAME, SHELL from target and a
  * fixed PATH, then setenv (already authorised; each replaces an earlier entry of its
- * name). 0, or -1/E2BIG. */
+ * name). 0, or -1/E2BIG (too large) or EINVAL (an invalid setenv entry). */
 int env_build(struct env_block *e, const char *const *caller, size_t caller_count,
 	      const struct passwd_user *target, const char *const *setenv, size_t setenv_count);
 

@@ -117,6 +117,8 @@ static size_t receive(char *buf, size_t size, int timeout_ms, const char *what)
 	if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
 		return receive(buf, size, timeout_ms, what);
 	long n = empower_recv(S.conn, buf, size, S.fds, &S.nfds);
+	if (n < 0 && errno == EMSGSIZE)
+		refuse(EXIT_REFUSED, "malformed %s: too large, or too many file descriptors", what);
 	if (n <= 0) {
 		log_warn("uid %u: %s: %s", (unsigned)S.peer_uid, what,
 			 n == 0 ? "connection closed" : strerror(errno));

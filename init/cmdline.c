@@ -37,6 +37,8 @@ static void apply_word(struct boot_options *o, char *word)
 			o->no_shell = true;
 		else
 			set_path(o->shell, sizeof o->shell, word, value);
+	} else if (strcmp(word, "quiet") == 0 && !value) {
+		o->quiet = true;
 	} else if (strcmp(word, "ember.debug") == 0) {
 		o->debug = !value || (parse_bool(value, &b) == 0 && b);
 	} else if (strcmp(word, "ember.debug_exit") == 0 && value) {

@@ -30,7 +30,7 @@ static struct {
 	int listen_fd;
 	struct client clients[CLIENTS_MAX];
 	void (*power_cb)(enum power_action a);
-} ctl = { .listen_fd = -1 };
+} ctl; /* zero-initialised (stays in .bss); control_open() sets the fds */
 
 void control_on_power(void (*cb)(enum power_action a)) { ctl.power_cb = cb; }
 
@@ -39,6 +39,7 @@ int control_open(const char *path)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int fd;
 
+	ctl.listen_fd = -1;
 	for (int i = 0; i < CLIENTS_MAX; i++)
 		ctl.clients[i].fd = -1;
 	if (strlen(path) >= sizeof sa.sun_path) {

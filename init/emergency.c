@@ -20,9 +20,18 @@ static void crash_handler(int sig)
 		  : sig == SIGFPE ? "SIGFPE" : "SIGABRT");
 }
 
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+
+unsigned long long emergency_caught_signals(void)
+{
+	unsigned long long mask = 0;
+	for (size_t i = 0; i < sizeof crash_signals / sizeof *crash_signals; i++)
+		mask |= 1ULL << (crash_signals[i] - 1);
+	return mask;
+}
+
 void emergency_install_crash_handlers(void)
 {
-	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);

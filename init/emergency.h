@@ -7,5 +7,7 @@
  * an emergency shell on the console, and reboot when it exits (or after
  * EMERGENCY_REBOOT_DELAY seconds if no shell can be started). */
 void emergency_install_crash_handlers(void);
+/* The signals it catches, as a mask (bit n-1 for signal n). */
+unsigned long long emergency_caught_signals(void);
 noreturn void emergency(const char *why);
 #endif

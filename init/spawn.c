@@ -234,6 +234,7 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->cap_bounding_set = s->cap_bounding_set;
 	c->cap_bounding = s->cap_bounding;
 	c->caps_helper = env->caps_helper;
+	c->signals_to_reset = env->caught_signals;
 	return open_stdio(u, c, pipe_fd, env->console_fd);
 }
 

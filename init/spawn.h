@@ -3,6 +3,7 @@
 /* Starting one process of a service: environment, command line, output, cgroup,
  * execution context. The child reports a failure before exec through a pipe, which the
  * supervisor reads without blocking. */
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "supervisor.h"
@@ -11,6 +12,7 @@ struct spawn_env {
 	const char *notify_path;   /* NOTIFY_SOCKET for Type=notify, NULL: none */
 	const char *caps_helper;   /* ember-caps */
 	int console_fd;            /* for StandardOutput=console */
+	uint64_t caught_signals;   /* signals PID 1 has handlers for (the rest are default) */
 };
 
 /* Start `line` (an ExecStart=-style command line) for unit u. Returns the pid, or -1

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "exec-context.h"
+#include "emergency.h"
 #include "exec-line.h"
 #include "log.h"
 #include "spawn.h"
@@ -33,7 +34,7 @@ static struct {
 	long long boot_ready_us;
 	void (*boot_ready_cb)(void);
 	void (*essential_cb)(const char *name);
-} sv = { .boot_ready_us = -1 };
+} sv; /* zero-initialised: 4 MB that must stay in .bss, not the binary */
 
 static const char *const state_names[] = {
 	[UNIT_INACTIVE] = "inactive", [UNIT_WAITING] = "waiting", [UNIT_STARTING] = "starting",
@@ -120,10 +121,12 @@ static void unit_classify(struct unit *u)
 
 void supervisor_init(const struct supervisor_config *cfg)
 {
+	sv.boot_ready_us = -1;
 	sv.cfg = *cfg;
 	sv.spawn.notify_path = cfg->notify_path;
 	sv.spawn.caps_helper = cfg->caps_helper;
 	sv.spawn.console_fd = -1;
+	sv.spawn.caught_signals = emergency_caught_signals();
 	svc_cgroup_init(cfg->cgroup_root);
 	service_load(cfg->dirs, cfg->ndirs, sv.services, SERVICE_COUNT_MAX, &sv.count, &diag);
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);

@@ -1,6 +1,7 @@
 #include "svc-cgroup.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,13 +52,22 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 	const struct service *s = u->svc;
 	struct cg_limits l;
 
+	char leaf[CG_LEAF_NAME_MAX];
+	bool fresh;
+
 	if (!cg.enabled)
 		return 0;
+	snprintf(leaf, sizeof leaf, "%s%s", s->name, CG_SERVICE_SUFFIX);
+	fresh = faccessat(cg.subtree_fd, leaf, F_OK, 0) < 0;
 	if (u->cg_fd < 0 && cg_service_open(cg.subtree_fd, s->name, &u->cg_fd) < 0) {
 		snprintf(err, errlen, "cgroup %s.service: %s; running it without one", s->name,
 			 strerror(errno));
 		return -1;
 	}
+	/* A new cgroup has the kernel's defaults: only set limits need writing. */
+	if (fresh && s->memory_max == ~0ULL && s->memory_high == ~0ULL && s->tasks_max == ~0ULL &&
+	    !s->cpu_weight && !s->io_weight)
+		return 0;
 	cg_limits_init(&l);
 	l.memory_max = s->memory_max;
 	l.memory_high = s->memory_high;

@@ -345,14 +345,15 @@ static int fail_at(struct exec_failure *f, enum exec_step step, int64_t arg)
 
 /* Signal dispositions and the mask are inherited through execve: PID 1 blocks
  * everything for its sigwait loop, and a service must not start that way. */
-static int reset_signals(void)
+static int reset_signals(uint64_t which)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
 
 	sigemptyset(&dfl.sa_mask);
 	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP)
+		if (sig != SIGKILL && sig != SIGSTOP &&
+		    (which == 0 || (sig <= 64 && (which >> (sig - 1)) & 1)))
 			sigaction(sig, &dfl, NULL); /* libc-reserved signals fail: fine */
 	sigemptyset(&none);
 	return sigprocmask(SIG_SETMASK, &none, NULL);
@@ -483,7 +484,7 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 		errno = EINVAL;
 		return fail_at(fail, EXEC_STEP_EXECVE, 0);
 	}
-	if (reset_signals() < 0)
+	if (reset_signals(c->signals_to_reset) < 0)
 		return fail_at(fail, EXEC_STEP_SIGNALS, 0);
 	if (apply_stdio(c, fail) < 0 || apply_privileged(c, fail) < 0)
 		return -1;

@@ -75,6 +75,11 @@ struct exec_context {
 
 	/* Where ember-caps reports its failures (the caller's pipe); -1: nowhere. */
 	int report_fd;
+
+	/* Signals whose disposition the child must reset (bit n-1 for signal n); 0: all.
+	 * execve resets caught signals by itself, so a caller that ignores none may name
+	 * just the ones it catches, sparing ~60 sigaction calls per start. */
+	uint64_t signals_to_reset;
 };
 
 /* The steps, in the order they run (docs/exec-context.md says why). */

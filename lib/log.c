@@ -16,6 +16,7 @@ static int kmsg_fd = -1;
 /* Messages below this level are echoed to the console by the kernel itself. */
 static int kmsg_echo_below;
 static int console_fd = 2;
+static enum log_level console_max = LOG_LEVEL_DEBUG;
 
 void log_open(const char *name)
 {
@@ -30,6 +31,7 @@ void log_set_kmsg(int fd, int console_loglevel)
 	kmsg_echo_below = fd >= 0 ? console_loglevel : 0;
 }
 void log_set_console(int fd) { console_fd = fd; }
+void log_set_console_level(enum log_level max) { console_max = max; }
 const char *log_prog(void) { return prog; }
 
 static void write_all(int fd, const char *buf, size_t len)
@@ -64,7 +66,8 @@ static void vlog(enum log_level level, const char *fmt, va_list ap)
 		write_all(kmsg_fd, line, (size_t)(head + body + 1));
 	/* The console copy drops the "<N>" priority prefix, and is skipped when the
 	 * kernel already prints the kmsg line there. */
-	if (console_fd >= 0 && (kmsg_fd < 0 || (int)level >= kmsg_echo_below)) {
+	if (console_fd >= 0 && level <= console_max &&
+	    (kmsg_fd < 0 || (int)level >= kmsg_echo_below)) {
 		const char *plain = strchr(line, '>') + 1;
 		write_all(console_fd, plain, (size_t)(line + head + body + 1 - plain));
 	}

@@ -12,8 +12,10 @@ void log_set_level(enum log_level max);
  * The kernel echoes kmsg lines below console_loglevel to the console: those are then
  * not written to the console fd a second time. */
 void log_set_kmsg(int fd, int console_loglevel);
-/* Where the human-readable copy goes (default 2). */
+/* Where the human-readable copy goes (default 2), and up to which level (default: all
+ * that is logged). */
 void log_set_console(int fd);
+void log_set_console_level(enum log_level max);
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,19 @@
+#!/bin/sh
+# empower under ember-init on the Debian 6.1 kernel: empowerd started from its service
+# file, a plain user gets every capability with its own uid, sessions run in cgroups
+# below empowerd.service and are stopped with it (as at shutdown).
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/qemu/lib.sh"
+for f in empower empowerd ember-caps emberctl ember-init; do
+	[ -x "$BIN/$f" ] || { fail empower-qemu "$BIN/$f is missing: run make"; finish; }
+done
+W=$(mktemp -d /tmp/empower-qemu.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+printf 'permit nopass :wheel\n' >"$W/empower.conf"
+chmod 0644 "$W/empower.conf"
+img=$QEMU_WORK/empower.cpio
+qemu_image "$img" --file "$TOP/tests/qemu/guest/empower.sh:/test/empower.sh" \
+	--file "$TOP/empowerd/empowerd.service:/etc/ember/services/empowerd.service" \
+	--file "$W/empower.conf:/etc/ember/empower.conf"
+qemu_test "$img" empower 180 empower.sh
+finish
