@@ -13,7 +13,7 @@ printf 'permit nopass :wheel\n' >"$W/empower.conf"
 chmod 0644 "$W/empower.conf"
 img=$QEMU_WORK/empower.cpio
 qemu_image "$img" --file "$TOP/tests/qemu/guest/empower.sh:/test/empower.sh" \
-	--file "$TOP/empowerd/empowerd.service:/etc/ember/services/empowerd.service" \
+	--file "$TOP/etc/services/empowerd.service:/etc/ember/services/empowerd.service" \
 	--file "$W/empower.conf:/etc/ember/empower.conf"
 qemu_test "$img" empower 180 empower.sh
 finish
