@@ -1,4 +1,5 @@
 #include "algs.h"
+#include "parse.h"
 
 #include <string.h>
 
@@ -45,23 +46,12 @@ void hex_encode(const uint8_t *bytes, size_t len, char *out)
 	out[2 * len] = '\0';
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t size)
 {
 	if (hex_len != 2 * size)
 		return -1;
 	for (size_t i = 0; i < size; i++) {
-		int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+		int hi = hex_digit_value(hex[2 * i]), lo = hex_digit_value(hex[2 * i + 1]);
 		if (hi < 0 || lo < 0)
 			return -1;
 		out[i] = (uint8_t)(hi << 4 | lo);

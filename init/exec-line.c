@@ -1,6 +1,7 @@
 /* ExecStart=-style command lines -> argv, without a shell. Two stages, as in systemd:
  * split the line into words (quotes, escapes), then expand variables word by word. */
 #include "exec-line.h"
+#include "parse.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -41,17 +42,6 @@ static bool is_name_char(char c)
 	return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Decode the escape after a backslash at *p; advances *p past it. Returns the byte, or
  * -1 when the escape is unknown or would produce a NUL byte. */
 static int unescape(const char **p)
@@ -66,8 +56,8 @@ static int unescape(const char **p)
 		*p = s + 1;
 		return (unsigned char)value[hit - plain];
 	}
-	if (*s == 'x' && hex_value(s[1]) >= 0 && hex_value(s[2]) >= 0) {
-		v = hex_value(s[1]) * 16 + hex_value(s[2]);
+	if (*s == 'x' && hex_digit_value(s[1]) >= 0 && hex_digit_value(s[2]) >= 0) {
+		v = hex_digit_value(s[1]) * 16 + hex_digit_value(s[2]);
 		*p = s + 3;
 		return v ? v : -1;
 	}

@@ -2,11 +2,15 @@
  * No I/O, no allocation: strings go to the service's own bounded text storage. */
 #include "service.h"
 
+#include "exec-context.h"
+
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "exec-line.h"
@@ -210,34 +214,12 @@ int service_signal_from_name(const char *s)
 }
 
 /* Capability numbers are kernel ABI (linux/capability.h); PID 1 links no libcap. */
-static const char *const capabilities[] = {
-	"CAP_CHOWN", "CAP_DAC_OVERRIDE", "CAP_DAC_READ_SEARCH", "CAP_FOWNER", "CAP_FSETID",
-	"CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP", "CAP_LINUX_IMMUTABLE",
-	"CAP_NET_BIND_SERVICE", "CAP_NET_BROADCAST", "CAP_NET_ADMIN", "CAP_NET_RAW",
-	"CAP_IPC_LOCK", "CAP_IPC_OWNER", "CAP_SYS_MODULE", "CAP_SYS_RAWIO", "CAP_SYS_CHROOT",
-	"CAP_SYS_PTRACE", "CAP_SYS_PACCT", "CAP_SYS_ADMIN", "CAP_SYS_BOOT", "CAP_SYS_NICE",
-	"CAP_SYS_RESOURCE", "CAP_SYS_TIME", "CAP_SYS_TTY_CONFIG", "CAP_MKNOD", "CAP_LEASE",
-	"CAP_AUDIT_WRITE", "CAP_AUDIT_CONTROL", "CAP_SETFCAP", "CAP_MAC_OVERRIDE",
-	"CAP_MAC_ADMIN", "CAP_SYSLOG", "CAP_WAKE_ALARM", "CAP_BLOCK_SUSPEND", "CAP_AUDIT_READ",
-	"CAP_PERFMON", "CAP_BPF", "CAP_CHECKPOINT_RESTORE",
-};
-#define CAPABILITY_COUNT ((int)(sizeof capabilities / sizeof *capabilities))
-
+/* As systemd: a CAP_* name in any case, or a number; the table is lib/exec-context's. */
 int service_capability_from_name(const char *s)
 {
-	unsigned long n;
-
-	if (parse_ulong(s, 0, 63, &n) == 0)
-		return (int)n;
-	for (int i = 0; i < CAPABILITY_COUNT; i++)
-		if (strcasecmp(s, capabilities[i]) == 0)
-			return i;
-	return -1;
-}
-
-const char *service_capability_name(int cap)
-{
-	return cap >= 0 && cap < CAPABILITY_COUNT ? capabilities[cap] : NULL;
+	if (strncasecmp(s, "cap_", 4) != 0 && !isdigit((unsigned char)*s))
+		return -1;
+	return exec_cap_from_name(s);
 }
 
 /* How each Limit*= value reads. */

@@ -184,7 +184,6 @@ int service_envfile_parse(const char *text, size_t len,
 /* Lookups shared with the tests and the supervisor. */
 int service_signal_from_name(const char *s);      /* "SIGTERM", "TERM", "15"; -1 if bad */
 int service_capability_from_name(const char *s);  /* "CAP_CHOWN" (any case) or "0"; -1 if bad */
-const char *service_capability_name(int cap);     /* NULL when unknown */
 int service_rlimit_from_key(const char *key);     /* "LimitNOFILE" -> RLIMIT_NOFILE; -1 */
 
 /* Loading from the directories (service-load.c). dirs: highest priority first; NULL

@@ -1,6 +1,7 @@
 /* The control protocol's codec: requests, reply packets and records. See ctl.h and
  * docs/control-protocol.md. No allocation, no stdio streams: PID 1 calls this. */
 #include "ctl.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -517,17 +518,6 @@ int ctl_parse_exit(const char *payload, size_t len, int *status)
 	return 0;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Unescape the value text[start..end) in place and NUL-terminate it (the result is
  * never longer). Offsets in messages are offsets in the stream. */
 static int unescape(char *text, size_t start, size_t end, char *err, size_t errlen)
@@ -553,8 +543,8 @@ static int unescape(char *text, size_t start, size_t end, char *err, size_t errl
 			return fail_msg(err, errlen, "unknown escape '\\%c' at byte %zu",
 					(unsigned char)e >= 0x20 && (unsigned char)e < 0x7f ? e : '?',
 					i - 1);
-		int hi = i + 2 < end ? hex_value(text[i + 1]) : -1;
-		int lo = i + 2 < end ? hex_value(text[i + 2]) : -1;
+		int hi = i + 2 < end ? hex_digit_value(text[i + 1]) : -1;
+		int lo = i + 2 < end ? hex_digit_value(text[i + 2]) : -1;
 		if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
 			return fail_msg(err, errlen, "bad \\x escape at byte %zu", i - 1);
 		text[out++] = (char)(hi << 4 | lo);

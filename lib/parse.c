@@ -139,6 +139,17 @@ int parse_size(const char *s, unsigned long long *out)
 	return parse_with_units(s, units, sizeof units / sizeof *units, out);
 }
 
+int hex_digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 char *strip(char *s)
 {
 	char *end;

@@ -15,6 +15,9 @@ int parse_duration_ms(const char *s, unsigned long *out);
 /* A size such as "512", "64K", "10M", "1G", "infinity" (-> ~0ULL) in bytes. */
 int parse_size(const char *s, unsigned long long *out);
 
+/* The value of a hexadecimal digit, or -1. */
+int hex_digit_value(char c);
+
 /* Strip leading and trailing whitespace in place; returns the new start. */
 char *strip(char *s);
 bool str_starts_with(const char *s, const char *prefix);

@@ -27,6 +27,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "parse.h"
 
 #define REPLY_FILE_MAX (1 << 20)
 #define REQUEST_READ_MAX 65536
