@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -345,6 +346,20 @@ static int fail_at(struct exec_failure *f, enum exec_step step, int64_t arg)
 
 /* Signal dispositions and the mask are inherited through execve: PID 1 blocks
  * everything for its sigwait loop, and a service must not start that way. */
+/* libc refuses sigaction for the real-time signals it reserves (musl: 32-34), yet a
+ * parent may have left one ignored: reset it with the raw system call. SIG_DFL needs
+ * no restorer, so the kernel's struct is plain here. */
+static void reset_reserved_signal(int sig)
+{
+	struct {
+		void (*handler)(int);
+		unsigned long flags;
+		void (*restorer)(void);
+		unsigned long mask;
+	} dfl = { SIG_DFL, 0, NULL, 0 };
+	syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof dfl.mask);
+}
+
 static int reset_signals(uint64_t which)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
@@ -353,8 +368,9 @@ static int reset_signals(uint64_t which)
 	sigemptyset(&dfl.sa_mask);
 	for (int sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP &&
-		    (which == 0 || (sig <= 64 && (which >> (sig - 1)) & 1)))
-			sigaction(sig, &dfl, NULL); /* libc-reserved signals fail: fine */
+		    (which == 0 || (sig <= 64 && (which >> (sig - 1)) & 1)) &&
+		    sigaction(sig, &dfl, NULL) < 0)
+			reset_reserved_signal(sig);
 	sigemptyset(&none);
 	return sigprocmask(SIG_SETMASK, &none, NULL);
 }
