@@ -1,6 +1,9 @@
 # ember — see README.md. `make` builds every program into $(OUT)/bin.
 include config.mk
 
+# Folders' build.mk files may hold rules of their own: `make` alone still means all.
+.DEFAULT_GOAL := all
+
 MUSL_INC = $(OUT)/musl-include
 OBJ_MUSL = $(OUT)/obj/musl
 OBJ_SYS  = $(OUT)/obj/sys

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Init's share of boot in QEMU: from the kernel starting /init to the "ready" marker,
 # measured inside the guest on CLOCK_BOOTTIME, for ember-init and busybox init on the same
-# kernel and image contents, with 0, 10 and 50 services (each a `sleep`). busybox init
+# kernel and image contents, with 0, 10 and 50 services (each the `idle` helper, which
+# pauses until killed). busybox init
 # runs an rcS doing the same mounts and respawns the services from inittab; the marker
 # waits until all service processes run. Also PID 1's RSS after boot and ember-init's
 # static size. RUNS boots per configuration (default 5), interleaved.
@@ -9,8 +10,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-5}
 W=$TOP/out/bench; mkdir -p "$W"
-ready=$TOP/out/tests/helpers/boot-ready
-[ -x "$ready" ] || make -C "$TOP" unit-tests >/dev/null
+ready=$TOP/out/tests/helpers/boot-ready idle=$TOP/out/tests/helpers/idle
+make -C "$TOP" all "$ready" "$idle" >/dev/null
 
 make_images() { # N
 	n=$1 svc=$W/services-$n
@@ -18,19 +19,21 @@ make_images() { # N
 	cp "$TOP/bench/guest/busybox-inittab" "$W/inittab-$n"
 	i=1
 	while [ "$i" -le "$n" ]; do
-		printf '[Service]\nExecStart=/bin/sleep 100000\n' >"$svc/s$i.service"
-		echo "::respawn:/bin/sleep 100000" >>"$W/inittab-$n"
+		printf '[Service]\nExecStart=/bench/idle %s\n' "$i" >"$svc/s$i.service"
+		# busybox init merges inittab lines with the same command: number them.
+		echo "::respawn:/bench/idle $i" >>"$W/inittab-$n"
 		i=$((i + 1))
 	done
-	echo "::once:/bench/ready $n" >>"$W/inittab-$n"
+	echo "::once:/bench/busybox-ready $n" >>"$W/inittab-$n"
 	echo "$n" >"$W/count-$n"
-	common="--file $ready:/usr/libexec/ember-bench/boot-ready --file $TOP/bench/guest/ready-n:/bench/ready"
+	common="--file $ready:/usr/libexec/ember-bench/boot-ready --file $idle:/bench/idle --file $TOP/bench/guest/ready-n:/bench/ready"
 	# shellcheck disable=SC2086
 	"$TOP"/scripts/mkinitramfs.sh "$W/ember-$n.cpio" $common --dir "$svc:/etc/ember/services" \
 		--file "$TOP/bench/guest/ember-ready:/bench/ember-ready" --file "$W/count-$n:/bench/count"
 	# shellcheck disable=SC2086
 	"$TOP"/scripts/mkinitramfs.sh "$W/busybox-$n.cpio" --init busybox $common \
-		--file "$TOP/bench/guest/busybox-rcS:/etc/init.d/rcS" --file "$W/inittab-$n:/etc/inittab"
+		--file "$TOP/bench/guest/busybox-rcS:/etc/init.d/rcS" --file "$W/inittab-$n:/etc/inittab" \
+		--file "$TOP/bench/guest/busybox-ready:/bench/busybox-ready"
 }
 
 boot_once() { # IMG APPEND -> "share_us rss_kb"

@@ -375,23 +375,6 @@ int tpm_pcr_event(struct tpm *tpm, unsigned pcr, const void *data, size_t len,
 	return take_digests(tpm, &values, algs, n_banks, rec);
 }
 
-/* Up to size bytes, fewer only at the end of the file. */
-static ssize_t read_chunk(int fd, uint8_t *buf, size_t size)
-{
-	size_t got = 0;
-	while (got < size) {
-		ssize_t n = read(fd, buf + got, size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (ssize_t)got;
-}
-
 struct sequence {
 	struct tpm *tpm;
 	TPMI_DH_OBJECT handle;
@@ -464,7 +447,7 @@ static int event_sequence_fd(struct tpm *tpm, unsigned pcr, int fd, uint8_t *cur
 			goto fail;
 		memcpy(cur, next, next_len);
 		cur_len = next_len;
-		n = read_chunk(fd, next, TPM2_MAX_DIGEST_BUFFER);
+		n = read_full(fd, next, TPM2_MAX_DIGEST_BUFFER);
 		if (n < 0) {
 			log_error("cannot read the file to measure: %s", strerror(errno));
 			sequence_abandon(&seq);
@@ -488,11 +471,11 @@ int tpm_pcr_event_fd(struct tpm *tpm, unsigned pcr, int fd, const uint16_t *algs
 {
 	uint8_t cur[TPM2_MAX_DIGEST_BUFFER], next[TPM2_MAX_DIGEST_BUFFER];
 	TPML_DIGEST_VALUES values;
-	ssize_t cur_len = read_chunk(fd, cur, sizeof cur), next_len = 0;
+	ssize_t cur_len = read_full(fd, cur, sizeof cur), next_len = 0;
 	int rc;
 
 	if (cur_len == (ssize_t)sizeof cur)
-		next_len = read_chunk(fd, next, sizeof next);
+		next_len = read_full(fd, next, sizeof next);
 	if (cur_len < 0 || next_len < 0) {
 		log_error("cannot read the file to measure: %s", strerror(errno));
 		return -2;

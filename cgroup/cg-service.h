@@ -24,6 +24,12 @@ enum cg_controller {
 	CG_CTRL_IO = 1u << 3,
 };
 #define CG_CTRL_WANTED (CG_CTRL_MEMORY | CG_CTRL_PIDS | CG_CTRL_CPU | CG_CTRL_IO)
+/* memory and pids are always on: they give every service its figures (memory.current,
+ * pids.current). cpu and io only limit: each enabled controller makes every cgroup
+ * dearer to create and, for cpu, every context switch dearer, so PID 1 enables them
+ * when a service first asks for CPUWeight= or IOWeight= (cpu.stat's usage exists
+ * without the cpu controller). */
+#define CG_CTRL_ACCOUNTING (CG_CTRL_MEMORY | CG_CTRL_PIDS)
 
 #define CG_SERVICE_SUFFIX ".service"
 #define CG_INIT_LEAF "init"
@@ -37,8 +43,8 @@ enum cg_controller {
 
 /* ---- ember's subtree and service cgroups ---- */
 
-/* Create <root>/<name> and enable in <root> and <name> every controller of
- * CG_CTRL_WANTED that <root>/cgroup.controllers offers; *fd gets <root>/<name>,
+/* Create <root>/<name> and enable in <root> and <name> each controller of `want` (of
+ * CG_CTRL_WANTED) that <root>/cgroup.controllers offers; *fd gets <root>/<name>,
  * *enabled the controllers now enabled for services (one that cannot be enabled, e.g.
  * cpu with realtime tasks about, is left out, not an error). When <root> is the
  * hierarchy root, the caller stays where it is (the root cgroup is exempt from the "no
@@ -46,7 +52,12 @@ enum cg_controller {
  * not (a cgroup namespace, a container) and holds processes, the kernel refuses to
  * enable controllers there: the caller then moves itself into <root>/<name>/init and
  * tries again. */
-int cg_subtree_init(const char *root, const char *name, int *fd, unsigned *enabled);
+int cg_subtree_init(const char *root, const char *name, unsigned want, int *fd, unsigned *enabled);
+
+/* Enable more controllers later, the same way, in <root> and the subtree subfd (the
+ * kernel adds them to every service cgroup already there). *enabled: all of `want`
+ * now on. Enabling a controller that is on already changes nothing. */
+int cg_subtree_enable(const char *root, int subfd, unsigned want, unsigned *enabled);
 
 /* Make (EEXIST is fine) and open <subtree>/<service>.service. The fd can be given to
  * cg_clone_into(). service: 1..CG_LEAF_NAME_MAX-9 bytes, no '/', '\n', leading '.'. A

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "bit-names.h"
 #include "io.h"
 #include "parse.h"
 
@@ -18,10 +19,7 @@
 #define CG2_MOUNT_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RELATIME)
 #define CG2_FEATURES_FILE "/sys/kernel/cgroup/features"
 
-static const struct {
-	unsigned bit;
-	const char *name;
-} cg2_names[] = {
+static const struct cg_bit_name cg2_names[] = {
 	{ CG2_NSDELEGATE, "nsdelegate" },
 	{ CG2_MEMORY_RECURSIVEPROT, "memory_recursiveprot" },
 	{ CG2_MEMORY_HUGETLB_ACCOUNTING, "memory_hugetlb_accounting" },
@@ -30,25 +28,14 @@ static const struct {
 
 const char *cg2_option_name(unsigned option)
 {
-	for (size_t i = 0; i < CG2_NAMES_COUNT; i++)
-		if (cg2_names[i].bit == option)
-			return cg2_names[i].name;
-	return "?";
+	return cg_bit_name(cg2_names, CG2_NAMES_COUNT, option);
 }
 
 unsigned cg2_options_parse(const char *opts)
 {
-	unsigned bits = 0;
-	char buf[CG2_OPTIONS_MAX];
-	char *save = NULL;
-
-	if (str_copy(buf, sizeof buf, opts) < 0)
-		return 0;
-	for (char *tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save))
-		for (size_t i = 0; i < CG2_NAMES_COUNT; i++)
-			if (strcmp(tok, cg2_names[i].name) == 0)
-				bits |= cg2_names[i].bit;
-	return bits;
+	if (strnlen(opts, CG2_OPTIONS_MAX) == CG2_OPTIONS_MAX)
+		return 0; /* longer than any option string ember reads: not trusted */
+	return cg_bits_named(cg2_names, CG2_NAMES_COUNT, opts, ",\n");
 }
 
 /* -1: the kernel cannot tell (no new mount API, or seccomp); else 0/1. */

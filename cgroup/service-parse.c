@@ -10,10 +10,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const struct {
-	unsigned bit;
-	const char *name;
-} controllers[] = {
+#include "bit-names.h"
+#include "io.h"
+
+static const struct cg_bit_name controllers[] = {
 	{ CG_CTRL_MEMORY, "memory" },
 	{ CG_CTRL_PIDS, "pids" },
 	{ CG_CTRL_CPU, "cpu" },
@@ -23,32 +23,12 @@ static const struct {
 
 const char *cg_controller_name(unsigned controller)
 {
-	for (size_t i = 0; i < CONTROLLER_COUNT; i++)
-		if (controllers[i].bit == controller)
-			return controllers[i].name;
-	return "?";
-}
-
-static unsigned controller_bit(const char *word, size_t len)
-{
-	for (size_t i = 0; i < CONTROLLER_COUNT; i++)
-		if (strlen(controllers[i].name) == len && memcmp(controllers[i].name, word, len) == 0)
-			return controllers[i].bit;
-	return 0;
+	return cg_bit_name(controllers, CONTROLLER_COUNT, controller);
 }
 
 unsigned cg_controllers_parse(const char *text)
 {
-	unsigned bits = 0;
-	const char *p = text;
-
-	while (*p) {
-		size_t len = strcspn(p, " \t\n");
-		bits |= controller_bit(p, len);
-		p += len;
-		p += strspn(p, " \t\n");
-	}
-	return bits;
+	return cg_bits_named(controllers, CONTROLLER_COUNT, text, " \t\n");
 }
 
 int cg_parse_u64(const char *s, size_t len, unsigned long long *out)
@@ -126,11 +106,9 @@ int cg_read_lines(int fd, char *buf, size_t size, cg_line_fn *fn, void *ctx)
 		return -1;
 	}
 	for (;;) {
-		ssize_t n = read(fd, buf + have, size - 1 - have);
+		ssize_t n = read_full(fd, buf + have, size - 1 - have);
 		int r;
 
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
 			return -1;
 		if (n == 0)

@@ -118,10 +118,26 @@ static void enable_in_root(int rootfd, int subfd, unsigned want, unsigned *in_ro
 	*in_root &= want;
 }
 
-int cg_subtree_init(const char *root, const char *name, int *fd, unsigned *enabled)
+int cg_subtree_enable(const char *root, int subfd, unsigned want, unsigned *enabled)
+{
+	int rootfd = open(root, DIR_FLAGS);
+	unsigned avail, in_root;
+
+	*enabled = 0;
+	if (rootfd < 0)
+		return -1;
+	if (read_controllers(rootfd, "cgroup.controllers", &avail) < 0) {
+		close_keep_errno(rootfd);
+		return -1;
+	}
+	enable_in_root(rootfd, subfd, avail & want & CG_CTRL_WANTED, &in_root);
+	close(rootfd);
+	return enable_controllers(subfd, in_root, enabled);
+}
+
+int cg_subtree_init(const char *root, const char *name, unsigned want, int *fd, unsigned *enabled)
 {
 	int rootfd, subfd = -1;
-	unsigned avail, in_root;
 
 	*fd = -1;
 	*enabled = 0;
@@ -132,13 +148,10 @@ int cg_subtree_init(const char *root, const char *name, int *fd, unsigned *enabl
 	rootfd = open(root, DIR_FLAGS);
 	if (rootfd < 0)
 		return -1;
-	if (read_controllers(rootfd, "cgroup.controllers", &avail) < 0 || make_dir_at(rootfd, name) < 0)
+	if (make_dir_at(rootfd, name) < 0)
 		goto fail;
 	subfd = openat(rootfd, name, DIR_FLAGS);
-	if (subfd < 0)
-		goto fail;
-	enable_in_root(rootfd, subfd, avail & CG_CTRL_WANTED, &in_root);
-	if (enable_controllers(subfd, in_root, enabled) < 0)
+	if (subfd < 0 || cg_subtree_enable(root, subfd, want, enabled) < 0)
 		goto fail;
 	close(rootfd);
 	*fd = subfd;

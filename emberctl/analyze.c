@@ -78,11 +78,19 @@ void analyze_compute(const struct record_set *set, struct boot_times *bt)
 	long long last_ready = -1;
 	int cur = -1;
 
+	long long boot_ready;
+
 	memset(bt, 0, sizeof *bt);
+	for (size_t i = 0; i < set->count; i++)
+		if (is_boot(&set->rec[i]) && !bt->boot)
+			bt->boot = &set->rec[i];
+	/* A service restarted since boot carries its latest times: it did not hold the boot
+	 * up, so the chain ends at the last service ready by the time the boot was. */
+	boot_ready = bt->boot ? rec_int(bt->boot, "ready_us") : -1;
 	for (size_t i = 0; i < set->count; i++) {
 		const struct ctl_record *r = &set->rec[i];
-		if (is_boot(r) && !bt->boot)
-			bt->boot = r;
+		if (boot_ready >= 0 && rec_int(r, "ready_us") > boot_ready)
+			continue;
 		if (is_service(r) && rec_int(r, "ready_us") > last_ready) {
 			last_ready = rec_int(r, "ready_us");
 			cur = (int)i;

@@ -288,15 +288,8 @@ static void cloexec_inherited_fds(void)
 
 static int setup_signals(void)
 {
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	sigprocmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	int fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	int fd = empowerd_signal_fd();
 	if (fd < 0)
 		die(EXIT_SYSTEM, "signalfd: %s", strerror(errno));
 	return fd;

@@ -586,7 +586,7 @@ static int wait_command(int sigfd)
 	}
 }
 
-static int signal_fd(void)
+int empowerd_signal_fd(void)
 {
 	sigset_t set;
 	sigemptyset(&set);
@@ -605,7 +605,7 @@ void session_serve(int conn, uid_t peer_uid, pid_t peer_pid, const struct sessio
 	S.peer_pid = peer_pid;
 	S.cfg = cfg;
 	S.child = -1;
-	int sigfd = S.sigfd = signal_fd();
+	int sigfd = S.sigfd = empowerd_signal_fd();
 	if (sigfd < 0)
 		refuse(EXIT_CANNOT_RUN, "signalfd: %s", strerror(errno));
 	read_request();

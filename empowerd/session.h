@@ -43,6 +43,10 @@ struct session_config {
 };
 
 uint64_t boottime_ms(void);
+/* Block the signals the daemon and each session handle through a signalfd (SIGCHLD,
+ * SIGTERM, SIGINT, SIGHUP) and return one for them, close-on-exec and non-blocking;
+ * -1/errno. */
+int empowerd_signal_fd(void);
 
 noreturn void session_serve(int conn, uid_t peer_uid, pid_t peer_pid,
 			    const struct session_config *cfg);

@@ -39,7 +39,7 @@ static void console_tty_path(char *path, size_t size)
 		snprintf(path, size, "/dev/%s", last);
 }
 
-static void child_enter_console(const char *tty)
+static void child_enter_console(const char *tty, bool controlling)
 {
 	int fd;
 	sigset_t none;
@@ -47,12 +47,13 @@ static void child_enter_console(const char *tty)
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	setsid();
-	fd = open(tty, O_RDWR);
+	fd = open(tty, O_RDWR | (controlling ? 0 : O_NOCTTY));
 	if (fd < 0)
-		fd = open("/dev/console", O_RDWR);
+		fd = open("/dev/console", O_RDWR | (controlling ? 0 : O_NOCTTY));
 	if (fd < 0)
 		_exit(127);
-	ioctl(fd, TIOCSCTTY, 1);
+	if (controlling)
+		ioctl(fd, TIOCSCTTY, 1);
 	dup2(fd, 0);
 	dup2(fd, 1);
 	dup2(fd, 2);
@@ -60,7 +61,7 @@ static void child_enter_console(const char *tty)
 		close(fd);
 }
 
-pid_t console_spawn(const char *path, char *const argv[], char *const envp[], bool inherit_stdio)
+pid_t console_spawn(const char *path, char *const argv[], char *const envp[], enum console_mode mode)
 {
 	char tty[300];
 	pid_t pid;
@@ -69,13 +70,13 @@ pid_t console_spawn(const char *path, char *const argv[], char *const envp[], bo
 	pid = fork();
 	if (pid != 0)
 		return pid;
-	if (inherit_stdio) {
+	if (mode == CONSOLE_INHERIT) {
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		setsid();
 	} else {
-		child_enter_console(tty);
+		child_enter_console(tty, mode == CONSOLE_INTERACTIVE);
 	}
 	execve(path, argv, envp);
 	log_error("%s: cannot execute: %m", path);

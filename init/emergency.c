@@ -57,7 +57,7 @@ void emergency(const char *why)
 	in_emergency = 1;
 	log_error("EMERGENCY: %s; starting an emergency shell, the system reboots when it exits", why);
 	sync();
-	shell = console_spawn("/bin/sh", shell_argv, shell_envp, false);
+	shell = console_spawn("/bin/sh", shell_argv, shell_envp, CONSOLE_INTERACTIVE);
 	if (shell > 0) {
 		for (;;) {
 			pid_t p = waitpid(-1, NULL, 0);

@@ -44,7 +44,7 @@
 #define CONTROL_PATH RUN_DIR "/control"
 #define CAPS_HELPER EXEC_CAPS_HELPER
 #define MEASURE_BIN "/usr/sbin/boot-measure"
-#define POLL_MAX (2 + 16 + 2 * SERVICE_COUNT_MAX)
+#define POLL_MAX (2 + 16 + 3 * SERVICE_COUNT_MAX) /* output, exec status, stderr */
 #define NOFILE_WANTED 4096
 
 /* The state PID 1 keeps, in one place. */
@@ -226,7 +226,8 @@ static void start_shell(void)
 {
 	/* A leading '-' makes it a login shell, which reads /etc/profile. */
 	char *argv[] = { "-sh", NULL };
-	pid_t pid = console_spawn(pid1.opts.shell, argv, base_env, pid1.container);
+	pid_t pid = console_spawn(pid1.opts.shell, argv, base_env,
+				  pid1.container ? CONSOLE_INHERIT : CONSOLE_INTERACTIVE);
 
 	if (pid < 0) {
 		log_error("console shell %s: cannot fork: %m; retrying", pid1.opts.shell);
@@ -242,7 +243,8 @@ static void start_shell(void)
 static void start_test_command(void)
 {
 	char *argv[] = { pid1.opts.run, NULL };
-	pid_t pid = console_spawn(pid1.opts.run, argv, base_env, pid1.container);
+	pid_t pid = console_spawn(pid1.opts.run, argv, base_env,
+				  pid1.container ? CONSOLE_INHERIT : CONSOLE_OUTPUT);
 
 	if (pid < 0) {
 		log_error("ember.run %s: cannot fork: %m", pid1.opts.run);
@@ -480,6 +482,7 @@ static void start_supervisor(void)
 		.caps_helper = find_helper("ember-caps", CAPS_HELPER),
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
+		.no_kmsg = pid1.container,
 	};
 
 	if (pid1.opts.services[0]) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "exec-line.h"
+#include "kmsg-forward.h"
 #include "parse.h"
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED };
@@ -831,7 +832,7 @@ static int parse_output_key(struct parser *p, const struct key *k, const char *v
 {
 	static const struct { const char *name; enum service_output kind; } plain[] = {
 		{ "log", OUTPUT_LOG }, { "journal", OUTPUT_LOG }, { "console", OUTPUT_CONSOLE },
-		{ "null", OUTPUT_NULL }, { "inherit", OUTPUT_INHERIT },
+		{ "null", OUTPUT_NULL }, { "inherit", OUTPUT_INHERIT }, { "kmsg", OUTPUT_KMSG },
 	};
 	static const struct { const char *prefix; enum service_output kind; } files[] = {
 		{ "file:", OUTPUT_FILE }, { "append:", OUTPUT_APPEND },
@@ -861,8 +862,39 @@ static int parse_output_key(struct parser *p, const struct key *k, const char *v
 		return store(p, k->name, path, &out->path);
 	}
 	return invalid(p, k->name, value, is_stderr
-		? "expected log, console, null, inherit, file:PATH, append:PATH or truncate:PATH"
-		: "expected log, console, null, file:PATH, append:PATH or truncate:PATH");
+		? "expected log, console, null, inherit, kmsg, file:PATH, append:PATH or truncate:PATH"
+		: "expected log, console, null, kmsg, file:PATH, append:PATH or truncate:PATH");
+}
+
+/* LogRateLimitBurst=: lines forwarded to kmsg at once; 0 turns the rate limit off. */
+static int parse_log_rate_burst(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long n;
+
+	if (!*value) {
+		p->svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
+		return 0;
+	}
+	if (parse_ulong(value, 0, KMSG_FORWARD_BURST_MAX, &n) < 0)
+		return invalid(p, k->name, value, "expected a number of lines up to 1000000 (0: no limit)");
+	p->svc->log_rate_burst = (unsigned)n;
+	return 0;
+}
+
+/* LogRateLimitIntervalSec=: the time a full burst takes to come back; 0 turns the rate
+ * limit off. */
+static int parse_log_rate_interval(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long ms;
+
+	if (!*value) {
+		p->svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
+		return 0;
+	}
+	if (parse_timespan_ms(value, &ms) < 0 || ms > KMSG_FORWARD_INTERVAL_MAX_MS)
+		return invalid(p, k->name, value, "expected a time span up to 1h such as 5s (0: no limit)");
+	p->svc->log_rate_interval_ms = ms;
+	return 0;
 }
 
 /* ---- Limit*= ---------------------------------------------------------------------------- */
@@ -990,6 +1022,8 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "IOWeight", parse_weight, F(io_weight), 0, 0, false },
 	{ SECTION_SERVICE, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },
 	{ SECTION_SERVICE, "StandardError", parse_output_key, F(std_error), 0, 0, true },
+	{ SECTION_SERVICE, "LogRateLimitBurst", parse_log_rate_burst, 0, 0, 0, false },
+	{ SECTION_SERVICE, "LogRateLimitIntervalSec", parse_log_rate_interval, 0, 0, 0, false },
 	{ SECTION_SERVICE, "Essential", parse_bool_key, F(essential), 0, 0, false },
 };
 #undef F
@@ -1245,6 +1279,8 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->memory_max = svc->memory_high = svc->tasks_max = ~0ULL;
 	svc->std_output.kind = OUTPUT_LOG;
 	svc->std_error.kind = OUTPUT_INHERIT;
+	svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
+	svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
 	str_copy(svc->path, sizeof svc->path, path);
 	if (!service_name_valid(name)) {
 		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);

@@ -38,6 +38,8 @@
 #define RESTART_MAX_DELAY_DEFAULT_MS 30000UL  /* RestartMaxDelaySec= */
 #define START_LIMIT_BURST_DEFAULT 5u          /* StartLimitBurst= */
 #define START_LIMIT_INTERVAL_DEFAULT_MS 10000UL /* StartLimitIntervalSec= */
+#define LOG_RATE_LIMIT_BURST_DEFAULT 100u            /* LogRateLimitBurst= */
+#define LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS 5000UL    /* LogRateLimitIntervalSec= */
 #define SERVICE_CAPS_ALL (~(uint64_t)0)
 
 /* A string lives in the service's own text storage; a strref is its offset there, so a
@@ -46,10 +48,11 @@ typedef uint16_t strref;
 
 enum service_type { SERVICE_SIMPLE, SERVICE_ONESHOT, SERVICE_NOTIFY };
 enum service_restart { RESTART_NO, RESTART_ON_FAILURE, RESTART_ALWAYS };
-/* Where stdout/stderr go. OUTPUT_INHERIT is only valid for stderr: same as stdout. */
+/* Where stdout/stderr go. OUTPUT_INHERIT is only valid for stderr: same as stdout.
+ * OUTPUT_KMSG: as OUTPUT_LOG, and each line also to the kernel log (init/kmsg-forward.h). */
 enum service_output {
 	OUTPUT_LOG, OUTPUT_CONSOLE, OUTPUT_NULL, OUTPUT_FILE, OUTPUT_APPEND, OUTPUT_TRUNCATE,
-	OUTPUT_INHERIT,
+	OUTPUT_INHERIT, OUTPUT_KMSG,
 };
 
 /* Flags of one command line; the same bits exec_line_split() reports. */
@@ -132,6 +135,8 @@ struct service {
 	unsigned long long memory_max, memory_high, tasks_max; /* ~0ULL = unset/infinity */
 	unsigned cpu_weight, io_weight;                          /* 0 = unset */
 	struct service_output_spec std_output, std_error;
+	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
+	unsigned long log_rate_interval_ms; /* LogRateLimitIntervalSec=: 0 = no limit */
 
 	/* string storage behind every strref; text_used counts bytes in use */
 	uint16_t text_used;

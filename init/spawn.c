@@ -104,17 +104,45 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	return 0;
 }
 
-int spawn_output_pipe(struct unit *u, int *write_fd)
+/* Only PID 1's read end is non-blocking: a service writing faster than PID 1 reads
+ * waits for room, as with any pipe, instead of failing with EAGAIN. */
+static int output_pipe(int *read_fd, int *write_fd)
 {
 	int p[2];
 
-	if (u->out_fd < 0) {
-		if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
-			return -1;
-		u->out_fd = p[0];
-		u->out_wfd = p[1];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
 	}
+	*read_fd = p[0];
+	*write_fd = p[1];
+	return 0;
+}
+
+int spawn_output_pipe(struct unit *u, int *write_fd)
+{
+	if (u->out_fd < 0 && output_pipe(&u->out_fd, &u->out_wfd) < 0)
+		return -1;
 	*write_fd = u->out_wfd;
+	return 0;
+}
+
+/* stderr gets a pipe of its own when its lines must be told from stdout's: its lines go
+ * to kmsg at their own priority, or stdout's go there and its must not. */
+static bool error_pipe_needed(const struct service *s)
+{
+	return s->std_error.kind == OUTPUT_KMSG ||
+	       (s->std_error.kind == OUTPUT_LOG && s->std_output.kind == OUTPUT_KMSG);
+}
+
+static int error_pipe(struct unit *u, int *write_fd)
+{
+	if (u->err_fd < 0 && output_pipe(&u->err_fd, &u->err_wfd) < 0)
+		return -1;
+	*write_fd = u->err_wfd;
 	return 0;
 }
 
@@ -172,6 +200,7 @@ static int open_output(const struct service *s, const struct service_output_spec
 	int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC;
 
 	switch (o->kind) {
+	case OUTPUT_KMSG: /* PID 1 reads the pipe and forwards the lines */
 	case OUTPUT_LOG: return fcntl(pipe_fd, F_DUPFD_CLOEXEC, 3);
 	case OUTPUT_CONSOLE:
 		return console_fd >= 0 ? fcntl(console_fd, F_DUPFD_CLOEXEC, 3)
@@ -196,11 +225,16 @@ static void close_stdio(struct exec_context *c)
 static int open_stdio(struct unit *u, struct exec_context *c, int pipe_fd, int console_fd)
 {
 	const struct service *s = u->svc;
+	int err_pipe_fd = pipe_fd;
 
+	if (error_pipe_needed(s) && error_pipe(u, &err_pipe_fd) < 0) {
+		snprintf(u->error, sizeof u->error, "stderr pipe: %s", strerror(errno));
+		return -1;
+	}
 	c->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	c->stdout_fd = open_output(s, &s->std_output, pipe_fd, console_fd);
 	c->stderr_fd = s->std_error.kind == OUTPUT_INHERIT ? c->stdout_fd
-		       : open_output(s, &s->std_error, pipe_fd, console_fd);
+		       : open_output(s, &s->std_error, err_pipe_fd, console_fd);
 	if (c->stdin_fd < 0 || c->stdout_fd < 0 || c->stderr_fd < 0) {
 		snprintf(u->error, sizeof u->error, "standard output/error: %s", strerror(errno));
 		close_stdio(c);

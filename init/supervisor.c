@@ -21,6 +21,7 @@
 #define KILL_GRACE_MS 5000      /* after SIGKILL, how long to wait for an empty cgroup */
 #define STOP_POLL_MS 50         /* how often a stopping service's cgroup is checked */
 #define OUTPUT_READS_PER_TURN 4 /* per service and loop turn: a flood cannot starve others */
+#define OUTPUT_DRAIN_TURNS 4    /* after an exit: 4 turns of reads empty a 64 KiB pipe */
 
 /* The state PID 1 keeps about services, in one place. */
 static struct {
@@ -31,6 +32,9 @@ static struct {
 	struct depgraph graph;
 	struct spawn_env spawn;
 	bool stopping_all;
+	int kmsg_fd;                /* /dev/kmsg for StandardOutput=kmsg, opened on first use */
+	bool kmsg_unavailable;      /* that open failed: not retried for every line */
+	size_t err_polled_at;       /* where supervisor_pollfds put the stderr pipes */
 	long long boot_ready_us;
 	void (*boot_ready_cb)(void);
 	void (*essential_cb)(const char *name);
@@ -96,6 +100,7 @@ static void unit_reset(struct unit *u, struct service *svc)
 	memset(u, 0, sizeof *u);
 	u->svc = svc;
 	u->cg_fd = u->out_fd = u->out_wfd = u->exec_fd = -1;
+	u->err_fd = u->err_wfd = -1;
 	u->deadline_ms = -1;
 	u->exit_status = -1;
 	u->started_us = u->ready_us = u->failed_us = u->stopped_us = -1;
@@ -122,6 +127,7 @@ static void unit_classify(struct unit *u)
 void supervisor_init(const struct supervisor_config *cfg)
 {
 	sv.boot_ready_us = -1;
+	sv.kmsg_fd = -1;
 	sv.cfg = *cfg;
 	sv.spawn.notify_path = cfg->notify_path;
 	sv.spawn.caps_helper = cfg->caps_helper;
@@ -518,15 +524,19 @@ static void main_exited(struct unit *u, int status)
 		schedule_restart(u);
 }
 
+static void flush_output(struct unit *u, pid_t pid);
+
 bool supervisor_child_exited(pid_t pid, int status)
 {
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
 		if (pid == u->control_pid) {
+			flush_output(u, pid);
 			control_exited(u, status);
 			return true;
 		}
 		if (pid == u->main_pid) {
+			flush_output(u, pid);
 			main_exited(u, status);
 			return true;
 		}
@@ -647,18 +657,99 @@ size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 		fds[n++] = (struct pollfd){ .fd = u->out_fd, .events = POLLIN };
 		fds[n++] = (struct pollfd){ .fd = u->exec_fd, .events = POLLIN };
 	}
+	sv.err_polled_at = n;
+	for (size_t i = 0; i < sv.count && n < max; i++)
+		if (sv.units[i].err_fd >= 0)
+			fds[n++] = (struct pollfd){ .fd = sv.units[i].err_fd, .events = POLLIN };
 	return n;
 }
 
-static void read_output(struct unit *u)
+/* One record, one write, never blocking. A write that fails (EAGAIN, EINVAL, the kernel's
+ * own rate limit) loses that record and nothing else. */
+static void write_kmsg(void *ctx, const char *record, size_t len)
+{
+	(void)ctx;
+	if (sv.kmsg_fd < 0 && !sv.kmsg_unavailable && !sv.cfg.no_kmsg) {
+		sv.kmsg_fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		sv.kmsg_unavailable = sv.kmsg_fd < 0;
+		if (sv.kmsg_unavailable)
+			log_warn("/dev/kmsg: %m; StandardOutput=kmsg lines stay in the services' logs");
+	}
+	if (sv.kmsg_fd >= 0 && write(sv.kmsg_fd, record, len) < 0)
+		return; /* lost, as said above */
+}
+
+static bool forwards_to_kmsg(const struct unit *u, enum kmsg_stream s)
+{
+	const struct service *svc = u->svc;
+	return (s == KMSG_STDOUT ? svc->std_output.kind : svc->std_error.kind) == OUTPUT_KMSG;
+}
+
+static struct kmsg_forward_limit kmsg_limit(const struct unit *u)
+{
+	return (struct kmsg_forward_limit){ u->svc->log_rate_burst, u->svc->log_rate_interval_ms };
+}
+
+/* Records name the main process, or the ExecStartPre=/ExecStop= one while it runs alone. */
+static pid_t output_pid(const struct unit *u)
+{
+	return u->main_pid > 0 ? u->main_pid : u->control_pid;
+}
+
+static void forward_output(struct unit *u, enum kmsg_stream s, const char *data, size_t len)
+{
+	const struct kmsg_forward_limit limit = kmsg_limit(u);
+	const struct kmsg_forward_sink sink = { name_of(u), (int)output_pid(u), write_kmsg, NULL };
+
+	if (forwards_to_kmsg(u, s))
+		kmsg_forward_feed(&u->kmsg, s, data, len, now_ms(), &limit, &sink);
+}
+
+static void read_output(struct unit *u, int fd, enum kmsg_stream s)
 {
 	char buf[4096];
 
 	for (int i = 0; i < OUTPUT_READS_PER_TURN; i++) {
-		ssize_t n = read(u->out_fd, buf, sizeof buf);
+		ssize_t n = read(fd, buf, sizeof buf);
 		if (n <= 0)
 			return;
 		logbuf_append(&u->log, buf, (size_t)n);
+		forward_output(u, s, buf, (size_t)n);
+	}
+}
+
+/* Process pid of u exited: its last words may still be in the pipes. With kmsg
+ * forwarding, read them now (bounded: a grandchild that keeps writing cannot hold PID 1
+ * here) and send the unfinished lines under its pid. */
+static void flush_output(struct unit *u, pid_t pid)
+{
+	const struct kmsg_forward_limit limit = kmsg_limit(u);
+	const struct kmsg_forward_sink sink = { name_of(u), (int)pid, write_kmsg, NULL };
+
+	if (!forwards_to_kmsg(u, KMSG_STDOUT) && !forwards_to_kmsg(u, KMSG_STDERR))
+		return;
+	for (int i = 0; i < OUTPUT_DRAIN_TURNS; i++) {
+		if (u->out_fd >= 0)
+			read_output(u, u->out_fd, KMSG_STDOUT);
+		if (u->err_fd >= 0)
+			read_output(u, u->err_fd, KMSG_STDERR);
+	}
+	kmsg_forward_flush(&u->kmsg, now_ms(), &limit, &sink);
+}
+
+/* The stderr pipes, in unit order after the other fds. A unit whose pipe is not in its
+ * slot (a reload reordered the units) is read on the next turn. */
+static void handle_error_pipes(const struct pollfd *fds, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < sv.count && k < n; i++) {
+		struct unit *u = &sv.units[i];
+		if (u->err_fd < 0 || fds[k].fd != u->err_fd)
+			continue;
+		if (fds[k].revents & POLLIN)
+			read_output(u, u->err_fd, KMSG_STDERR);
+		k++;
 	}
 }
 
@@ -686,10 +777,12 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
 	for (size_t i = 0, k = 0; i < sv.count && k + 2 <= n; i++, k += 2) {
 		struct unit *u = &sv.units[i];
 		if (u->out_fd >= 0 && fds[k].fd == u->out_fd && (fds[k].revents & POLLIN))
-			read_output(u);
+			read_output(u, u->out_fd, KMSG_STDOUT);
 		if (u->exec_fd >= 0 && fds[k + 1].fd == u->exec_fd && fds[k + 1].revents)
 			read_exec_status(u);
 	}
+	if (sv.err_polled_at < n)
+		handle_error_pipes(fds + sv.err_polled_at, n - sv.err_polled_at);
 }
 
 /* ---- notify ------------------------------------------------------------------------- */

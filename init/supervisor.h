@@ -9,6 +9,7 @@
 
 #include "backoff.h"
 #include "depgraph.h"
+#include "kmsg-forward.h"
 #include "logbuf.h"
 #include "service.h"
 
@@ -41,6 +42,7 @@ struct unit {
 	pid_t control_pid;          /* ExecStartPre= / ExecStop= process */
 	int cg_fd;                  /* the service's cgroup, -1 without cgroups */
 	int out_fd, out_wfd;        /* the stdout/stderr pipe (PID 1 keeps both ends), -1 */
+	int err_fd, err_wfd;        /* stderr's own pipe, for StandardError=kmsg (see spawn.c), -1 */
 	int exec_fd;                /* exec status pipe of the last spawn, -1 */
 	long long deadline_ms;      /* start/stop timeout or restart time; -1 none */
 	pid_t pgid;                 /* session of the last main process (no-cgroup fallback) */
@@ -55,6 +57,7 @@ struct unit {
 	char error[UNIT_ERROR_MAX];
 	char exec_path[128];        /* program of the last spawn, for failure messages */
 	struct logbuf log;
+	struct kmsg_forward kmsg;   /* StandardOutput=kmsg, StandardError=kmsg */
 };
 
 struct supervisor_config {
@@ -64,6 +67,8 @@ struct supervisor_config {
 	const char *notify_path;    /* NOTIFY_SOCKET path */
 	const char *caps_helper;    /* ember-caps, for services with capabilities */
 	bool essential_only;        /* rescue mode: Essential=yes services only */
+	bool no_kmsg;               /* a container: the kernel log is the host's; StandardOutput=kmsg
+				     * output stays in the services' logs */
 	long long userspace_start_us; /* when PID 1 started (CLOCK_BOOTTIME) */
 };
 

@@ -17,6 +17,7 @@
 static struct {
 	bool enabled;
 	bool hugetlb_accounted;
+	unsigned controllers; /* enabled for services: CG_CTRL_ACCOUNTING, then on demand */
 	int subtree_fd;
 	char root[128];
 } cg = { .subtree_fd = -1 };
@@ -33,11 +34,12 @@ void svc_cgroup_init(const char *cgroup_root)
 			 cgroup_root);
 		return;
 	}
-	if (cg_subtree_init(cgroup_root, SUBTREE_NAME, &cg.subtree_fd, &enabled) < 0) {
+	if (cg_subtree_init(cgroup_root, SUBTREE_NAME, CG_CTRL_ACCOUNTING, &cg.subtree_fd, &enabled) < 0) {
 		log_error("cgroups: %s/%s: %m; services run without cgroups", cgroup_root, SUBTREE_NAME);
 		return;
 	}
 	cg.enabled = true;
+	cg.controllers = enabled;
 	cg.hugetlb_accounted = (cg2_options_parse(opts) & CG2_MEMORY_HUGETLB_ACCOUNTING) != 0;
 	snprintf(cg.root, sizeof cg.root, "%s", cgroup_root);
 	log_info("cgroups: services below %s/%s, controllers:%s%s%s%s", cgroup_root, SUBTREE_NAME,
@@ -46,6 +48,27 @@ void svc_cgroup_init(const char *cgroup_root)
 }
 
 bool svc_cgroup_enabled(void) { return cg.enabled; }
+
+/* cpu and io come on when the first service asks for a weight (cg-service.h). If the
+ * kernel refuses, the limit write that follows names the missing controller. */
+static void enable_on_demand(const struct service *s)
+{
+	unsigned need = (s->cpu_weight ? CG_CTRL_CPU : 0) | (s->io_weight ? CG_CTRL_IO : 0);
+	unsigned now;
+
+	if (!(need & ~cg.controllers))
+		return;
+	if (cg_subtree_enable(cg.root, cg.subtree_fd, cg.controllers | need, &now) < 0) {
+		log_warn("cgroups: enabling %s%s for %s.service: %m", need & CG_CTRL_CPU ? "cpu " : "",
+			 need & CG_CTRL_IO ? "io " : "", s->name);
+		return;
+	}
+	need = now & ~cg.controllers;
+	if (need)
+		log_info("cgroups: %s%senabled for %s.service", need & CG_CTRL_CPU ? "cpu " : "",
+			 need & CG_CTRL_IO ? "io " : "", s->name);
+	cg.controllers |= now;
+}
 
 int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 {
@@ -57,6 +80,7 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 
 	if (!cg.enabled)
 		return 0;
+	enable_on_demand(s);
 	snprintf(leaf, sizeof leaf, "%s%s", s->name, CG_SERVICE_SUFFIX);
 	fresh = faccessat(cg.subtree_fd, leaf, F_OK, 0) < 0;
 	if (u->cg_fd < 0 && cg_service_open(cg.subtree_fd, s->name, &u->cg_fd) < 0) {

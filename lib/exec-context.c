@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "parse.h"
 
 /* ---- capability names: kernel ABI (linux/capability.h); PID 1 links no libcap ---- */
@@ -534,21 +535,11 @@ int exec_failure_write(int fd, const struct exec_failure *f)
 
 int exec_failure_read(int fd, struct exec_failure *f)
 {
-	size_t got = 0;
+	ssize_t got = read_full(fd, f, sizeof *f);
 
-	while (got < sizeof *f) {
-		ssize_t n = read(fd, (char *)f + got, sizeof *f - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got == 0)
-		return 0;
-	if (got != sizeof *f || f->step <= EXEC_STEP_NONE || f->step >= EXEC_STEP_COUNT) {
+	if (got <= 0)
+		return (int)got;
+	if (got != (ssize_t)sizeof *f || f->step <= EXEC_STEP_NONE || f->step >= EXEC_STEP_COUNT) {
 		errno = EIO;
 		return -1;
 	}

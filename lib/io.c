@@ -22,6 +22,24 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+ssize_t read_full(int fd, void *buf, size_t size)
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < size) {
+		ssize_t n = read(fd, p + got, size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
 int write_file_at(int dirfd, const char *path, const char *value)
 {
 	int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
@@ -51,28 +69,24 @@ int write_file(const char *path, const char *value)
 
 ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	size_t len = 0;
+	int fd, saved;
+	ssize_t len;
 
+	if (size == 0) { /* no room for the NUL */
+		errno = EINVAL;
+		return -1;
+	}
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -1;
-	while (len + 1 < size) {
-		ssize_t n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	len = read_full(fd, buf, size - 1);
+	saved = errno;
 	close(fd);
+	errno = saved;
+	if (len < 0)
+		return -1;
 	buf[len] = '\0';
-	return (ssize_t)len;
+	return len;
 }
 
 ssize_t read_file(const char *path, char *buf, size_t size)

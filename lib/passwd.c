@@ -12,6 +12,7 @@
 
 #define PASSWD_FIELDS 7 /* name:password:uid:gid:gecos:home:shell */
 #define GROUP_FIELDS 4  /* name:password:gid:member,member,... */
+#define FIELDS_MAX PASSWD_FIELDS /* the longer of the two */
 
 /* ---- reading lines without stdio or malloc ---- */
 
@@ -173,17 +174,80 @@ static bool line_has_nul(const char *line, size_t len)
 	return strlen(line) != len;
 }
 
+/* Called with the fields of each entry; returns 0 to go on, 1 to stop (found), -1/errno
+ * to stop on an error. */
+typedef int entry_fn(void *ctx, char **field);
+
+/* Hand each entry of root/file (a line without NUL bytes that splits into exactly
+ * nfields fields) to fn until it returns nonzero. Returns what fn returned, 0 at the
+ * end of the file, or -1/errno when the file cannot be opened or read. *overlong (may
+ * be NULL) tells whether a line too long to read was dropped. */
+static int scan_entries(const char *root, const char *file, int nfields, entry_fn *fn,
+			void *ctx, bool *overlong)
+{
+	struct line_reader r;
+	char *field[FIELDS_MAX];
+	char *line;
+	size_t len;
+	int got = 0, ret = 0;
+
+	if (reader_open(&r, root, file) < 0)
+		return -1;
+	while (ret == 0 && (got = reader_next(&r, &line, &len)) > 0)
+		if (!line_has_nul(line, len) && split_fields(line, field, nfields))
+			ret = fn(ctx, field);
+	if (ret == 0 && got < 0)
+		ret = -1;
+	if (overlong)
+		*overlong = r.overlong;
+	reader_close(&r);
+	return ret;
+}
+
+/* What a lookup looks for: an entry by name (name != NULL) or by id, copied to out. */
+struct entry_query {
+	const char *name;
+	uint32_t id;
+	void *out;
+};
+
+static bool query_matches(const struct entry_query *q, const char *name, uint32_t id)
+{
+	return q->name ? strcmp(name, q->name) == 0 : id == q->id;
+}
+
+/* name_or_id as User= and Group= read it: a string of digits is an id, anything else a
+ * name. 0, or -1/errno for a number that is not a valid id. */
+static int query_parse(const char *name_or_id, void *out, struct entry_query *q)
+{
+	q->out = out;
+	q->name = NULL;
+	q->id = 0;
+	if (!is_numeric(name_or_id)) {
+		q->name = name_or_id;
+		return 0;
+	}
+	return passwd_parse_id(name_or_id, &q->id);
+}
+
+/* 0 when fn found the entry, else -1/errno: ENOENT when the file has none. */
+static int find_entry(const char *root, const char *file, int nfields, entry_fn *fn,
+		      void *ctx)
+{
+	int ret = scan_entries(root, file, nfields, fn, ctx, NULL);
+
+	if (ret == 0)
+		errno = ENOENT; /* the parsers may have set errno on lines they skipped */
+	return ret > 0 ? 0 : -1;
+}
+
 struct user_fields {
 	char *name, *home, *shell;
 	uint32_t uid, gid;
 };
 
-static bool parse_user_line(char *line, struct user_fields *u)
+static bool parse_user(char **f, struct user_fields *u)
 {
-	char *f[PASSWD_FIELDS];
-
-	if (!split_fields(line, f, PASSWD_FIELDS))
-		return false;
 	if (passwd_parse_id(f[2], &u->uid) < 0 || passwd_parse_id(f[3], &u->gid) < 0)
 		return false;
 	u->name = f[0];
@@ -203,50 +267,38 @@ static int fill_user(const struct user_fields *u, struct passwd_user *out)
 	return 0;
 }
 
-/* Scan passwd for the first valid entry that matches by name (name != NULL) or uid. */
-static int find_user(const char *root, const char *name, uid_t uid, struct passwd_user *out)
+static int match_user(void *ctx, char **field)
 {
-	struct line_reader r;
+	struct entry_query *q = ctx;
 	struct user_fields u;
-	char *line;
-	size_t len;
-	int got, ret = -1;
 
-	if (reader_open(&r, root, "etc/passwd") < 0)
-		return -1;
-	while ((got = reader_next(&r, &line, &len)) > 0) {
-		if (line_has_nul(line, len) || !parse_user_line(line, &u))
-			continue;
-		if (name ? strcmp(u.name, name) != 0 : u.uid != uid)
-			continue;
-		ret = fill_user(&u, out);
-		break;
-	}
-	if (got == 0 && ret < 0)
-		errno = ENOENT; /* the parsers may have set errno on lines they skipped */
-	reader_close(&r);
-	return ret;
+	if (!parse_user(field, &u) || !query_matches(q, u.name, u.uid))
+		return 0;
+	return fill_user(&u, q->out) < 0 ? -1 : 1;
+}
+
+/* The first valid passwd entry that matches. */
+static int find_user(const char *root, struct entry_query *q)
+{
+	return find_entry(root, "etc/passwd", PASSWD_FIELDS, match_user, q);
 }
 
 int passwd_user_by_name(const char *root, const char *name, struct passwd_user *out)
 {
-	return find_user(root, name, 0, out);
+	struct entry_query q = { name, 0, out };
+	return find_user(root, &q);
 }
 
 int passwd_user_by_uid(const char *root, uid_t uid, struct passwd_user *out)
 {
-	return find_user(root, NULL, uid, out);
+	struct entry_query q = { NULL, uid, out };
+	return find_user(root, &q);
 }
 
 int passwd_user_lookup(const char *root, const char *name_or_id, struct passwd_user *out)
 {
-	uint32_t id;
-
-	if (!is_numeric(name_or_id))
-		return passwd_user_by_name(root, name_or_id, out);
-	if (passwd_parse_id(name_or_id, &id) < 0)
-		return -1;
-	return passwd_user_by_uid(root, id, out);
+	struct entry_query q;
+	return query_parse(name_or_id, out, &q) < 0 ? -1 : find_user(root, &q);
 }
 
 struct group_fields {
@@ -254,12 +306,8 @@ struct group_fields {
 	uint32_t gid;
 };
 
-static bool parse_group_line(char *line, struct group_fields *g)
+static bool parse_group(char **f, struct group_fields *g)
 {
-	char *f[GROUP_FIELDS];
-
-	if (!split_fields(line, f, GROUP_FIELDS))
-		return false;
 	if (passwd_parse_id(f[2], &g->gid) < 0)
 		return false;
 	g->name = f[0];
@@ -267,50 +315,40 @@ static bool parse_group_line(char *line, struct group_fields *g)
 	return true;
 }
 
-static int find_group(const char *root, const char *name, gid_t gid, struct passwd_group *out)
+static int match_group(void *ctx, char **field)
 {
-	struct line_reader r;
+	struct entry_query *q = ctx;
+	struct passwd_group *out = q->out;
 	struct group_fields g;
-	char *line;
-	size_t len;
-	int got, ret = -1;
 
-	if (reader_open(&r, root, "etc/group") < 0)
-		return -1;
-	while ((got = reader_next(&r, &line, &len)) > 0) {
-		if (line_has_nul(line, len) || !parse_group_line(line, &g))
-			continue;
-		if (name ? strcmp(g.name, name) != 0 : g.gid != gid)
-			continue;
-		ret = str_copy(out->name, sizeof out->name, g.name);
-		out->gid = g.gid;
-		break;
-	}
-	if (got == 0 && ret < 0)
-		errno = ENOENT; /* the parsers may have set errno on lines they skipped */
-	reader_close(&r);
-	return ret;
+	if (!parse_group(field, &g) || !query_matches(q, g.name, g.gid))
+		return 0;
+	out->gid = g.gid;
+	return str_copy(out->name, sizeof out->name, g.name) < 0 ? -1 : 1;
+}
+
+/* The first valid group entry that matches. */
+static int find_group(const char *root, struct entry_query *q)
+{
+	return find_entry(root, "etc/group", GROUP_FIELDS, match_group, q);
 }
 
 int passwd_group_by_name(const char *root, const char *name, struct passwd_group *out)
 {
-	return find_group(root, name, 0, out);
+	struct entry_query q = { name, 0, out };
+	return find_group(root, &q);
 }
 
 int passwd_group_by_gid(const char *root, gid_t gid, struct passwd_group *out)
 {
-	return find_group(root, NULL, gid, out);
+	struct entry_query q = { NULL, gid, out };
+	return find_group(root, &q);
 }
 
 int passwd_group_lookup(const char *root, const char *name_or_id, struct passwd_group *out)
 {
-	uint32_t id;
-
-	if (!is_numeric(name_or_id))
-		return passwd_group_by_name(root, name_or_id, out);
-	if (passwd_parse_id(name_or_id, &id) < 0)
-		return -1;
-	return passwd_group_by_gid(root, id, out);
+	struct entry_query q;
+	return query_parse(name_or_id, out, &q) < 0 ? -1 : find_group(root, &q);
 }
 
 static bool member_of(const char *members, const char *user)
@@ -343,32 +381,39 @@ static int add_gid(gid_t *groups, size_t cap, size_t *count, gid_t gid)
 	return 0;
 }
 
+/* Where passwd_user_groups() collects the groups user is a member of. */
+struct member_query {
+	const char *user;
+	gid_t *groups;
+	size_t cap, *count;
+};
+
+static int add_if_member(void *ctx, char **field)
+{
+	struct member_query *q = ctx;
+	struct group_fields g;
+
+	if (!parse_group(field, &g) || !member_of(g.members, q->user))
+		return 0;
+	return add_gid(q->groups, q->cap, q->count, g.gid);
+}
+
 int passwd_user_groups(const char *root, const char *user, gid_t primary, gid_t *groups,
 		       size_t cap, size_t *count)
 {
-	struct line_reader r;
-	struct group_fields g;
-	char *line;
-	size_t len;
-	int got = 0, ret = 0;
+	struct member_query q = { user, groups, cap, count };
+	bool overlong = false;
+	int ret;
 
 	*count = 0;
 	if (add_gid(groups, cap, count, primary) < 0)
 		return -1;
-	if (reader_open(&r, root, "etc/group") < 0)
-		return errno == ENOENT ? 0 : -1;
-	while (ret == 0 && (got = reader_next(&r, &line, &len)) > 0) {
-		if (line_has_nul(line, len) || !parse_group_line(line, &g))
-			continue;
-		if (member_of(g.members, user))
-			ret = add_gid(groups, cap, count, g.gid);
-	}
-	if (ret == 0 && got < 0)
-		ret = -1;
-	if (ret == 0 && r.overlong) {
+	ret = scan_entries(root, "etc/group", GROUP_FIELDS, add_if_member, &q, &overlong);
+	if (ret < 0)
+		return errno == ENOENT ? 0 : -1; /* no /etc/group: no supplementary groups */
+	if (overlong) {
 		errno = EOVERFLOW;
-		ret = -1;
+		return -1;
 	}
-	reader_close(&r);
-	return ret;
+	return 0;
 }

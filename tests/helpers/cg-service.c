@@ -89,7 +89,7 @@ static int cmd_init(char **argv)
 	unsigned enabled;
 	int fd;
 
-	if (cg_subtree_init(argv[0], argv[1], &fd, &enabled) < 0) {
+	if (cg_subtree_init(argv[0], argv[1], CG_CTRL_WANTED, &fd, &enabled) < 0) {
 		fprintf(stderr, "cg-service: %s/%s: %s\n", argv[0], argv[1], strerror(errno));
 		return 1;
 	}

@@ -203,12 +203,25 @@ static void svg_of_nothing(void)
 	CHECK(strstr(out, "boot not finished, 0 services") != NULL);
 }
 
+/* A crashing service restarted after boot was ready did not hold the boot up. */
+static void service_restarted_after_boot_does_not_end_the_chain(void)
+{
+	static char restarted[sizeof boot + 256];
+	strcpy(restarted, boot);
+	strcat(restarted, "kind=service\nname=crashy\nstate=ready\nstarted_us=3500000\n"
+			  "ready_us=3600000\nfailed_us=-1\nstopped_us=-1\nafter=late\n\n");
+	load(restarted);
+	CHECK(bt.chain_len == 3);
+	CHECK_STR(chain_name(0), "late");
+}
+
 int main(void)
 {
 	RUN(chain_follows_the_last_ready_dependency);
 	RUN(chain_text);
 	RUN(dependency_ready_after_the_start_is_not_a_blocker);
 	RUN(cycles_end_the_chain);
+	RUN(service_restarted_after_boot_does_not_end_the_chain);
 	RUN(hostile_after_lists);
 	RUN(nothing_ready_yet);
 	RUN(json_has_boot_services_and_chain);

@@ -114,6 +114,12 @@ static const struct bad_value bad_values[] = {
 	{ "Service", "StandardOutput=inherit", "expected log, console, null" },
 	{ "Service", "StandardOutput=file:relative", "the file must be an absolute path" },
 	{ "Service", "StandardError=tty", "expected log, console, null, inherit" },
+	{ "Service", "StandardOutput=kmsg+console", "expected log, console, null, kmsg" },
+	{ "Service", "StandardError=KMSG", "expected log, console, null, inherit, kmsg" },
+	{ "Service", "LogRateLimitBurst=-1", "expected a number of lines" },
+	{ "Service", "LogRateLimitBurst=1000001", "expected a number of lines" },
+	{ "Service", "LogRateLimitIntervalSec=2h", "expected a time span up to 1h" },
+	{ "Service", "LogRateLimitIntervalSec=soon", "expected a time span up to 1h" },
 };
 
 static void every_key_rejects_bad_values(void)

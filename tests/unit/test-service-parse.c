@@ -58,6 +58,7 @@ static void defaults_are_documented_ones(void)
 	CHECK(svc.memory_max == ~0ULL && svc.memory_high == ~0ULL && svc.tasks_max == ~0ULL);
 	CHECK(svc.cpu_weight == 0 && svc.io_weight == 0);
 	CHECK(svc.std_output.kind == OUTPUT_LOG && svc.std_error.kind == OUTPUT_INHERIT);
+	CHECK(svc.log_rate_burst == 100 && svc.log_rate_interval_ms == 5000);
 	CHECK(!svc.nice.set && !svc.oom_score_adjust.set && !svc.umask_set);
 	CHECK(svc.rlimit_set == 0);
 	CHECK_STR(S(svc.description), "");
@@ -355,6 +356,25 @@ static void output_targets(void)
 	CHECK(svc.std_error.path == 0);
 }
 
+static void output_to_kmsg(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=kmsg\n") == 0);
+	CHECK(svc.std_output.kind == OUTPUT_KMSG && svc.std_error.kind == OUTPUT_INHERIT);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardError=kmsg\n") == 0);
+	CHECK(svc.std_output.kind == OUTPUT_LOG && svc.std_error.kind == OUTPUT_KMSG);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=kmsg\nStandardError=kmsg\n"
+		    "LogRateLimitBurst=10\nLogRateLimitIntervalSec=2s\n") == 0);
+	CHECK(svc.std_output.kind == OUTPUT_KMSG && svc.std_error.kind == OUTPUT_KMSG);
+	CHECK(svc.log_rate_burst == 10 && svc.log_rate_interval_ms == 2000);
+	CHECK(warnings == 0 && errors == 0);
+	/* 0 turns the limit off; an empty value restores the default. */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nLogRateLimitBurst=0\nLogRateLimitIntervalSec=0\n") == 0);
+	CHECK(svc.log_rate_burst == 0 && svc.log_rate_interval_ms == 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nLogRateLimitBurst=7\nLogRateLimitBurst=\n"
+		    "LogRateLimitIntervalSec=1min\nLogRateLimitIntervalSec=\n") == 0);
+	CHECK(svc.log_rate_burst == 100 && svc.log_rate_interval_ms == 5000);
+}
+
 static void syntax_comments_blanks_continuations(void)
 {
 	CHECK(parse("# a comment\n; another\n\n   \n[Unit]\n  Description = spaced out  \n"
@@ -579,5 +599,6 @@ int main(void)
 	RUN(name_validation);
 	RUN(conditions_evaluate);
 	RUN(struct_copies_keep_their_strings);
+	RUN(output_to_kmsg);
 	return harness_done();
 }

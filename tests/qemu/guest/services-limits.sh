@@ -33,5 +33,21 @@ emberctl stop forker
 i=0; while [ -d $CG/forker.service ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 [ ! -d $CG/forker.service ] && ok stopped-cgroup-removed || bad stopped-cgroup-removed "still there"
 [ "$(state forker)" = stopped ] && ok forker-stopped || bad forker-stopped "$(state forker)"
+
+# The boot chart and the JSON timings, copied out through the console for the host to
+# parse (tests/qemu/test-services.sh). memhog is stopped first: each of its OOM kills
+# prints a kernel line that could land in the middle of the copy.
+copy_out() { # NAME FILE: base64 lines tagged with NAME, then the file's md5
+	base64 "$2" | sed "s/^/EMBER-B64 $1 /"
+	echo "EMBER-MD5 $1 $(md5sum <"$2" | cut -d' ' -f1)"
+}
+emberctl stop memhog
+i=0; while [ "$(state memhog)" != stopped ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+emberctl analyze --svg /tmp/boot.svg >/dev/null && [ -s /tmp/boot.svg ] && ok analyze-svg-written ||
+	bad analyze-svg-written "emberctl analyze --svg failed or wrote nothing"
+emberctl analyze --json >/tmp/analyze.json && ok analyze-json-written ||
+	bad analyze-json-written "emberctl analyze --json failed"
+copy_out svg /tmp/boot.svg
+copy_out json /tmp/analyze.json
 echo "PID1-RSS-KB $(sed -n 's/^VmRSS:[^0-9]*\([0-9]*\).*/\1/p' /proc/1/status)"
 exit 0
