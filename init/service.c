@@ -444,33 +444,44 @@ static int parse_restart_sec(struct parser *p, const struct key *k, const char *
 	return 0;
 }
 
-/* RestartMaxDelaySec=, StartLimitIntervalSec=: a time span; "" restores the default. */
+/* RestartMaxDelaySec=, StartLimitIntervalSec=, LogRateLimitIntervalSec=: a time span;
+ * "" restores the default (k->min); k->max, when not 0, is a ceiling in ms. */
 static int parse_span_key(struct parser *p, const struct key *k, const char *value)
 {
 	unsigned long *v = field(p, k->offset), ms;
+	char why[96];
 
 	if (!*value) {
 		*v = (unsigned long)k->min;
 		return 0;
 	}
-	if (parse_timespan_ms(value, &ms) < 0)
-		return invalid(p, k->name, value, "expected a time span such as 5s, 500ms or 1min");
+	if (parse_timespan_ms(value, &ms) < 0 || (k->max > 0 && ms > (unsigned long)k->max)) {
+		int n = snprintf(why, sizeof why, "expected a time span such as 5s, 500ms or 1min");
+		if (k->max > 0)
+			snprintf(why + n, sizeof why - (size_t)n, ", up to %lds", k->max / 1000);
+		return invalid(p, k->name, value, why);
+	}
 	*v = ms;
 	return 0;
 }
 
-/* StartLimitBurst=: how many failures the window allows; 0 turns the limit off. */
-static int parse_burst(struct parser *p, const struct key *k, const char *value)
+/* StartLimitBurst= (failures), LogRateLimitBurst= (lines): a count up to k->max, 0
+ * turning the limit off; "" restores the default (k->min). */
+static int parse_count_key(struct parser *p, const struct key *k, const char *value)
 {
+	unsigned *v = field(p, k->offset);
 	unsigned long n;
+	char why[64];
 
 	if (!*value) {
-		p->svc->start_limit_burst = START_LIMIT_BURST_DEFAULT;
+		*v = (unsigned)k->min;
 		return 0;
 	}
-	if (parse_ulong(value, 0, 1000000, &n) < 0)
-		return invalid(p, k->name, value, "expected a number of failures (0: no limit)");
-	p->svc->start_limit_burst = (unsigned)n;
+	if (parse_ulong(value, 0, (unsigned long)k->max, &n) < 0) {
+		snprintf(why, sizeof why, "expected a number up to %ld (0: no limit)", k->max);
+		return invalid(p, k->name, value, why);
+	}
+	*v = (unsigned)n;
 	return 0;
 }
 
@@ -866,37 +877,6 @@ static int parse_output_key(struct parser *p, const struct key *k, const char *v
 		: "expected log, console, null, kmsg, file:PATH, append:PATH or truncate:PATH");
 }
 
-/* LogRateLimitBurst=: lines forwarded to kmsg at once; 0 turns the rate limit off. */
-static int parse_log_rate_burst(struct parser *p, const struct key *k, const char *value)
-{
-	unsigned long n;
-
-	if (!*value) {
-		p->svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
-		return 0;
-	}
-	if (parse_ulong(value, 0, KMSG_FORWARD_BURST_MAX, &n) < 0)
-		return invalid(p, k->name, value, "expected a number of lines up to 1000000 (0: no limit)");
-	p->svc->log_rate_burst = (unsigned)n;
-	return 0;
-}
-
-/* LogRateLimitIntervalSec=: the time a full burst takes to come back; 0 turns the rate
- * limit off. */
-static int parse_log_rate_interval(struct parser *p, const struct key *k, const char *value)
-{
-	unsigned long ms;
-
-	if (!*value) {
-		p->svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
-		return 0;
-	}
-	if (parse_timespan_ms(value, &ms) < 0 || ms > KMSG_FORWARD_INTERVAL_MAX_MS)
-		return invalid(p, k->name, value, "expected a time span up to 1h such as 5s (0: no limit)");
-	p->svc->log_rate_interval_ms = ms;
-	return 0;
-}
-
 /* ---- Limit*= ---------------------------------------------------------------------------- */
 
 static int rlimit_value(enum rlimit_kind kind, const char *s, rlim_t *out)
@@ -995,8 +975,10 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "RestartSec", parse_restart_sec, 0, 0, 0, false },
 	{ SECTION_SERVICE, "RestartMaxDelaySec", parse_span_key, F(restart_max_delay_ms),
 	  RESTART_MAX_DELAY_DEFAULT_MS, 0, false },
-	{ SECTION_UNIT, "StartLimitBurst", parse_burst, 0, 0, 0, false },
-	{ SECTION_SERVICE, "StartLimitBurst", parse_burst, 0, 0, 0, false },
+	{ SECTION_UNIT, "StartLimitBurst", parse_count_key, F(start_limit_burst),
+	  START_LIMIT_BURST_DEFAULT, 1000000, false },
+	{ SECTION_SERVICE, "StartLimitBurst", parse_count_key, F(start_limit_burst),
+	  START_LIMIT_BURST_DEFAULT, 1000000, false },
 	{ SECTION_UNIT, "StartLimitIntervalSec", parse_span_key, F(start_limit_interval_ms),
 	  START_LIMIT_INTERVAL_DEFAULT_MS, 0, false },
 	{ SECTION_SERVICE, "TimeoutStartSec", parse_timeout_key, F(timeout_start_ms), 0, 0, false },
@@ -1022,8 +1004,10 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "IOWeight", parse_weight, F(io_weight), 0, 0, false },
 	{ SECTION_SERVICE, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },
 	{ SECTION_SERVICE, "StandardError", parse_output_key, F(std_error), 0, 0, true },
-	{ SECTION_SERVICE, "LogRateLimitBurst", parse_log_rate_burst, 0, 0, 0, false },
-	{ SECTION_SERVICE, "LogRateLimitIntervalSec", parse_log_rate_interval, 0, 0, 0, false },
+	{ SECTION_SERVICE, "LogRateLimitBurst", parse_count_key, F(log_rate_burst),
+	  LOG_RATE_LIMIT_BURST_DEFAULT, KMSG_FORWARD_BURST_MAX, false },
+	{ SECTION_SERVICE, "LogRateLimitIntervalSec", parse_span_key, F(log_rate_interval_ms),
+	  LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS, KMSG_FORWARD_INTERVAL_MAX_MS, false },
 	{ SECTION_SERVICE, "Essential", parse_bool_key, F(essential), 0, 0, false },
 };
 #undef F

@@ -38,7 +38,7 @@ static struct {
 	long long boot_ready_us;
 	void (*boot_ready_cb)(void);
 	void (*essential_cb)(const char *name);
-} sv; /* zero-initialised: 4 MB that must stay in .bss, not the binary */
+} sv; /* zero-initialised: 5 MB that must stay in .bss, not the binary */
 
 static const char *const state_names[] = {
 	[UNIT_INACTIVE] = "inactive", [UNIT_WAITING] = "waiting", [UNIT_STARTING] = "starting",

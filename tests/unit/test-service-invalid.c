@@ -116,10 +116,11 @@ static const struct bad_value bad_values[] = {
 	{ "Service", "StandardError=tty", "expected log, console, null, inherit" },
 	{ "Service", "StandardOutput=kmsg+console", "expected log, console, null, kmsg" },
 	{ "Service", "StandardError=KMSG", "expected log, console, null, inherit, kmsg" },
-	{ "Service", "LogRateLimitBurst=-1", "expected a number of lines" },
-	{ "Service", "LogRateLimitBurst=1000001", "expected a number of lines" },
-	{ "Service", "LogRateLimitIntervalSec=2h", "expected a time span up to 1h" },
-	{ "Service", "LogRateLimitIntervalSec=soon", "expected a time span up to 1h" },
+	{ "Service", "LogRateLimitBurst=-1", "expected a number up to 1000000 (0: no limit)" },
+	{ "Service", "LogRateLimitBurst=1000001", "expected a number up to 1000000" },
+	{ "Service", "LogRateLimitIntervalSec=2h", "such as 5s, 500ms or 1min, up to 3600s" },
+	{ "Service", "LogRateLimitIntervalSec=soon", "expected a time span such as 5s" },
+	{ "Unit", "StartLimitBurst=1000001", "expected a number up to 1000000" },
 };
 
 static void every_key_rejects_bad_values(void)
