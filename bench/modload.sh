@@ -7,11 +7,12 @@
 #   way udev-style loaders run them).
 # Paired: every boot runs every tool once, in an order rotated from boot to boot, and
 # unloads all modules between tools, so that a slow or fast boot (TCG speed varies from
-# boot to boot by up to 2x) weighs on all tools alike. ROUNDS boots (default 3); medians
-# of the per-boot times and of the per-boot ratios are printed.
+# boot to boot by up to 2x) weighs on all tools alike. ROUNDS boots (default 6: each of
+# the six tools goes first once); medians of the per-boot times and of the per-boot
+# ratios are printed.
 set -eu
 . "$(dirname "$0")/lib.sh"
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-6}
 W=$TOP/out/bench/modload
 rm -rf "$W"
 mkdir -p "$W/bench" "$W/kmod/usr/local/sbin" "$W/kmod/lib/x86_64-linux-gnu" "$W/kmod/lib64"
