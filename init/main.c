@@ -53,6 +53,7 @@ static struct {
 	bool container;
 	long long started_us;
 	int signal_fd, notify_fd;
+	int kmsg_fd;              /* /dev/kmsg for logs and StandardOutput=kmsg; -1: none */
 	pid_t shell_pid;          /* console shell, 0 when not running */
 	long long shell_due_ms;   /* when to (re)start the shell; -1: never */
 	bool rescue;              /* an essential service failed, or ember.rescue */
@@ -204,6 +205,7 @@ static void open_kmsg(void)
 		parse_ulong(printk, 0, 15, &console_loglevel);
 	}
 	log_set_kmsg(fd, (int)console_loglevel);
+	pid1.kmsg_fd = fd;
 }
 
 /* PID 1's own copy of its messages goes to a console fd of its own, non-blocking: a
@@ -482,7 +484,7 @@ static void start_supervisor(void)
 		.caps_helper = find_helper("ember-caps", CAPS_HELPER),
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
-		.no_kmsg = pid1.container,
+		.kmsg_fd = pid1.kmsg_fd,
 	};
 
 	if (pid1.opts.services[0]) {
@@ -543,6 +545,7 @@ int main(int argc, char **argv)
 	pid1.shell_due_ms = -1;
 	pid1.run_status = -1;
 	pid1.notify_fd = -1;
+	pid1.kmsg_fd = -1;
 	log_open("ember-init");
 	handle_arguments(argc, argv);
 	if (getpid() != 1)

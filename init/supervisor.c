@@ -32,9 +32,6 @@ static struct {
 	struct depgraph graph;
 	struct spawn_env spawn;
 	bool stopping_all;
-	int kmsg_fd;                /* /dev/kmsg for StandardOutput=kmsg, opened on first use */
-	bool kmsg_unavailable;      /* that open failed: not retried for every line */
-	size_t err_polled_at;       /* where supervisor_pollfds put the stderr pipes */
 	long long boot_ready_us;
 	void (*boot_ready_cb)(void);
 	void (*essential_cb)(const char *name);
@@ -127,7 +124,6 @@ static void unit_classify(struct unit *u)
 void supervisor_init(const struct supervisor_config *cfg)
 {
 	sv.boot_ready_us = -1;
-	sv.kmsg_fd = -1;
 	sv.cfg = *cfg;
 	sv.spawn.notify_path = cfg->notify_path;
 	sv.spawn.caps_helper = cfg->caps_helper;
@@ -652,31 +648,23 @@ size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < sv.count && n + 2 <= max; i++) {
+	/* Three slots per unit, in unit order; poll skips the -1 ones. */
+	for (size_t i = 0; i < sv.count && n + 3 <= max; i++) {
 		const struct unit *u = &sv.units[i];
 		fds[n++] = (struct pollfd){ .fd = u->out_fd, .events = POLLIN };
 		fds[n++] = (struct pollfd){ .fd = u->exec_fd, .events = POLLIN };
+		fds[n++] = (struct pollfd){ .fd = u->err_fd, .events = POLLIN };
 	}
-	sv.err_polled_at = n;
-	for (size_t i = 0; i < sv.count && n < max; i++)
-		if (sv.units[i].err_fd >= 0)
-			fds[n++] = (struct pollfd){ .fd = sv.units[i].err_fd, .events = POLLIN };
 	return n;
 }
 
-/* One record, one write, never blocking. A write that fails (EAGAIN, EINVAL, the kernel's
- * own rate limit) loses that record and nothing else. */
+/* One record, one write. A record the kernel refuses is lost, and nothing else; saying
+ * so for each one would flood the log that refuses them. */
 static void write_kmsg(void *ctx, const char *record, size_t len)
 {
 	(void)ctx;
-	if (sv.kmsg_fd < 0 && !sv.kmsg_unavailable && !sv.cfg.no_kmsg) {
-		sv.kmsg_fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-		sv.kmsg_unavailable = sv.kmsg_fd < 0;
-		if (sv.kmsg_unavailable)
-			log_warn("/dev/kmsg: %m; StandardOutput=kmsg lines stay in the services' logs");
-	}
-	if (sv.kmsg_fd >= 0 && write(sv.kmsg_fd, record, len) < 0)
-		return; /* lost, as said above */
+	if (sv.cfg.kmsg_fd >= 0 && write(sv.cfg.kmsg_fd, record, len) < 0)
+		return; /* refused: this record is lost */
 }
 
 static bool forwards_to_kmsg(const struct unit *u, enum kmsg_stream s)
@@ -737,22 +725,6 @@ static void flush_output(struct unit *u, pid_t pid)
 	kmsg_forward_flush(&u->kmsg, now_ms(), &limit, &sink);
 }
 
-/* The stderr pipes, in unit order after the other fds. A unit whose pipe is not in its
- * slot (a reload reordered the units) is read on the next turn. */
-static void handle_error_pipes(const struct pollfd *fds, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < sv.count && k < n; i++) {
-		struct unit *u = &sv.units[i];
-		if (u->err_fd < 0 || fds[k].fd != u->err_fd)
-			continue;
-		if (fds[k].revents & POLLIN)
-			read_output(u, u->err_fd, KMSG_STDERR);
-		k++;
-	}
-}
-
 static void read_exec_status(struct unit *u)
 {
 	struct exec_failure f;
@@ -774,15 +746,17 @@ static void read_exec_status(struct unit *u)
 
 void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
 {
-	for (size_t i = 0, k = 0; i < sv.count && k + 2 <= n; i++, k += 2) {
+	/* A slot whose fd changed since supervisor_pollfds (a reload in between) waits for
+	 * the next turn. */
+	for (size_t i = 0, k = 0; i < sv.count && k + 3 <= n; i++, k += 3) {
 		struct unit *u = &sv.units[i];
 		if (u->out_fd >= 0 && fds[k].fd == u->out_fd && (fds[k].revents & POLLIN))
 			read_output(u, u->out_fd, KMSG_STDOUT);
 		if (u->exec_fd >= 0 && fds[k + 1].fd == u->exec_fd && fds[k + 1].revents)
 			read_exec_status(u);
+		if (u->err_fd >= 0 && fds[k + 2].fd == u->err_fd && (fds[k + 2].revents & POLLIN))
+			read_output(u, u->err_fd, KMSG_STDERR);
 	}
-	if (sv.err_polled_at < n)
-		handle_error_pipes(fds + sv.err_polled_at, n - sv.err_polled_at);
 }
 
 /* ---- notify ------------------------------------------------------------------------- */

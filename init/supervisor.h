@@ -67,8 +67,8 @@ struct supervisor_config {
 	const char *notify_path;    /* NOTIFY_SOCKET path */
 	const char *caps_helper;    /* ember-caps, for services with capabilities */
 	bool essential_only;        /* rescue mode: Essential=yes services only */
-	bool no_kmsg;               /* a container: the kernel log is the host's; StandardOutput=kmsg
-				     * output stays in the services' logs */
+	int kmsg_fd;                /* PID 1's /dev/kmsg, for StandardOutput=kmsg; -1 (a container,
+				     * whose kernel log is the host's): kmsg acts as log */
 	long long userspace_start_us; /* when PID 1 started (CLOCK_BOOTTIME) */
 };
 

@@ -18,6 +18,7 @@ static struct {
 	bool enabled;
 	bool hugetlb_accounted;
 	unsigned controllers; /* enabled for services: CG_CTRL_ACCOUNTING, then on demand */
+	unsigned asked;       /* on-demand controllers already asked for */
 	int subtree_fd;
 	char root[128];
 } cg = { .subtree_fd = -1 };
@@ -49,24 +50,24 @@ void svc_cgroup_init(const char *cgroup_root)
 
 bool svc_cgroup_enabled(void) { return cg.enabled; }
 
-/* cpu and io come on when the first service asks for a weight (cg-service.h). If the
- * kernel refuses, the limit write that follows names the missing controller. */
+/* cpu and io come on when the first service asks for a weight (cg-service.h). Each is
+ * asked for once: one the kernel refuses (cpu while realtime tasks run outside the
+ * root) is not retried on every start, and the limit write that follows names it. */
 static void enable_on_demand(const struct service *s)
 {
 	unsigned need = (s->cpu_weight ? CG_CTRL_CPU : 0) | (s->io_weight ? CG_CTRL_IO : 0);
 	unsigned now;
 
-	if (!(need & ~cg.controllers))
+	need &= ~cg.asked;
+	if (!need)
 		return;
-	if (cg_subtree_enable(cg.root, cg.subtree_fd, cg.controllers | need, &now) < 0) {
-		log_warn("cgroups: enabling %s%s for %s.service: %m", need & CG_CTRL_CPU ? "cpu " : "",
-			 need & CG_CTRL_IO ? "io " : "", s->name);
-		return;
-	}
-	need = now & ~cg.controllers;
-	if (need)
-		log_info("cgroups: %s%senabled for %s.service", need & CG_CTRL_CPU ? "cpu " : "",
-			 need & CG_CTRL_IO ? "io " : "", s->name);
+	cg.asked |= need;
+	if (cg_subtree_enable(cg.root, cg.subtree_fd, cg.controllers | need, &now) < 0)
+		now = cg.controllers;
+	for (unsigned bit = CG_CTRL_CPU; bit <= CG_CTRL_IO; bit <<= 1)
+		if (need & bit)
+			log_info("cgroups: %s controller %s for %s.service", cg_controller_name(bit),
+				 now & bit ? "enabled" : "refused by the kernel", s->name);
 	cg.controllers |= now;
 }
 

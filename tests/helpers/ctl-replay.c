@@ -41,17 +41,6 @@ static void fail(const char *what)
 	exit(111);
 }
 
-static int hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Decode one line's escapes into out; returns the packet length. */
 static size_t decode(const char *line, size_t len, char *out)
 {
@@ -67,8 +56,9 @@ static size_t decode(const char *line, size_t len, char *out)
 			out[n++] = '\n';
 		else if (e == 't')
 			out[n++] = '\t';
-		else if (e == 'x' && i + 2 < len && hex(line[i + 1]) >= 0 && hex(line[i + 2]) >= 0) {
-			out[n++] = (char)(hex(line[i + 1]) << 4 | hex(line[i + 2]));
+		else if (e == 'x' && i + 2 < len && hex_digit_value(line[i + 1]) >= 0 &&
+			 hex_digit_value(line[i + 2]) >= 0) {
+			out[n++] = (char)(hex_digit_value(line[i + 1]) << 4 | hex_digit_value(line[i + 2]));
 			i += 2;
 		} else
 			out[n++] = e;

@@ -67,6 +67,11 @@ i=0; while ! "\$E" log chatty | grep -q chatty-done && [ \$i -lt 300 ]; do sleep
 n=\$("\$E" log chatty | wc -c)
 [ "\$n" -le 9000 ] && "\$E" log chatty | tail -n 1 | grep -q chatty-done && ok flood-bounded || bad flood-bounded "\$n bytes"
 
+expect kmsg-in-container-running kmsgbox ready
+i=0; while ! "\$E" log kmsgbox | grep -q ember-kmsgbox-err && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+"\$E" log kmsgbox | grep -q '^ember-kmsgbox-line\$' && "\$E" log kmsgbox | grep -q '^ember-kmsgbox-err\$' &&
+	ok kmsg-in-container-kept-in-log || bad kmsg-in-container-kept-in-log "\$("\$E" log kmsgbox)"
+
 expect stubborn-up stubborn ready
 "\$E" stop stubborn; rc=\$?
 [ \$rc = 0 ] && ok stop-request || bad stop-request "rc \$rc"
@@ -109,5 +114,8 @@ grep -q '^FAIL ' "$tmp/log" && FAILED=1
 grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
 grep -q 'ordering cycle' "$tmp/log" && pass cycle-named-in-log || fail cycle-named-in-log "no 'ordering cycle' line"
 grep -q 'broken.service:2' "$tmp/log" && pass bad-file-names-file-and-line || fail bad-file-names-file-and-line "no file:line"
+# A container's kernel log is the host's: StandardOutput=kmsg must not write into it.
+dmesg | grep -q ember-kmsgbox && fail kmsg-in-container-not-in-host-log "found in the host's dmesg" ||
+	pass kmsg-in-container-not-in-host-log
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
 finish
