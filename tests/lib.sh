@@ -3,6 +3,7 @@
 # tests/run counts those lines; see tests/README.md.
 TOP=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BIN=${BIN:-$TOP/out/bin}
+HELPERS=${HELPERS:-$TOP/out/tests/helpers} # tests/run may point both at copies (see there)
 FAILED=0
 
 pass() { echo "PASS $1"; }

@@ -6,7 +6,7 @@
 # need controllers, which a hybrid host's cgroup2 lacks: there the test proves the
 # error path, and QEMU proves the limits.
 . "$(dirname "$0")/../lib.sh"
-H=$TOP/out/tests/helpers/cg-service
+H=$HELPERS/cg-service
 GUARD=100 # x 0.1 s: a hang guard for waits on the kernel, not a timing assertion
 
 CG2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \

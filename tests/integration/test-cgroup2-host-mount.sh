@@ -6,7 +6,7 @@
 # private mount namespace, checks, then remounts with the recorded options and checks
 # that the host ends exactly as it started.
 . "$(dirname "$0")/../lib.sh"
-HELPER=$TOP/out/tests/helpers/cg2-mount
+HELPER=$HELPERS/cg2-mount
 
 host_cg2_line() { awk '$0 ~ / - cgroup2 / {print; exit}' /proc/self/mountinfo; }
 super_opts() { sed 's/.* - cgroup2 [^ ]* //' ; }

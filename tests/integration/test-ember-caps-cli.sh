@@ -3,7 +3,7 @@
 # failure report on --report-fd, and that nothing runs when it refuses.
 . "$(dirname "$0")/../lib.sh"
 CAPS=$BIN/ember-caps
-PROBE=$TOP/out/tests/helpers/exec-probe
+PROBE=$HELPERS/exec-probe
 
 if [ "$(id -u)" != 0 ]; then
 	skip ember-caps "needs root"

@@ -4,7 +4,7 @@
 # never a crash, for servers that are missing or that send garbage.
 . "$(dirname "$0")/../lib.sh"
 EMBERCTL=$BIN/emberctl
-REPLAY=$TOP/out/tests/helpers/ctl-replay
+REPLAY=$HELPERS/ctl-replay
 if [ ! -x "$EMBERCTL" ] || [ ! -x "$REPLAY" ]; then
 	fail build "run make out/bin/emberctl unit-tests first (missing $EMBERCTL or $REPLAY)"
 	finish

@@ -5,8 +5,8 @@
 # user switch to a throwaway user (removed at the end, even on failure), ambient
 # capabilities through ember-caps, bounding-set drops, and refusals that run nothing.
 . "$(dirname "$0")/../lib.sh"
-RUN=$TOP/out/tests/helpers/exec-run
-PROBE=$TOP/out/tests/helpers/exec-probe
+RUN=$HELPERS/exec-run
+PROBE=$HELPERS/exec-probe
 CAPS=$BIN/ember-caps
 
 if [ "$(id -u)" != 0 ]; then

@@ -4,7 +4,7 @@
 # files and broken requirements, cycles, stop of a forking service whose children ignore
 # SIGTERM, output capture under flooding, permissions and hostile control messages.
 . "$(dirname "$0")/../lib.sh"
-H=$TOP/out/tests/helpers
+H=$HELPERS
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/services" "$tmp/mark"
 for f in "$TOP"/tests/integration/services/*.service; do

@@ -114,7 +114,7 @@ split) abuild_split ;;
 esac
 EOS
 phase() { # PHASE: run it like abuild, in a clean environment (no TOP/BIN from tests/run)
-	env -u TOP -u BIN -u MAKEFLAGS TOP_SHIM="$HERE/pkg-abuild-shim.sh" \
+	env -u TOP -u BIN -u HELPERS -u MAKEFLAGS TOP_SHIM="$HERE/pkg-abuild-shim.sh" \
 		$ASH "$T/run.sh" "$S" "$S/src/ember-$ver/pkg/postmarketos/APKBUILD" "$1" >"$T/$1.log" 2>&1
 }
 log_tail() { tail -n 8 "$T/$1.log" | tr '\n' ' '; }
@@ -131,7 +131,9 @@ elif ! setpriv --reuid nobody --regid nogroup --clear-groups unshare --user --ma
 	skip check-namespace-test-unprivileged "this kernel does not let unprivileged users create user namespaces"
 else
 	chmod 755 "$T" "$S" "$S/src"
-	if env -u TOP -u BIN HOME=/tmp TOP_SHIM="$HERE/pkg-abuild-shim.sh" setpriv --reuid nobody --regid nogroup \
+	# The checkout may sit where nobody cannot reach (a 0700 temp dir): a copy of the shim.
+	cp "$HERE/pkg-abuild-shim.sh" "$T/shim.sh" && chmod 644 "$T/shim.sh"
+	if env -u TOP -u BIN -u HELPERS HOME=/tmp TOP_SHIM="$T/shim.sh" setpriv --reuid nobody --regid nogroup \
 		--clear-groups $ASH "$T/run.sh" "$S" "$S/src/ember-$ver/pkg/postmarketos/APKBUILD" _namespace_tests \
 		>"$T/nsuser.log" 2>&1 && grep -q '^PASS runs-as-pid1-of-namespace' "$T/nsuser.log"; then
 		pass check-namespace-test-unprivileged
