@@ -358,7 +358,7 @@ static void finish_shutdown(void)
 	/* An interactive shell ignores SIGTERM; a hangup ends it at once. */
 	if (pid1.shell_pid > 0)
 		kill(-pid1.shell_pid, SIGHUP);
-	power_stop_world(a, SHUTDOWN_GRACE_MS, pid1.container);
+	power_stop_world(a, SHUTDOWN_GRACE_MS, pid1.container, child_exited);
 	if (pid1.run_status >= 0 && pid1.opts.debug_exit)
 		power_report_debug_exit(pid1.run_status);
 	power_reboot(a);

@@ -53,12 +53,13 @@ static void sleep_ms(unsigned ms)
 }
 
 /* Reap until no child is left or the grace period ends. Returns true if none is left. */
-static bool reap_until_empty(unsigned grace_ms)
+static bool reap_until_empty(unsigned grace_ms, power_reaped_fn reaped)
 {
 	for (unsigned waited = 0;; waited += REAP_STEP_MS) {
+		int status;
 		pid_t p;
-		while ((p = waitpid(-1, NULL, WNOHANG)) > 0)
-			;
+		while ((p = waitpid(-1, &status, WNOHANG)) > 0)
+			reaped(p, status);
 		if (p < 0 && errno == ECHILD)
 			return true;
 		if (waited >= grace_ms)
@@ -68,17 +69,17 @@ static bool reap_until_empty(unsigned grace_ms)
 	}
 }
 
-static void kill_everything(unsigned grace_ms)
+static void kill_everything(unsigned grace_ms, power_reaped_fn reaped)
 {
 	/* kill(-1) reaches every process but PID 1 itself. */
 	if (kill(-1, SIGTERM) < 0 && errno == ESRCH)
 		return;
 	kill(-1, SIGCONT);
-	if (reap_until_empty(grace_ms))
+	if (reap_until_empty(grace_ms, reaped))
 		return;
 	log_warn("shutdown: processes left after %u ms, sending SIGKILL", grace_ms);
 	kill(-1, SIGKILL);
-	reap_until_empty(grace_ms);
+	reap_until_empty(grace_ms, reaped);
 }
 
 /* Read mount points from /proc/self/mountinfo, in mount order. */
@@ -132,10 +133,11 @@ void power_report_debug_exit(int status)
 #endif
 }
 
-void power_stop_world(enum power_action a, unsigned grace_ms, bool container)
+void power_stop_world(enum power_action a, unsigned grace_ms, bool container,
+		      power_reaped_fn reaped)
 {
 	log_info("shutdown: %s: stopping every process", power_action_name(a));
-	kill_everything(grace_ms);
+	kill_everything(grace_ms, reaped);
 	sync();
 	if (container)
 		return;

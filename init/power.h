@@ -1,6 +1,7 @@
 #ifndef EMBER_INIT_POWER_H
 #define EMBER_INIT_POWER_H
 #include <stdbool.h>
+#include <sys/types.h>
 
 enum power_action { POWER_NONE, POWER_REBOOT, POWER_POWEROFF, POWER_HALT };
 
@@ -8,11 +9,15 @@ enum power_action { POWER_NONE, POWER_REBOOT, POWER_POWEROFF, POWER_HALT };
 enum power_action power_action_for_signal(int sig);
 const char *power_action_name(enum power_action a);
 
-/* Stop the world: TERM everything, wait up to grace_ms reaping, KILL what is left,
- * sync, unmount (or remount read-only) every filesystem. In a container the file
+typedef void (*power_reaped_fn)(pid_t pid, int status);
+
+/* Stop the world: TERM everything, wait up to grace_ms reaping (each reaped child is
+ * passed to reaped, so a status someone waits for is still reported), KILL what is
+ * left, sync, unmount (or remount read-only) every filesystem. In a container the file
  * systems are left alone: a read-only remount acts on the superblock, which the host
  * shares. */
-void power_stop_world(enum power_action a, unsigned grace_ms, bool container);
+void power_stop_world(enum power_action a, unsigned grace_ms, bool container,
+		      power_reaped_fn reaped);
 /* reboot(2) with the action's command. Returns only if the kernel refused. */
 void power_reboot(enum power_action a);
 

@@ -30,4 +30,17 @@ grep -q '^EMBER-RUN-EXIT=7$' "$tmp/log" && pass reports-run-status || fail repor
 grep -q 'shutdown: poweroff now' "$tmp/log" && pass powers-off-after-run || fail powers-off-after-run "no poweroff line"
 # The background sleep was killed with the namespace: nothing of ours is left behind.
 pgrep -f "sleep 1000" >/dev/null && fail leaves-nothing-running "sleep 1000 survived" || pass leaves-nothing-running
+
+# A run command that asks for poweroff and is still running when the world is stopped:
+# its status (killed by SIGTERM) is still reported, so a harness never sees none.
+cat >"$tmp/asks.sh" <<'EOS'
+#!/bin/sh
+kill -USR2 1
+sleep 1001
+EOS
+chmod +x "$tmp/asks.sh"
+timeout 30 unshare --pid --mount --uts --fork --mount-proc \
+	env container=ember-test "$BIN/ember-init" ember.run="$tmp/asks.sh" >"$tmp/log2" 2>&1
+grep -q '^EMBER-RUN-EXIT=143$' "$tmp/log2" && pass run-status-reported-when-stopped ||
+	fail run-status-reported-when-stopped "$(grep -E 'EMBER-RUN|shutdown' "$tmp/log2" | tr '\n' ' ')"
 finish
