@@ -35,6 +35,8 @@ struct cg2_mount_result {
  * optional options. Returns 0 or -1/errno. */
 int cg2_mount(const char *path, unsigned wanted, struct cg2_mount_result *res);
 
+/* Whether `path` is a cgroup2 mount (statfs: no mountinfo to read). */
+bool cg2_is_mounted(const char *path);
 /* Superblock options of the cgroup2 mount at `path` from /proc/self/mountinfo.
  * Returns 1 if `path` is a cgroup2 mount, 0 if not, -1/errno on error. */
 int cg2_mount_options(const char *path, char *opts, size_t size);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #define FSCONFIG_SET_FD_CMD 5
 #define CG2_MOUNT_FLAGS (MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RELATIME)
 #define CG2_FEATURES_FILE "/sys/kernel/cgroup/features"
+#define CG2_SUPER_MAGIC 0x63677270 /* linux/magic.h */
 
 static const struct cg_bit_name cg2_names[] = {
 	{ CG2_NSDELEGATE, "nsdelegate" },
@@ -201,36 +203,58 @@ static int mount_with_fallback(const char *path, unsigned long flags, const char
 	}
 }
 
-int cg2_mount(const char *path, unsigned wanted, struct cg2_mount_result *res)
+bool cg2_is_mounted(const char *path)
+{
+	struct statfs st;
+	return statfs(path, &st) == 0 && st.f_type == CG2_SUPER_MAGIC;
+}
+
+/* 1: `path` was a cgroup2 mount, now with as many options as it can have; 0: it is not a
+ * mount point (a directory inside one); -1 mountinfo unreadable. */
+static int remount_existing(const char *path, unsigned supported, struct cg2_mount_result *res)
 {
 	char existing[CG2_OPTIONS_MAX];
+	unsigned have;
+	int found = cg2_mount_options(path, existing, sizeof existing);
+
+	if (found != 1)
+		return found;
+	have = cg2_options_parse(existing);
+	if ((supported & ~have) == 0) {
+		res->applied = have;
+	} else if (mount_with_fallback(path, MS_REMOUNT | CG2_MOUNT_FLAGS, existing,
+				       supported | have, have, &res->applied) == 0) {
+		res->remounted = res->applied != have;
+	} else {
+		res->applied = have;
+	}
+	if (cg2_mount_options(path, res->options, sizeof res->options) != 1)
+		res->options[0] = '\0';
+	return 1;
+}
+
+int cg2_mount(const char *path, unsigned wanted, struct cg2_mount_result *res)
+{
 	unsigned supported = cg2_probe(wanted);
-	int mounted = cg2_mount_options(path, existing, sizeof existing);
+	int existing;
 
 	memset(res, 0, sizeof *res);
-	res->missing = wanted & ~supported;
-	if (mounted < 0)
+	/* statfs first: a boot finds nothing mounted, and needs no mountinfo. */
+	existing = cg2_is_mounted(path) ? remount_existing(path, supported, res) : 0;
+
+	if (existing < 0)
 		return -1;
-	if (mounted == 1) {
-		unsigned have = cg2_options_parse(existing);
-		if ((supported & ~have) == 0) {
-			res->applied = have & wanted;
-		} else if (mount_with_fallback(path, MS_REMOUNT | CG2_MOUNT_FLAGS, existing,
-					       supported | have, have, &res->applied) == 0) {
-			res->remounted = res->applied != (have & wanted);
-			res->applied &= wanted;
-		} else {
-			res->applied = have & wanted;
-		}
-	} else {
+	if (!existing) {
 		if (mkdir_p(path, 0755) < 0)
 			return -1;
 		if (mount_with_fallback(path, CG2_MOUNT_FLAGS, NULL, supported, 0, &res->applied) < 0)
 			return -1;
 		res->mounted = true;
+		/* A new mount in the initial namespace sets the superblock options to exactly
+		 * those given (each mount replaces the set; see cgroup2.h). */
+		build_options(NULL, res->applied, res->options, sizeof res->options);
 	}
-	if (cg2_mount_options(path, res->options, sizeof res->options) != 1)
-		res->options[0] = '\0';
+	res->applied &= wanted;
 	res->missing = wanted & ~res->applied;
 	return 0;
 }

@@ -80,7 +80,7 @@ int apifs_mount_cgroup(void)
 		return -1;
 	}
 	log_cgroup_result(&res);
-	return 0;
+	return (int)res.applied;
 }
 
 int apifs_mount_basic(bool container)

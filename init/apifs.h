@@ -8,7 +8,8 @@
  * namespace on a live system) devtmpfs is left alone, and the caller skips cgroup2:
  * its options are superblock-wide and would change the host. */
 int apifs_mount_basic(bool container);
-/* cgroup2 on /sys/fs/cgroup with every option the kernel supports (logged). */
+/* cgroup2 on /sys/fs/cgroup with every option the kernel supports (logged). Returns the
+ * options in effect (cgroup2.h bits), or -1. */
 int apifs_mount_cgroup(void);
 /* 1 if path is a mount point, 0 if not, -1/errno. */
 int is_mountpoint(const char *path);

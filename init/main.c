@@ -51,6 +51,7 @@
 static struct {
 	struct boot_options opts;
 	bool container;
+	int cgroup_options;       /* of /sys/fs/cgroup as mounted (cgroup2.h bits), -1 */
 	long long started_us;
 	int signal_fd, notify_fd;
 	int kmsg_fd;              /* /dev/kmsg for logs and StandardOutput=kmsg; -1: none */
@@ -485,6 +486,7 @@ static void start_supervisor(void)
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
 		.kmsg_fd = pid1.kmsg_fd,
+		.cgroup_options = -1,
 	};
 
 	if (pid1.opts.services[0]) {
@@ -492,10 +494,12 @@ static void start_supervisor(void)
 		cfg.dirs = pid1.service_dirs;
 		cfg.ndirs = 1;
 	}
-	if (pid1.opts.cgroup[0])
+	if (pid1.opts.cgroup[0]) {
 		cfg.cgroup_root = pid1.opts.cgroup;
-	else if (!pid1.container)
+	} else if (!pid1.container) {
 		cfg.cgroup_root = "/sys/fs/cgroup";
+		cfg.cgroup_options = pid1.cgroup_options;
+	}
 	supervisor_on_boot_ready(boot_ready);
 	supervisor_on_essential_failure(essential_failed);
 	supervisor_init(&cfg);
@@ -513,7 +517,8 @@ static void boot(int argc, char **argv)
 	read_cmdline(argc, argv);
 	open_kmsg();
 	open_console_log();
-	if (!pid1.container && apifs_mount_cgroup() < 0)
+	pid1.cgroup_options = pid1.container ? -1 : apifs_mount_cgroup();
+	if (!pid1.container && pid1.cgroup_options < 0)
 		failed++;
 	if (failed)
 		log_error("%d API file system(s) failed to mount; continuing", failed);

@@ -129,7 +129,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	sv.spawn.caps_helper = cfg->caps_helper;
 	sv.spawn.console_fd = -1;
 	sv.spawn.caught_signals = emergency_caught_signals();
-	svc_cgroup_init(cfg->cgroup_root);
+	svc_cgroup_init(cfg->cgroup_root, cfg->cgroup_options);
 	service_load(cfg->dirs, cfg->ndirs, sv.services, SERVICE_COUNT_MAX, &sv.count, &diag);
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	for (size_t i = 0; i < sv.count; i++) {

@@ -64,6 +64,7 @@ struct supervisor_config {
 	const char *const *dirs;    /* service directories, NULL: the defaults */
 	size_t ndirs;
 	const char *cgroup_root;    /* cgroup2 mount to put ember's subtree in, NULL: none */
+	int cgroup_options;         /* its options (cgroup2.h bits) if known, else -1 */
 	const char *notify_path;    /* NOTIFY_SOCKET path */
 	const char *caps_helper;    /* ember-caps, for services with capabilities */
 	bool essential_only;        /* rescue mode: Essential=yes services only */

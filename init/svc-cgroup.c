@@ -23,25 +23,32 @@ static struct {
 	char root[128];
 } cg = { .subtree_fd = -1 };
 
-void svc_cgroup_init(const char *cgroup_root)
+/* Options of a cgroup2 file system ember-init did not mount (a container's). */
+static unsigned read_options(const char *cgroup_root)
 {
 	char opts[CG2_OPTIONS_MAX];
+	return cg2_mount_options(cgroup_root, opts, sizeof opts) == 1 ? cg2_options_parse(opts) : 0;
+}
+
+void svc_cgroup_init(const char *cgroup_root, int options)
+{
 	unsigned enabled = 0;
 
 	if (!cgroup_root)
 		return;
-	if (cg2_mount_options(cgroup_root, opts, sizeof opts) != 1) {
-		log_warn("cgroups: %s is not a cgroup2 mount; services run without cgroups",
-			 cgroup_root);
+	if (!cg2_is_mounted(cgroup_root)) {
+		log_warn("cgroups: %s is not on cgroup2; services run without cgroups", cgroup_root);
 		return;
 	}
+	if (options < 0)
+		options = (int)read_options(cgroup_root);
 	if (cg_subtree_init(cgroup_root, SUBTREE_NAME, CG_CTRL_ACCOUNTING, &cg.subtree_fd, &enabled) < 0) {
 		log_error("cgroups: %s/%s: %m; services run without cgroups", cgroup_root, SUBTREE_NAME);
 		return;
 	}
 	cg.enabled = true;
 	cg.controllers = enabled;
-	cg.hugetlb_accounted = (cg2_options_parse(opts) & CG2_MEMORY_HUGETLB_ACCOUNTING) != 0;
+	cg.hugetlb_accounted = ((unsigned)options & CG2_MEMORY_HUGETLB_ACCOUNTING) != 0;
 	snprintf(cg.root, sizeof cg.root, "%s", cgroup_root);
 	log_info("cgroups: services below %s/%s, controllers:%s%s%s%s", cgroup_root, SUBTREE_NAME,
 		 enabled & CG_CTRL_MEMORY ? " memory" : "", enabled & CG_CTRL_PIDS ? " pids" : "",

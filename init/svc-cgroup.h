@@ -9,8 +9,9 @@
 
 #include "supervisor.h"
 
-/* Where ember's subtree lives (a cgroup2 mount), or NULL for no cgroups. */
-void svc_cgroup_init(const char *cgroup_root);
+/* Where ember's subtree lives (on cgroup2), or NULL for no cgroups; the mount's options
+ * (cgroup2.h bits) when known, else -1 to read them. */
+void svc_cgroup_init(const char *cgroup_root, int options);
 bool svc_cgroup_enabled(void);
 /* Create (or reuse) the service's cgroup and apply its limits. -1 with a message. */
 int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen);

@@ -23,6 +23,7 @@ restore=$(printf '%s' "$orig" | tr ',' '\n' | grep -v -x -e rw -e ro | paste -sd
 out=$(unshare --mount --propagation private sh -c '
 	d=$(mktemp -d)
 	"$1" "$d"; rc=$?
+	awk -v d="$d" '"'"'$5 == d && / - cgroup2 / {sub(/.* - cgroup2 [^ ]* /, ""); print "kernel-options=" $0}'"'"' /proc/self/mountinfo
 	mount -t cgroup2 -o "remount,$2" cgroup2 "$d"
 	umount "$d"; rmdir "$d"
 	exit $rc' sh "$HELPER" "$restore" 2>&1)
@@ -34,7 +35,10 @@ features=$(cat /sys/kernel/cgroup/features 2>/dev/null)
 for opt in nsdelegate memory_recursiveprot memory_hugetlb_accounting; do
 	case " $(echo $features) " in
 	*" $opt "*)
-		case "$out" in *options=*"$opt"*) pass "applies-$opt" ;; *) fail "applies-$opt" "$out" ;; esac ;;
+		case "$out" in *options=*"$opt"*) pass "applies-$opt" ;; *) fail "applies-$opt" "$out" ;; esac
+		# What the kernel shows for the new mount, not only what ember reports.
+		kernel=$(printf '%s\n' "$out" | sed -n 's/^kernel-options=//p')
+		case ",$kernel," in *",$opt,"*) pass "kernel-has-$opt" ;; *) fail "kernel-has-$opt" "$out" ;; esac ;;
 	*)
 		case "$out" in *probed-missing=*"$opt"*) pass "reports-missing-$opt" ;; *) fail "reports-missing-$opt" "$out" ;; esac ;;
 	esac
