@@ -2,21 +2,27 @@
 # Init's share of boot in QEMU: from the kernel starting /init to the "ready" marker,
 # measured inside the guest on CLOCK_BOOTTIME, for ember-init and busybox init on the same
 # kernel and image contents, with 0, 10 and 50 services (each the `idle` helper, which
-# pauses until killed). busybox init
-# runs an rcS doing the same mounts and respawns the services from inittab; the marker
-# waits until all service processes run. Also PID 1's RSS after boot and ember-init's
+# pauses until killed). busybox init runs an rcS doing the same mounts and respawns the
+# services from inittab. The marker (tests/helpers/boot-ready) is started by either init
+# the same way, first, and waits until all service processes run. Also PID 1's RSS after boot and ember-init's
 # static size. RUNS boots per configuration (default 9: boots vary by up to 2x), interleaved.
 set -eu
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-9}
+COUNTS=${COUNTS:-0 10 50}
 W=$TOP/out/bench; mkdir -p "$W"
 ready=$TOP/out/tests/helpers/boot-ready idle=$TOP/out/tests/helpers/idle
+MARKER=/usr/libexec/ember-bench/boot-ready
 make -C "$TOP" all "$ready" "$idle" >/dev/null
 
 make_images() { # N
 	n=$1 svc=$W/services-$n
 	rm -rf "$svc"; mkdir -p "$svc"
 	cp "$TOP/bench/guest/busybox-inittab" "$W/inittab-$n"
+	# The marker first under both inits: busybox init starts its `once` line before the
+	# `respawn` ones, and ember-init starts services in name order.
+	printf '[Service]\nStandardOutput=console\nExecStart=%s --poweroff %s\n' "$MARKER" "$n" >"$svc/0-ready.service"
+	echo "::once:$MARKER --poweroff $n" >>"$W/inittab-$n"
 	i=1
 	while [ "$i" -le "$n" ]; do
 		printf '[Service]\nExecStart=/bench/idle %s\n' "$i" >"$svc/s$i.service"
@@ -24,16 +30,12 @@ make_images() { # N
 		echo "::respawn:/bench/idle $i" >>"$W/inittab-$n"
 		i=$((i + 1))
 	done
-	echo "::once:/bench/busybox-ready $n" >>"$W/inittab-$n"
-	echo "$n" >"$W/count-$n"
-	common="--file $ready:/usr/libexec/ember-bench/boot-ready --file $idle:/bench/idle --file $TOP/bench/guest/ready-n:/bench/ready"
+	common="--file $ready:$MARKER --file $idle:/bench/idle"
 	# shellcheck disable=SC2086
-	"$TOP"/scripts/mkinitramfs.sh "$W/ember-$n.cpio" $common --dir "$svc:/etc/ember/services" \
-		--file "$TOP/bench/guest/ember-ready:/bench/ember-ready" --file "$W/count-$n:/bench/count"
+	"$TOP"/scripts/mkinitramfs.sh "$W/ember-$n.cpio" $common --dir "$svc:/etc/ember/services"
 	# shellcheck disable=SC2086
 	"$TOP"/scripts/mkinitramfs.sh "$W/busybox-$n.cpio" --init busybox $common \
-		--file "$TOP/bench/guest/busybox-rcS:/etc/init.d/rcS" --file "$W/inittab-$n:/etc/inittab" \
-		--file "$TOP/bench/guest/busybox-ready:/bench/busybox-ready"
+		--file "$TOP/bench/guest/busybox-rcS:/etc/init.d/rcS" --file "$W/inittab-$n:/etc/inittab"
 }
 
 boot_once() { # IMG APPEND -> "share_us rss_kb"
@@ -43,12 +45,12 @@ boot_once() { # IMG APPEND -> "share_us rss_kb"
 
 printf '\nboot: init share of boot (kernel runs /init -> ready), median of %s QEMU (TCG) boots\n' "$RUNS"
 printf '  %-9s %14s %14s %8s   %s\n' services "ember-init us" "busybox us" "bb/ember" "PID 1 RSS kB (ember / busybox)"
-for n in 0 10 50; do
+for n in $COUNTS; do
 	make_images "$n" >/dev/null
 	: >"$W/ember-$n.txt"; : >"$W/busybox-$n.txt"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		boot_once "$W/ember-$n.cpio" "quiet ember.run=/bench/ember-ready ember.debug_exit=0" >>"$W/ember-$n.txt"
+		boot_once "$W/ember-$n.cpio" "quiet ember.shell=none" >>"$W/ember-$n.txt"
 		boot_once "$W/busybox-$n.cpio" "quiet" >>"$W/busybox-$n.txt"
 		i=$((i + 1))
 	done
