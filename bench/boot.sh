@@ -44,19 +44,33 @@ boot_once() { # IMG APPEND -> "share_us rss_kb"
 }
 
 printf '\nboot: init share of boot (kernel runs /init -> ready), median of %s QEMU (TCG) boots\n' "$RUNS"
-printf '  %-9s %14s %14s %8s   %s\n' services "ember-init us" "busybox us" "bb/ember" "PID 1 RSS kB (ember / busybox)"
+printf '  %-9s %13s %13s %8s %9s %7s   %s\n' services "ember-init us" "busybox us" "bb/ember" "per-boot" "ahead" "PID 1 RSS kB (ember / busybox)"
 for n in $COUNTS; do
 	make_images "$n" >/dev/null
-	: >"$W/ember-$n.txt"; : >"$W/busybox-$n.txt"
+	: >"$W/pairs-$n.txt"
 	i=0
 	while [ $i -lt "$RUNS" ]; do
-		boot_once "$W/ember-$n.cpio" "quiet ember.shell=none" >>"$W/ember-$n.txt"
-		boot_once "$W/busybox-$n.cpio" "quiet" >>"$W/busybox-$n.txt"
+		# Each pair boots both inits back to back, in alternating order: TCG's speed
+		# drifts over minutes, so pairs compare like with like.
+		if [ $((i % 2)) = 0 ]; then
+			e=$(boot_once "$W/ember-$n.cpio" "quiet ember.shell=none"); b=$(boot_once "$W/busybox-$n.cpio" "quiet")
+		else
+			b=$(boot_once "$W/busybox-$n.cpio" "quiet"); e=$(boot_once "$W/ember-$n.cpio" "quiet ember.shell=none")
+		fi
+		if [ -n "$e" ] && [ -n "$b" ]; then
+			echo "$e $b" >>"$W/pairs-$n.txt"
+		else
+			echo "boot: a boot with $n services printed no result (ember '$e', busybox '$b')" >&2
+		fi
 		i=$((i + 1))
 	done
-	e=$(cut -d' ' -f1 "$W/ember-$n.txt" | median); b=$(cut -d' ' -f1 "$W/busybox-$n.txt" | median)
-	er=$(cut -d' ' -f2 "$W/ember-$n.txt" | median); br=$(cut -d' ' -f2 "$W/busybox-$n.txt" | median)
-	printf '  %-9s %14s %14s %7sx   %s / %s\n' "$n" "$e" "$b" "$(ratio "$b" "$e")" "$er" "$br"
+	p=$W/pairs-$n.txt
+	e=$(cut -d' ' -f1 "$p" | median); b=$(cut -d' ' -f3 "$p" | median)
+	er=$(cut -d' ' -f2 "$p" | median); br=$(cut -d' ' -f4 "$p" | median)
+	per=$(awk '{printf "%.4f\n", $3 / $1}' "$p" | median)
+	ahead=$(awk '$1 < $3 {n++} END {printf "%d/%d", n, NR}' "$p")
+	printf '  %-9s %13s %13s %7sx %8.2fx %7s   %s / %s\n' "$n" "$e" "$b" "$(ratio "$b" "$e")" "$per" "$ahead" "$er" "$br"
 done
-printf '  (bb/ember above 1: ember-init is faster)\n'
+printf '  (bb/ember above 1: ember-init is faster; per-boot: median of the pairs'"'"' ratios;\n'
+printf '   ahead: pairs in which ember-init was faster)\n'
 printf '  ember-init static size: %s bytes\n' "$(stat -c %s "$TOP/out/bin/ember-init")"

@@ -2,16 +2,16 @@
  * measured.
  *   boot-ready [--poweroff] N
  * Waits until N processes named "idle" run (the services), then prints on one console
- * line the time from
- * the kernel starting /init (its kmsg record "Run /init as init process") to then on
- * CLOCK_BOOTTIME, and PID 1's resident set size:
+ * line the time from the kernel starting /init to then, and PID 1's resident set size:
  *   BENCH init_share_us=N pid1_rss_kb=N
  * --poweroff then powers the machine off (busybox init has no "run this, then power off").
  * The waiting is done here, in one small process that looks only at processes it has not
  * counted yet, because a shell loop forking grep costs tens of milliseconds per turn under
  * emulation and competes for the CPUs with the init it measures.
- * The kernel stamps kmsg records with local_clock(), which runs with CLOCK_BOOTTIME when
- * the machine never suspended (true in a fresh VM). */
+ * Both ends are kmsg timestamps: the kernel's record "Run /init as init process" and one
+ * this program writes when the services run. Reading a clock here instead would compare
+ * CLOCK_BOOTTIME with the kernel's local_clock(), two clocks whose offset differs from
+ * boot to boot by tens of milliseconds under emulation. */
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -25,27 +25,51 @@
 
 #include "io.h"
 
-static long long init_started_us(void)
+#define READY_TEXT "ember-bench: services up"
+
+/* "prio,seq,usec,flags;text": the timestamp field. */
+static long long record_us(const char *rec)
 {
-	char rec[8192];
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	long long us = -1;
-	ssize_t n;
+	const char *p = strchr(rec, ',');
+	p = p ? strchr(p + 1, ',') : NULL;
+	return p ? strtoll(p + 1, NULL, 10) : -1;
+}
+
+static int mark_ready(void)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	int r;
 
 	if (fd < 0)
 		return -1;
-	/* Records: "prio,seq,usec,flags;text\n". */
+	r = write_all(fd, "<6>" READY_TEXT "\n", strlen("<6>" READY_TEXT "\n")) < 0 ? -1 : 0;
+	close(fd);
+	return r;
+}
+
+/* The timestamps of the kernel's "Run /init" record and of our mark. */
+static int read_marks(long long *start_us, long long *ready_us)
+{
+	char rec[8192];
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n;
+
+	*start_us = *ready_us = -1;
+	if (fd < 0)
+		return -1;
 	while ((n = read(fd, rec, sizeof rec - 1)) > 0) {
-		char *text;
+		const char *text;
 		rec[n] = '\0';
 		text = strchr(rec, ';');
-		if (text && strstr(text, "as init process")) {
-			us = strtoll(strchr(strchr(rec, ',') + 1, ',') + 1, NULL, 10);
-			break;
-		}
+		if (!text)
+			continue;
+		if (*start_us < 0 && strstr(text, "as init process"))
+			*start_us = record_us(rec);
+		else if (strncmp(text + 1, READY_TEXT, strlen(READY_TEXT)) == 0)
+			*ready_us = record_us(rec);
 	}
 	close(fd);
-	return us;
+	return *start_us >= 0 && *ready_us >= 0 ? 0 : -1;
 }
 
 static long pid1_rss_kb(void)
@@ -104,8 +128,7 @@ static void wait_for_services(long want)
 
 int main(int argc, char **argv)
 {
-	struct timespec ts;
-	long long now_us, start_us;
+	long long start_us, ready_us;
 	bool poweroff = argc > 1 && strcmp(argv[1], "--poweroff") == 0;
 
 	if (argc != 2 + poweroff) {
@@ -113,16 +136,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	wait_for_services(strtol(argv[1 + poweroff], NULL, 10));
-	/* The time first: scanning kmsg takes a read per record, and an init that logs
-	 * more must not pay for it in its own measurement. */
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	now_us = (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-	start_us = init_started_us();
-	if (start_us < 0) {
-		fprintf(stderr, "boot-ready: no 'Run /init' record in /dev/kmsg\n");
+	if (mark_ready() < 0 || read_marks(&start_us, &ready_us) < 0) {
+		fprintf(stderr, "boot-ready: cannot write or find the kmsg marks\n");
 		return 1;
 	}
-	printf("BENCH init_share_us=%lld pid1_rss_kb=%ld\n", now_us - start_us, pid1_rss_kb());
+	printf("BENCH init_share_us=%lld pid1_rss_kb=%ld\n", ready_us - start_us, pid1_rss_kb());
 	fflush(stdout);
 	if (poweroff) {
 		sync();
