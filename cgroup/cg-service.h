@@ -59,10 +59,11 @@ int cg_subtree_init(const char *root, const char *name, unsigned want, int *fd, 
  * now on. Enabling a controller that is on already changes nothing. */
 int cg_subtree_enable(const char *root, int subfd, unsigned want, unsigned *enabled);
 
-/* Make (EEXIST is fine) and open <subtree>/<service>.service. The fd can be given to
+/* Make (EEXIST is fine) and open <subtree>/<service>.service; *created (may be NULL)
+ * tells whether it is new, with the kernel's default limits. The fd can be given to
  * cg_clone_into(). service: 1..CG_LEAF_NAME_MAX-9 bytes, no '/', '\n', leading '.'. A
  * reused cgroup may still hold processes of an earlier run: see cg_populated(). */
-int cg_service_open(int subtree_fd, const char *service, int *fd);
+int cg_service_open(int subtree_fd, const char *service, int *fd, bool *created);
 
 /* Remove <subtree>/<service>.service and any empty cgroups below it (depth
  * CG_TREE_DEPTH_MAX). EBUSY while it holds processes, ENOENT when it does not exist. */

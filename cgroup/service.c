@@ -162,15 +162,23 @@ fail:
 	return -1;
 }
 
-int cg_service_open(int subtree_fd, const char *service, int *fd)
+int cg_service_open(int subtree_fd, const char *service, int *fd, bool *created)
 {
 	char leaf[CG_LEAF_NAME_MAX];
+	bool made;
 
 	*fd = -1;
-	if (service_leaf_name(service, leaf, sizeof leaf) < 0 || make_dir_at(subtree_fd, leaf) < 0)
+	if (service_leaf_name(service, leaf, sizeof leaf) < 0)
+		return -1;
+	made = mkdirat(subtree_fd, leaf, 0755) == 0;
+	if (!made && errno != EEXIST)
 		return -1;
 	*fd = openat(subtree_fd, leaf, DIR_FLAGS);
-	return *fd < 0 ? -1 : 0;
+	if (*fd < 0)
+		return -1;
+	if (created)
+		*created = made;
+	return 0;
 }
 
 /* ---- removal ---- */

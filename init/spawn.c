@@ -287,7 +287,9 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		snprintf(u->error, sizeof u->error, "command line: %s", scratch.argv.error);
 		return -1;
 	}
-	if (spawn_output_pipe(u, &out_w) < 0 || pipe2(status, O_CLOEXEC) < 0) {
+	/* Non-blocking at both ends: PID 1 polls the read end, and the child's one report
+	 * fits an empty pipe. */
+	if (spawn_output_pipe(u, &out_w) < 0 || pipe2(status, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(u->error, sizeof u->error, "pipe: %s", strerror(errno));
 		return -1;
 	}
@@ -314,7 +316,6 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		close(status[0]);
 		return -1;
 	}
-	fcntl(status[0], F_SETFL, O_NONBLOCK);
 	*exec_fd = status[0];
 	return pid;
 }

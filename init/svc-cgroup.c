@@ -82,16 +82,12 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 {
 	const struct service *s = u->svc;
 	struct cg_limits l;
-
-	char leaf[CG_LEAF_NAME_MAX];
-	bool fresh;
+	bool fresh = false;
 
 	if (!cg.enabled)
 		return 0;
 	enable_on_demand(s);
-	snprintf(leaf, sizeof leaf, "%s%s", s->name, CG_SERVICE_SUFFIX);
-	fresh = faccessat(cg.subtree_fd, leaf, F_OK, 0) < 0;
-	if (u->cg_fd < 0 && cg_service_open(cg.subtree_fd, s->name, &u->cg_fd) < 0) {
+	if (u->cg_fd < 0 && cg_service_open(cg.subtree_fd, s->name, &u->cg_fd, &fresh) < 0) {
 		snprintf(err, errlen, "cgroup %s.service: %s; running it without one", s->name,
 			 strerror(errno));
 		return -1;

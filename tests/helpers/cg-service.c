@@ -64,7 +64,7 @@ static int open_service(const char *subtree, const char *svc, int *fd)
 		fprintf(stderr, "cg-service: %s: %s\n", subtree, strerror(errno));
 		return -1;
 	}
-	r = cg_service_open(sub, svc, fd);
+	r = cg_service_open(sub, svc, fd, NULL);
 	if (r < 0)
 		fprintf(stderr, "cg-service: %s/%s.service: %s\n", subtree, svc, strerror(errno));
 	close(sub);

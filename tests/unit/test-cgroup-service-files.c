@@ -189,28 +189,29 @@ static void service_names_are_one_safe_component(void)
 	static const char *const bad[] = { "", ".", "..", ".hidden", "a/b", "../x", "a\nb" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		errno = 0;
-		CHECK(cg_service_open(top, bad[i], &fd) == -1 && errno == EINVAL && fd == -1);
+		CHECK(cg_service_open(top, bad[i], &fd, NULL) == -1 && errno == EINVAL && fd == -1);
 	}
-	CHECK(cg_service_open(top, longname, &fd) == -1 && errno == EINVAL);
+	CHECK(cg_service_open(top, longname, &fd, NULL) == -1 && errno == EINVAL);
 	/* The longest name that fits CG_LEAF_NAME_MAX with its suffix and NUL, then one more. */
 	size_t longest = CG_LEAF_NAME_MAX - 1 - strlen(CG_SERVICE_SUFFIX);
 	longname[longest] = '\0';
-	CHECK(cg_service_open(top, longname, &fd) == 0);
+	CHECK(cg_service_open(top, longname, &fd, NULL) == 0);
 	close(fd);
 	CHECK(cg_remove(top, longname) == 0);
 	longname[longest] = 'a';
 	longname[longest + 1] = '\0';
-	CHECK(cg_service_open(top, longname, &fd) == -1 && errno == EINVAL);
+	CHECK(cg_service_open(top, longname, &fd, NULL) == -1 && errno == EINVAL);
 	close(top);
 }
 
 static void open_twice_and_remove_nested(void)
 {
 	int top = dirfd_open(), fd, fd2;
+	bool created = false;
 	struct stat sb;
 
-	CHECK(cg_service_open(top, "sshd", &fd) == 0);
-	CHECK(cg_service_open(top, "sshd", &fd2) == 0); /* EEXIST is fine */
+	CHECK(cg_service_open(top, "sshd", &fd, &created) == 0 && created);
+	CHECK(cg_service_open(top, "sshd", &fd2, &created) == 0 && !created); /* EEXIST is fine */
 	CHECK(fstatat(top, "sshd.service", &sb, 0) == 0 && S_ISDIR(sb.st_mode));
 	CHECK(mkdirat(fd, "a", 0755) == 0 && mkdirat(fd, "b", 0755) == 0);
 	CHECK(mkdirat(fd, "a/deeper", 0755) == 0);
