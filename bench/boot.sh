@@ -1,11 +1,12 @@
 #!/bin/sh
-# Init's share of boot in QEMU: from the kernel starting /init to the "ready" marker,
-# measured inside the guest on CLOCK_BOOTTIME, for ember-init and busybox init on the same
-# kernel and image contents, with 0, 10 and 50 services (each the `idle` helper, which
-# pauses until killed). busybox init runs an rcS doing the same mounts and respawns the
-# services from inittab. The marker (tests/helpers/boot-ready) is started by either init
-# the same way, first, and waits until all service processes run. Also PID 1's RSS after boot and ember-init's
-# static size. RUNS boots per configuration (default 9: boots vary by up to 2x), interleaved.
+# Init's share of boot in QEMU: from the kernel starting /init until all services run, for
+# ember-init and busybox init on the same kernel and image contents, with 0, 10 and 50
+# services (each the `idle` helper, which pauses until killed). busybox init runs an rcS
+# doing the same mounts and respawns the services from inittab. The marker
+# (tests/helpers/boot-ready) is started first by either init, waits until all service
+# processes run, and measures between two kmsg timestamps. Also PID 1's RSS after boot and
+# ember-init's static size. RUNS pairs of boots per configuration (default 9: boots vary by
+# up to 2x); COUNTS the service counts. docs/benchmarks.md has the method and results.
 set -eu
 . "$(dirname "$0")/lib.sh"
 RUNS=${RUNS:-9}
