@@ -291,6 +291,26 @@ static void power_requested(enum power_action a)
 
 /* ---- children and signals ------------------------------------------------------------ */
 
+static void run_command_exited(int status)
+{
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+	pid1.run_pid = 0;
+	pid1.run_status = code;
+	/* One parseable line for harnesses reading the serial console. */
+	log_info("ember.run: %s exited with status %d", pid1.opts.run, code);
+	dprintf(2, "EMBER-RUN-EXIT=%d\n", code);
+	power_requested(POWER_POWEROFF);
+}
+
+/* While every process is being stopped only the run command's status matters: the
+ * supervisor must not react (it could start an ExecStop= or ExecStartPre= line). */
+static void reaped_in_final_stop(pid_t pid, int status)
+{
+	if (pid == pid1.run_pid)
+		run_command_exited(status);
+}
+
 static void child_exited(pid_t pid, int status)
 {
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -298,12 +318,7 @@ static void child_exited(pid_t pid, int status)
 	if (supervisor_child_exited(pid, status))
 		return;
 	if (pid == pid1.run_pid) {
-		pid1.run_pid = 0;
-		pid1.run_status = code;
-		/* One parseable line for harnesses reading the serial console. */
-		log_info("ember.run: %s exited with status %d", pid1.opts.run, code);
-		dprintf(2, "EMBER-RUN-EXIT=%d\n", code);
-		power_requested(POWER_POWEROFF);
+		run_command_exited(status);
 	} else if (pid == pid1.shell_pid) {
 		pid1.shell_pid = 0;
 		if (pid1.shutting_down)
@@ -359,7 +374,7 @@ static void finish_shutdown(void)
 	/* An interactive shell ignores SIGTERM; a hangup ends it at once. */
 	if (pid1.shell_pid > 0)
 		kill(-pid1.shell_pid, SIGHUP);
-	power_stop_world(a, SHUTDOWN_GRACE_MS, pid1.container, child_exited);
+	power_stop_world(a, SHUTDOWN_GRACE_MS, pid1.container, reaped_in_final_stop);
 	if (pid1.run_status >= 0 && pid1.opts.debug_exit)
 		power_report_debug_exit(pid1.run_status);
 	power_reboot(a);
