@@ -77,7 +77,6 @@ void analyze_compute(const struct record_set *set, struct boot_times *bt)
 {
 	long long last_ready = -1;
 	int cur = -1;
-
 	long long boot_ready;
 
 	memset(bt, 0, sizeof *bt);

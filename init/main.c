@@ -293,7 +293,7 @@ static void power_requested(enum power_action a)
 
 static void run_command_exited(int status)
 {
-	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	int code = exec_status_code(status);
 
 	pid1.run_pid = 0;
 	pid1.run_status = code;
@@ -313,8 +313,6 @@ static void reaped_in_final_stop(pid_t pid, int status)
 
 static void child_exited(pid_t pid, int status)
 {
-	int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-
 	if (supervisor_child_exited(pid, status))
 		return;
 	if (pid == pid1.run_pid) {
@@ -323,7 +321,7 @@ static void child_exited(pid_t pid, int status)
 		pid1.shell_pid = 0;
 		if (pid1.shutting_down)
 			return;
-		log_info("console shell exited (status %d); restarting it", code);
+		log_info("console shell exited (status %d); restarting it", exec_status_code(status));
 		pid1.shell_due_ms = now_ms() + SHELL_RESPAWN_MS;
 	}
 	/* Anything else is an orphan re-parented to PID 1: reaped, nothing more. */
@@ -532,9 +530,10 @@ static void boot(int argc, char **argv)
 	read_cmdline(argc, argv);
 	open_kmsg();
 	open_console_log();
-	pid1.cgroup_options = pid1.container ? -1 : apifs_mount_cgroup();
-	if (!pid1.container && pid1.cgroup_options < 0)
-		failed++;
+	if (!pid1.container) {
+		pid1.cgroup_options = apifs_mount_cgroup();
+		failed += pid1.cgroup_options < 0;
+	}
 	if (failed)
 		log_error("%d API file system(s) failed to mount; continuing", failed);
 	/* A container's hostname and Ctrl-Alt-Del belong to whoever started it. */
@@ -566,6 +565,7 @@ int main(int argc, char **argv)
 	pid1.run_status = -1;
 	pid1.notify_fd = -1;
 	pid1.kmsg_fd = -1;
+	pid1.cgroup_options = -1;
 	log_open("ember-init");
 	handle_arguments(argc, argv);
 	if (getpid() != 1)

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec-context.h"
 #include "log.h"
 
 #define MEASURE_TIMEOUT_MS 5000
@@ -30,7 +31,7 @@ static int wait_for(pid_t pid)
 	for (int waited = 0; waited < MEASURE_TIMEOUT_MS; waited += MEASURE_STEP_MS) {
 		pid_t r = waitpid(pid, &status, WNOHANG);
 		if (r == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+			return exec_status_code(status);
 		if (r < 0 && errno != EINTR)
 			return -1;
 		nanosleep(&step, NULL);

@@ -449,15 +449,10 @@ static void maybe_stopped(struct unit *u)
 
 /* ---- events ------------------------------------------------------------------------- */
 
-static int exit_code(int status)
-{
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static void control_exited(struct unit *u, int status)
 {
 	const struct service *s = u->svc;
-	int code = exit_code(status);
+	int code = exec_status_code(status);
 	bool ignore = false;
 
 	u->control_pid = 0;
@@ -484,7 +479,7 @@ static void control_exited(struct unit *u, int status)
 
 static void main_exited(struct unit *u, int status)
 {
-	int code = exit_code(status);
+	int code = exec_status_code(status);
 	bool clean = code == 0 || (u->svc->kill_signal && code == 128 + u->svc->kill_signal) ||
 		     code == 128 + SIGTERM;
 

@@ -23,7 +23,8 @@ static struct {
 	char root[128];
 } cg = { .subtree_fd = -1 };
 
-/* Options of a cgroup2 file system ember-init did not mount (a container's). */
+/* Options of a cgroup2 file system ember-init did not mount itself (a container's, or
+ * one named by ember.cgroup=). */
 static unsigned read_options(const char *cgroup_root)
 {
 	char opts[CG2_OPTIONS_MAX];

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "io.h"
@@ -518,6 +519,11 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 }
 
 /* ---- reporting failures ---- */
+
+int exec_status_code(int wait_status)
+{
+	return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 128 + WTERMSIG(wait_status);
+}
 
 int exec_failure_write(int fd, const struct exec_failure *f)
 {

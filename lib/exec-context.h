@@ -134,6 +134,9 @@ struct exec_caps_args {
 int exec_caps_build_argv(const struct exec_context *c, const char *path, char *const argv[],
 			 struct exec_caps_args *out);
 
+/* A waitpid() status as a shell shows it: the exit status, or 128 + the signal. */
+int exec_status_code(int wait_status);
+
 /* Report a failure to fd with one write(2) (async-signal-safe). 0 or -1/errno. */
 int exec_failure_write(int fd, const struct exec_failure *f);
 /* Read one report: 1 = got one, 0 = end of file (the exec succeeded), -1/errno (EIO on

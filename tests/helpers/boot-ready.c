@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "io.h"
+#include "parse.h"
 
 #define READY_TEXT "ember-bench: services up"
 
@@ -130,12 +131,13 @@ int main(int argc, char **argv)
 {
 	long long start_us, ready_us;
 	bool poweroff = argc > 1 && strcmp(argv[1], "--poweroff") == 0;
+	unsigned long services;
 
-	if (argc != 2 + poweroff) {
-		fprintf(stderr, "usage: boot-ready [--poweroff] N\n");
+	if (argc != 2 + poweroff || parse_ulong(argv[1 + poweroff], 0, PID_LIMIT, &services) < 0) {
+		fprintf(stderr, "usage: boot-ready [--poweroff] N (N: how many services to wait for)\n");
 		return 2;
 	}
-	wait_for_services(strtol(argv[1 + poweroff], NULL, 10));
+	wait_for_services((long)services);
 	if (mark_ready() < 0 || read_marks(&start_us, &ready_us) < 0) {
 		fprintf(stderr, "boot-ready: cannot write or find the kmsg marks\n");
 		return 1;

@@ -31,6 +31,15 @@ grep -q 'shutdown: poweroff now' "$tmp/log" && pass powers-off-after-run || fail
 # The background sleep was killed with the namespace: nothing of ours is left behind.
 pgrep -f "sleep 1000" >/dev/null && fail leaves-nothing-running "sleep 1000 survived" || pass leaves-nothing-running
 
+# ember.cgroup= naming a directory that is not on cgroup2: said, and the boot goes on
+# without cgroups.
+printf '#!/bin/sh\nexit 0\n' >"$tmp/true.sh"; chmod +x "$tmp/true.sh"
+timeout 30 unshare --pid --mount --uts --fork --mount-proc \
+	env container=ember-test "$BIN/ember-init" ember.cgroup="$tmp" ember.run="$tmp/true.sh" >"$tmp/log3" 2>&1
+grep -q "cgroups: $tmp is not on cgroup2; services run without cgroups" "$tmp/log3" &&
+	grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log3" && pass cgroup-root-not-cgroup2-reported ||
+	fail cgroup-root-not-cgroup2-reported "$(grep -E 'cgroup|EMBER-RUN' "$tmp/log3" | tr '\n' ' ')"
+
 # A run command that asks for poweroff and is still running when the world is stopped:
 # its status (killed by SIGTERM) is still reported, so a harness never sees none.
 cat >"$tmp/asks.sh" <<'EOS'

@@ -228,6 +228,26 @@ static void missing_caps_helper_is_reported(void)
 	CHECK_STR(o.out, "");
 }
 
+/* What a child's end looks like to a shell: its exit status, or 128 + the signal. */
+static void status_codes_read_as_a_shell_would(void)
+{
+	pid_t exited = fork(), killed;
+	int status;
+
+	if (exited == 0)
+		_exit(7);
+	waitpid(exited, &status, 0);
+	CHECK(exec_status_code(status) == 7);
+	killed = fork();
+	if (killed == 0) {
+		pause();
+		_exit(0);
+	}
+	kill(killed, SIGTERM);
+	waitpid(killed, &status, 0);
+	CHECK(exec_status_code(status) == 128 + SIGTERM);
+}
+
 int main(void)
 {
 	RUN(applies_umask_env_and_workdir);
@@ -238,5 +258,6 @@ int main(void)
 	RUN(workdir_fd_is_entered_and_closed);
 	RUN(exec_failures_are_reported);
 	RUN(missing_caps_helper_is_reported);
+	RUN(status_codes_read_as_a_shell_would);
 	return harness_done();
 }
