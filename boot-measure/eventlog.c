@@ -24,7 +24,7 @@ static int make_parent(const char *path)
 	if (!slash || slash == dir)
 		return 0;
 	*slash = '\0';
-	return mkdir_p(dir, 0755);
+	return io_mkdir_p(dir, 0755);
 }
 
 static int lock(int fd, int how)
@@ -84,7 +84,7 @@ int event_log_append(struct event_log *log, const char *record, size_t len)
 {
 	if (lseek(log->fd, 0, SEEK_END) < 0)
 		return -1;
-	if (write_all(log->fd, record, len) < 0)
+	if (io_write_all(log->fd, record, len) < 0)
 		return -1;
 	return fsync(log->fd);
 }

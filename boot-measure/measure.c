@@ -50,7 +50,7 @@ static void read_boot_id(char out[33])
 	char raw[64];
 	size_t n = 0;
 	out[0] = '\0';
-	if (read_file("/proc/sys/kernel/random/boot_id", raw, sizeof raw) < 0)
+	if (io_read_file("/proc/sys/kernel/random/boot_id", raw, sizeof raw) < 0)
 		return;
 	for (const char *p = raw; *p && n < 32; p++)
 		if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))
@@ -268,7 +268,7 @@ int cmd_machine_id(const struct options *opt)
 	char *s;
 	struct measurement m = { .pcr = PCR_MACHINE_ID, .event_type = "machine-id", .string = text };
 
-	if (read_file(path, id, sizeof id) < 0) {
+	if (io_read_file(path, id, sizeof id) < 0) {
 		log_error("%s: cannot read the machine ID: %s; nothing measured", path, strerror(errno));
 		return EXIT_SYSTEM;
 	}

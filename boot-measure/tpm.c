@@ -85,7 +85,7 @@ static enum tpm_result classify_missing_device(const char *path)
 	if (n < 0)
 		return TPM_ABSENT;
 	snprintf(file, sizeof file, "/sys/class/tpm/tpm%d/tpm_version_major", n);
-	if (read_file(file, version, sizeof version) > 0)
+	if (io_read_file(file, version, sizeof version) > 0)
 		return version[0] == '1' ? TPM_VERSION_1_2 : TPM_ABSENT;
 	snprintf(file, sizeof file, "/sys/class/tpm/tpm%d/device/caps", n);
 	return access(file, F_OK) == 0 ? TPM_VERSION_1_2 : TPM_ABSENT;
@@ -447,7 +447,7 @@ static int event_sequence_fd(struct tpm *tpm, unsigned pcr, int fd, uint8_t *cur
 			goto fail;
 		memcpy(cur, next, next_len);
 		cur_len = next_len;
-		n = read_full(fd, next, TPM2_MAX_DIGEST_BUFFER);
+		n = io_read_full(fd, next, TPM2_MAX_DIGEST_BUFFER);
 		if (n < 0) {
 			log_error("cannot read the file to measure: %s", strerror(errno));
 			sequence_abandon(&seq);
@@ -471,11 +471,11 @@ int tpm_pcr_event_fd(struct tpm *tpm, unsigned pcr, int fd, const uint16_t *algs
 {
 	uint8_t cur[TPM2_MAX_DIGEST_BUFFER], next[TPM2_MAX_DIGEST_BUFFER];
 	TPML_DIGEST_VALUES values;
-	ssize_t cur_len = read_full(fd, cur, sizeof cur), next_len = 0;
+	ssize_t cur_len = io_read_full(fd, cur, sizeof cur), next_len = 0;
 	int rc;
 
 	if (cur_len == (ssize_t)sizeof cur)
-		next_len = read_full(fd, next, sizeof next);
+		next_len = io_read_full(fd, next, sizeof next);
 	if (cur_len < 0 || next_len < 0) {
 		log_error("cannot read the file to measure: %s", strerror(errno));
 		return -2;

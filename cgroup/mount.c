@@ -83,7 +83,7 @@ unsigned cg2_probe(unsigned wanted)
 
 	if (probe_with_fsopen(wanted, &supported) == 0)
 		return supported;
-	if (read_file(CG2_FEATURES_FILE, features, sizeof features) >= 0)
+	if (io_read_file(CG2_FEATURES_FILE, features, sizeof features) >= 0)
 		return wanted & cg2_options_parse(features);
 	/* Nothing can tell: ask for everything and let the mount fallback sort it out. */
 	return wanted;
@@ -245,7 +245,7 @@ int cg2_mount(const char *path, unsigned wanted, struct cg2_mount_result *res)
 	if (existing < 0)
 		return -1;
 	if (!existing) {
-		if (mkdir_p(path, 0755) < 0)
+		if (io_mkdir_p(path, 0755) < 0)
 			return -1;
 		if (mount_with_fallback(path, CG2_MOUNT_FLAGS, NULL, supported, 0, &res->applied) < 0)
 			return -1;

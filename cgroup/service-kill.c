@@ -20,7 +20,7 @@ static void close_keep_errno(int fd)
 int cg_kill(int fd, int sig)
 {
 	if (sig == SIGKILL) {
-		if (write_file_at(fd, "cgroup.kill", "1") == 0)
+		if (io_write_file_at(fd, "cgroup.kill", "1") == 0)
 			return 0;
 		if (errno != ENOENT) /* ENOENT: before 5.14 */
 			return -1;
@@ -111,9 +111,9 @@ static int freeze(int fd)
 {
 	char state[8];
 
-	if (read_file_at(fd, "cgroup.freeze", state, sizeof state) < 0 || state[0] != '0')
+	if (io_read_file_at(fd, "cgroup.freeze", state, sizeof state) < 0 || state[0] != '0')
 		return 0;
-	return write_file_at(fd, "cgroup.freeze", "1") == 0;
+	return io_write_file_at(fd, "cgroup.freeze", "1") == 0;
 }
 
 int cg_kill_procs(int fd, int sig)
@@ -129,7 +129,7 @@ int cg_kill_procs(int fd, int sig)
 	}
 	if (frozen) {
 		int saved = errno;
-		write_file_at(fd, "cgroup.freeze", "0");
+		io_write_file_at(fd, "cgroup.freeze", "0");
 		errno = saved;
 	}
 	return r;

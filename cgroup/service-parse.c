@@ -106,7 +106,7 @@ int cg_read_lines(int fd, char *buf, size_t size, cg_line_fn *fn, void *ctx)
 		return -1;
 	}
 	for (;;) {
-		ssize_t n = read_full(fd, buf + have, size - 1 - have);
+		ssize_t n = io_read_full(fd, buf + have, size - 1 - have);
 		int r;
 
 		if (n < 0)

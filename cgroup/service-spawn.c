@@ -58,5 +58,5 @@ bool cg_clone_unsupported(int err)
 
 int cg_attach_self(int fd)
 {
-	return write_file_at(fd, "cgroup.procs", "0");
+	return io_write_file_at(fd, "cgroup.procs", "0");
 }

@@ -14,7 +14,7 @@ static unsigned long long read_value(int fd, const char *file)
 {
 	char buf[32];
 	unsigned long long v;
-	ssize_t n = read_file_at(fd, file, buf, sizeof buf);
+	ssize_t n = io_read_file_at(fd, file, buf, sizeof buf);
 
 	if (n < 0 || (size_t)n == sizeof buf - 1 || cg_parse_u64(buf, (size_t)n, &v) < 0)
 		return CG_UNSET;

@@ -48,7 +48,7 @@ static int service_leaf_name(const char *service, char *buf, size_t size)
 static int read_controllers(int dirfd, const char *file, unsigned *bits)
 {
 	char buf[CONTROLLERS_TEXT_MAX];
-	ssize_t n = read_file_at(dirfd, file, buf, sizeof buf);
+	ssize_t n = io_read_file_at(dirfd, file, buf, sizeof buf);
 
 	if (n < 0)
 		return -1;
@@ -81,7 +81,7 @@ static int enable_controllers(int dirfd, unsigned want, unsigned *enabled)
 			continue;
 		}
 		snprintf(cmd, sizeof cmd, "+%s", cg_controller_name(bit));
-		if (write_file_at(dirfd, "cgroup.subtree_control", cmd) == 0)
+		if (io_write_file_at(dirfd, "cgroup.subtree_control", cmd) == 0)
 			*enabled |= bit;
 		else if (errno == EBUSY)
 			return -1;
@@ -248,7 +248,7 @@ static void report(struct limit_errors *e, const char *fmt, const char *file, co
 static void write_limit(int fd, const char *file, const char *controller, bool set,
 			const char *value, struct limit_errors *e)
 {
-	if (write_file_at(fd, file, value) == 0 || (!set && errno == ENOENT))
+	if (io_write_file_at(fd, file, value) == 0 || (!set && errno == ENOENT))
 		return;
 	if (e->failed++ > 0)
 		return;

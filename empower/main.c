@@ -262,7 +262,7 @@ static void drain_master(struct client *c)
 		ssize_t n = read(c->pty.master, buf, sizeof buf);
 		if (n <= 0)
 			break;
-		write_all(1, buf, (size_t)n);
+		io_write_all(1, buf, (size_t)n);
 	}
 }
 
@@ -344,7 +344,7 @@ static void master_to_stdout(struct client *c)
 	char buf[RELAY_BUF];
 	ssize_t n = read(c->pty.master, buf, sizeof buf);
 	if (n > 0)
-		write_all(1, buf, (size_t)n);
+		io_write_all(1, buf, (size_t)n);
 	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		c->master_open = false; /* EIO: every slave fd is closed */
 }

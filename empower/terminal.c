@@ -84,7 +84,7 @@ int terminal_read_password(int tty, const char *prompt, char *buf, size_t size)
 	quiet.c_oflag |= OPOST | ONLCR;
 	if (tcsetattr(tty, TCSANOW, &quiet) < 0)
 		return -1;
-	write_all(tty, prompt, strlen(prompt));
+	io_write_all(tty, prompt, strlen(prompt));
 	for (;;) {
 		char c;
 		ssize_t r = read(tty, &c, 1);
@@ -100,7 +100,7 @@ int terminal_read_password(int tty, const char *prompt, char *buf, size_t size)
 		buf[n++] = c;
 	}
 	buf[n] = '\0';
-	write_all(tty, "\n", 1);
+	io_write_all(tty, "\n", 1);
 	tcsetattr(tty, TCSAFLUSH, &old);
 	return rc;
 }

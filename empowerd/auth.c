@@ -36,7 +36,7 @@ int auth_check_password(const char *shadow, const char *user, const char *passwo
 			char *reason, size_t reason_size)
 {
 	char hash[HASH_MAX];
-	ssize_t len = read_file(shadow ? shadow : SHADOW_PATH, shadow_text, sizeof shadow_text);
+	ssize_t len = io_read_file(shadow ? shadow : SHADOW_PATH, shadow_text, sizeof shadow_text);
 	if (len < 0)
 		return -1;
 	int found = auth_shadow_hash(shadow_text, (size_t)len, user, hash, sizeof hash);

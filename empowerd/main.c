@@ -75,7 +75,7 @@ static int listen_on(const char *path)
 	char *slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = '\0';
-		if (mkdir_p(dir, 0755) < 0)
+		if (io_mkdir_p(dir, 0755) < 0)
 			die(EXIT_SYSTEM, "%s: cannot create: %s", dir, strerror(errno));
 	}
 	if (lstat(path, &st) == 0) {
@@ -99,7 +99,7 @@ static int listen_on(const char *path)
 static int default_cgroup(void)
 {
 	char text[1024], path[1200];
-	if (read_file("/proc/self/cgroup", text, sizeof text) < 0 || !str_starts_with(text, "0::/"))
+	if (io_read_file("/proc/self/cgroup", text, sizeof text) < 0 || !str_starts_with(text, "0::/"))
 		return -1;
 	char *nl = strchr(text, '\n');
 	if (nl)

@@ -307,7 +307,7 @@ static bool peer_session(pid_t *sid, unsigned long *tty_nr)
 	char path[64], text[1024];
 	int ppid, pgrp;
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)S.peer_pid);
-	if (read_file(path, text, sizeof text) < 0)
+	if (io_read_file(path, text, sizeof text) < 0)
 		return false;
 	char *end = strrchr(text, ')');
 	char state;
@@ -392,7 +392,7 @@ static void authenticate(void)
 	struct persist_entry e;
 	if (S.rule->persist_ms && persist_key(&e)) {
 		e.expires_ms = boottime_ms() + S.rule->persist_ms;
-		write_all(S.cfg->notify_fd, &e, sizeof e);
+		io_write_all(S.cfg->notify_fd, &e, sizeof e);
 	}
 }
 
@@ -473,7 +473,7 @@ static noreturn void child_start(const struct exec_context *c, int cgroup_fd, in
 {
 	struct exec_failure f;
 	if (cgroup_fd >= 0)
-		write_file_at(cgroup_fd, "cgroup.procs", "0");
+		io_write_file_at(cgroup_fd, "cgroup.procs", "0");
 	if (setsid() < 0 || ((S.req.flags & EMPOWER_F_PTY) && ioctl(S.stdio_fd[0], TIOCSCTTY, 0) < 0)) {
 		f.step = EXEC_STEP_STDIO;
 		f.err = errno;

@@ -47,7 +47,7 @@ static int mount_one(const struct api_mount *m)
 		log_debug("%s: already mounted, kept", m->target);
 		return 0;
 	}
-	if (mkdir_p(m->target, 0755) < 0) {
+	if (io_mkdir_p(m->target, 0755) < 0) {
 		log_error("%s: cannot create mount point: %m", m->target);
 		return -1;
 	}

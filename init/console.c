@@ -30,7 +30,7 @@ static void console_tty_path(char *path, size_t size)
 	char *last;
 
 	snprintf(path, size, "/dev/console");
-	if (read_file("/sys/class/tty/console/active", active, sizeof active) <= 0)
+	if (io_read_file("/sys/class/tty/console/active", active, sizeof active) <= 0)
 		return;
 	last = strrchr(active, ' ');
 	last = last ? last + 1 : active;

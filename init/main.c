@@ -121,7 +121,7 @@ static int block_signals(void)
 static void set_hostname(void)
 {
 	char name[256];
-	ssize_t n = read_file("/etc/hostname", name, sizeof name);
+	ssize_t n = io_read_file("/etc/hostname", name, sizeof name);
 	const char *h = HOSTNAME_DEFAULT;
 
 	if (n > 0) {
@@ -141,7 +141,7 @@ static size_t read_init_conf(char *buf, size_t size)
 {
 	char text[2048];
 	size_t len = 0;
-	ssize_t n = read_file(INIT_CONF, text, sizeof text);
+	ssize_t n = io_read_file(INIT_CONF, text, sizeof text);
 
 	if (n <= 0)
 		return 0;
@@ -163,7 +163,7 @@ static void read_cmdline(int argc, char **argv)
 
 	if (!pid1.container) {
 		len = read_init_conf(cmdline, sizeof cmdline);
-		if (read_file("/proc/cmdline", cmdline + len, sizeof cmdline - len) < 0)
+		if (io_read_file("/proc/cmdline", cmdline + len, sizeof cmdline - len) < 0)
 			log_warn("/proc/cmdline: %m; using defaults");
 		memcpy(pid1.cmdline, cmdline, sizeof cmdline);
 	} else {
@@ -199,9 +199,9 @@ static void open_kmsg(void)
 	 * log would lose lines. PID 1's own output is bounded; lift the limit unless the
 	 * command line chose a setting (printk.devkmsg=). */
 	if (!strstr(pid1.cmdline, "printk.devkmsg=") &&
-	    write_file("/proc/sys/kernel/printk_devkmsg", "on\n") < 0)
+	    io_write_file("/proc/sys/kernel/printk_devkmsg", "on\n") < 0)
 		log_debug("printk_devkmsg: %m");
-	if (read_file("/proc/sys/kernel/printk", printk, sizeof printk) > 0) {
+	if (io_read_file("/proc/sys/kernel/printk", printk, sizeof printk) > 0) {
 		printk[strspn(printk, "0123456789")] = '\0';
 		parse_ulong(printk, 0, 15, &console_loglevel);
 	}
@@ -456,7 +456,7 @@ static void raise_fd_limit(void)
 
 static void open_sockets(void)
 {
-	if (mkdir_p(RUN_DIR, 0755) < 0)
+	if (io_mkdir_p(RUN_DIR, 0755) < 0)
 		log_error("%s: %m", RUN_DIR);
 	pid1.notify_fd = notify_open(NOTIFY_PATH);
 	if (pid1.notify_fd < 0)

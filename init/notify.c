@@ -30,7 +30,7 @@ int notify_open(const char *path)
 	memcpy(dir, path, strlen(path) + 1);
 	if (strrchr(dir, '/'))
 		*strrchr(dir, '/') = '\0';
-	mkdir_p(dir, 0755);
+	io_mkdir_p(dir, 0755);
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -1;

@@ -64,7 +64,7 @@ static int add_env_file(struct unit *u, const struct service_envfile *f)
 {
 	const char *path = service_str(u->svc, f->path);
 	char err[128];
-	ssize_t n = read_file(path, scratch.file, sizeof scratch.file);
+	ssize_t n = io_read_file(path, scratch.file, sizeof scratch.file);
 
 	if (n < 0) {
 		if (f->optional)

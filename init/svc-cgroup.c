@@ -151,7 +151,7 @@ bool svc_cgroup_has_pid(const struct unit *u, pid_t pid)
 	if (!cg.enabled || u->cg_fd < 0)
 		return u->pgid > 0 && getpgid(pid) == u->pgid;
 	snprintf(path, sizeof path, "/proc/%d/cgroup", (int)pid);
-	if (read_file(path, buf, sizeof buf) < 0)
+	if (io_read_file(path, buf, sizeof buf) < 0)
 		return false;
 	line = strstr(buf, "0::");
 	if (!line)

@@ -541,7 +541,7 @@ int exec_failure_write(int fd, const struct exec_failure *f)
 
 int exec_failure_read(int fd, struct exec_failure *f)
 {
-	ssize_t got = read_full(fd, f, sizeof *f);
+	ssize_t got = io_read_full(fd, f, sizeof *f);
 
 	if (got <= 0)
 		return (int)got;

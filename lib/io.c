@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int write_all(int fd, const void *buf, size_t len)
+int io_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 	while (len > 0) {
@@ -22,7 +22,7 @@ int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-ssize_t read_full(int fd, void *buf, size_t size)
+ssize_t io_read_full(int fd, void *buf, size_t size)
 {
 	char *p = buf;
 	size_t got = 0;
@@ -40,7 +40,7 @@ ssize_t read_full(int fd, void *buf, size_t size)
 	return (ssize_t)got;
 }
 
-int write_file_at(int dirfd, const char *path, const char *value)
+int io_write_file_at(int dirfd, const char *path, const char *value)
 {
 	int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 	ssize_t n;
@@ -62,12 +62,12 @@ int write_file_at(int dirfd, const char *path, const char *value)
 	return 0;
 }
 
-int write_file(const char *path, const char *value)
+int io_write_file(const char *path, const char *value)
 {
-	return write_file_at(AT_FDCWD, path, value);
+	return io_write_file_at(AT_FDCWD, path, value);
 }
 
-ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size)
+ssize_t io_read_file_at(int dirfd, const char *path, char *buf, size_t size)
 {
 	int fd, saved;
 	ssize_t len;
@@ -79,7 +79,7 @@ ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size)
 	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -1;
-	len = read_full(fd, buf, size - 1);
+	len = io_read_full(fd, buf, size - 1);
 	saved = errno;
 	close(fd);
 	errno = saved;
@@ -89,12 +89,12 @@ ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size)
 	return len;
 }
 
-ssize_t read_file(const char *path, char *buf, size_t size)
+ssize_t io_read_file(const char *path, char *buf, size_t size)
 {
-	return read_file_at(AT_FDCWD, path, buf, size);
+	return io_read_file_at(AT_FDCWD, path, buf, size);
 }
 
-int mkdir_p(const char *path, unsigned mode)
+int io_mkdir_p(const char *path, unsigned mode)
 {
 	char buf[PATH_MAX];
 	size_t len = strlen(path);

@@ -34,7 +34,7 @@ void log_set_console(int fd) { console_fd = fd; }
 void log_set_console_level(enum log_level max) { console_max = max; }
 const char *log_prog(void) { return prog; }
 
-static void write_all(int fd, const char *buf, size_t len)
+static void io_write_all(int fd, const char *buf, size_t len)
 {
 	while (len > 0) {
 		ssize_t n = write(fd, buf, len);
@@ -63,13 +63,13 @@ static void vlog(enum log_level level, const char *fmt, va_list ap)
 		body = (int)(sizeof line - 2) - head;
 	line[head + body] = '\n';
 	if (kmsg_fd >= 0)
-		write_all(kmsg_fd, line, (size_t)(head + body + 1));
+		io_write_all(kmsg_fd, line, (size_t)(head + body + 1));
 	/* The console copy drops the "<N>" priority prefix, and is skipped when the
 	 * kernel already prints the kmsg line there. */
 	if (console_fd >= 0 && level <= console_max &&
 	    (kmsg_fd < 0 || (int)level >= kmsg_echo_below)) {
 		const char *plain = strchr(line, '>') + 1;
-		write_all(console_fd, plain, (size_t)(line + head + body + 1 - plain));
+		io_write_all(console_fd, plain, (size_t)(line + head + body + 1 - plain));
 	}
 	errno = saved_errno;
 }

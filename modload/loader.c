@@ -47,7 +47,7 @@ void kernel_support_probe(const char *root, struct kernel_support *k)
 	char buf[sizeof k->decompress];
 
 	k->decompress[0] = '\0';
-	if (read_file(path, buf, sizeof buf) > 0)
+	if (io_read_file(path, buf, sizeof buf) > 0)
 		str_copy(k->decompress, sizeof k->decompress, strip(buf));
 	free(path);
 }

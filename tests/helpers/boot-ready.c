@@ -43,7 +43,7 @@ static int mark_ready(void)
 
 	if (fd < 0)
 		return -1;
-	r = write_all(fd, "<6>" READY_TEXT "\n", strlen("<6>" READY_TEXT "\n")) < 0 ? -1 : 0;
+	r = io_write_all(fd, "<6>" READY_TEXT "\n", strlen("<6>" READY_TEXT "\n")) < 0 ? -1 : 0;
 	close(fd);
 	return r;
 }
@@ -77,7 +77,7 @@ static long pid1_rss_kb(void)
 {
 	char status[4096];
 	char *p;
-	if (read_file("/proc/1/status", status, sizeof status) < 0)
+	if (io_read_file("/proc/1/status", status, sizeof status) < 0)
 		return -1;
 	p = strstr(status, "VmRSS:");
 	return p ? strtol(p + 6, NULL, 10) : -1;
@@ -92,7 +92,7 @@ static bool is_idle(const char *pid)
 	char path[300], comm[32];
 
 	snprintf(path, sizeof path, "/proc/%s/comm", pid);
-	return read_file(path, comm, sizeof comm) >= 0 && strcmp(comm, "idle\n") == 0;
+	return io_read_file(path, comm, sizeof comm) >= 0 && strcmp(comm, "idle\n") == 0;
 }
 
 /* Counts processes that became "idle" since the last call. A service counted once stays

@@ -53,7 +53,7 @@ static void print_status(void)
 {
 	char buf[8192], *save = NULL;
 
-	if (read_file("/proc/self/status", buf, sizeof buf) < 0)
+	if (io_read_file("/proc/self/status", buf, sizeof buf) < 0)
 		return;
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *colon = strchr(line, ':');
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
 	print_limit("core", RLIMIT_CORE);
 	errno = 0;
 	printf("nice=%d\n", getpriority(PRIO_PROCESS, 0));
-	read_file("/proc/self/oom_score_adj", oom, sizeof oom);
+	io_read_file("/proc/self/oom_score_adj", oom, sizeof oom);
 	printf("oom_score_adj=%s", oom);
 	printf("cwd=%s\n", getcwd(cwd, sizeof cwd) ? cwd : strerror(errno));
 	for (char **e = environ; *e; e++)

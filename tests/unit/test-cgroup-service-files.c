@@ -25,7 +25,7 @@ static int dirfd_open(void)
 static void put(int fd, const char *file, const char *text)
 {
 	int f = openat(fd, file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	CHECK(f >= 0 && write_all(f, text, strlen(text)) == 0);
+	CHECK(f >= 0 && io_write_all(f, text, strlen(text)) == 0);
 	if (f >= 0)
 		close(f);
 }
@@ -33,7 +33,7 @@ static void put(int fd, const char *file, const char *text)
 static const char *get(int fd, const char *file)
 {
 	static char buf[256];
-	if (read_file_at(fd, file, buf, sizeof buf) < 0)
+	if (io_read_file_at(fd, file, buf, sizeof buf) < 0)
 		return "(missing)";
 	return buf;
 }
