@@ -55,7 +55,8 @@ request_is() {
 	[ "$got" = "$2" ] && pass "$1" || fail "$1" "request '$got', expected '$2'"
 }
 
-json_valid() { printf '%s' "$out" | python3 -c 'import json, sys; json.load(sys.stdin)' 2>&1; }
+# Bytes, not text: json.loads() on bytes insists on valid UTF-8.
+json_valid() { printf '%s' "$out" | python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read())' 2>&1; }
 
 LIST='Rname=sshd\nstate=running\nmain_pid=412\nrestarts=0\nsince_us=1000000\ndescription=OpenSSH server\ntype=notify\n\n
 Rname=bad\nstate=failed\nmain_pid=0\nrestarts=3\nsince_us=-1\ndescription=Broken \\x1b[31m\nerror=exec: No such file\ntype=simple\n\n
@@ -88,6 +89,14 @@ case $out in *'\x1b[31m'*) pass list-escapes-control-bytes ;; *) fail list-escap
 serve "$LIST"; ctl --json list
 expect list-json-exits-0 0
 why=$(json_valid) && pass list-json-valid || fail list-json-valid "$why: $out"
+# A description that is not UTF-8 (a service file may hold any bytes but controls) must
+# still give valid JSON: the stray bytes become U+FFFD.
+serve 'Rname=odd\nstate=running\nmain_pid=7\nrestarts=0\nsince_us=1\ndescription=caf\xe9 \xc3\x28 \xed\xa0\x80 ok\ntype=simple\n\n
+X0'
+ctl --json list
+why=$(json_valid) && pass list-json-invalid-utf8-valid || fail list-json-invalid-utf8-valid "$why: $out"
+case $out in *'caf\ufffd \ufffd( \ufffd\ufffd\ufffd ok'*) pass list-json-invalid-utf8-replaced ;;
+*) fail list-json-invalid-utf8-replaced "$out" ;; esac
 
 serve "$STATUS_RUNNING"; ctl status sshd
 expect status-running-exits-0 0 "State: running since 2.500s after boot"
