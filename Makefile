@@ -127,7 +127,7 @@ $(OUT)/man/%: man/%.scd
 	scdoc < $< > $@
 
 install: all man
-	scripts/install.sh "$(DESTDIR)" "$(PREFIX)" "$(SYSCONFDIR)" "$(BIN)" "$(OUT)/man"
+	INITDIR="$(INITDIR)" scripts/install.sh "$(DESTDIR)" "$(PREFIX)" "$(SYSCONFDIR)" "$(BIN)" "$(OUT)/man"
 
 clean:
 	rm -rf $(OUT)

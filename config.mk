@@ -6,6 +6,9 @@ VERSION = 0.1.0
 PREFIX     = /usr
 BINDIR     = $(PREFIX)/bin
 SBINDIR    = $(PREFIX)/sbin
+# Where ember-init goes: /sbin, where kernels look for an init. Systems with a merged
+# /usr (postmarketOS, Alpine's APKBUILD) set INITDIR=/usr/sbin; /sbin is a link there.
+INITDIR    = /sbin
 LIBEXECDIR = $(PREFIX)/libexec/ember
 MANDIR     = $(PREFIX)/share/man
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
@@ -32,10 +35,15 @@ PKG_CONFIG_LIBDIR_SYSROOT = $(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pk
 
 # Flags
 CSTD     = -std=c11
-WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+# Packagers set WERROR= (a newer compiler's new warning must not break a package build)
+# and add their flags with EXTRA_CFLAGS / EXTRA_LDFLAGS.
+WERROR   = -Werror
+WARN     = -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CPPFLAGS = -D_GNU_SOURCE -DEMBER_VERSION=\"$(VERSION)\"
-CFLAGS   = $(CSTD) $(WARN) -Os -g -fno-common
-LDFLAGS  =
+EXTRA_CFLAGS  =
+EXTRA_LDFLAGS =
+CFLAGS   = $(CSTD) $(WARN) -Os -g -fno-common $(EXTRA_CFLAGS)
+LDFLAGS  = $(EXTRA_LDFLAGS)
 STRIP    = -s
 
 # Unit tests under sanitizers (glibc toolchain; musl has no sanitizer runtime)

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make install: binaries, man pages, completions and example configuration.
 #   install.sh DESTDIR PREFIX SYSCONFDIR BINDIR-IN-TREE MANDIR-IN-TREE
-# ember-init goes to /sbin (where a kernel's init= and postmarketOS expect it), the
-# daemons' helpers and user commands to PREFIX/bin and PREFIX/sbin.
+# ember-init goes to $INITDIR (default /sbin, where a kernel's init= and postmarketOS
+# expect it; /usr/sbin on a merged /usr), the daemons' helpers and user commands to
+# PREFIX/bin and PREFIX/sbin.
 set -eu
 dest=$1 prefix=$2 sysconf=$3 bin=$4 man=$5
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ for f in "$bin"/*; do
 	*" $name "*) dir=$prefix/sbin ;;
 	*) dir=$prefix/bin ;;
 	esac
-	[ "$name" = ember-init ] && dir=/sbin
+	[ "$name" = ember-init ] && dir=${INITDIR:-/sbin}
 	install -D -m 0755 "$f" "$dest$dir/$name"
 done
 [ -d "$man" ] && for f in "$man"/*; do
@@ -31,6 +32,7 @@ for f in "$TOP"/completions/zsh/_*; do
 done
 # Example configuration: never overwrite what an administrator already has.
 install -d -m 0755 "$dest$sysconf/ember/services" "$dest$prefix/lib/ember/services"
+[ -f "$TOP/LICENSE" ] && install -D -m 0644 "$TOP/LICENSE" "$dest$prefix/share/licenses/ember/LICENSE"
 for f in "$TOP"/etc/services/*.service; do
 	[ -f "$f" ] && install -D -m 0644 "$f" "$dest$prefix/share/doc/ember/examples/services/$(basename "$f")"
 done

@@ -22,11 +22,19 @@ mkdir -p "$outdir"
 git -C "$top" archive --format=tar --prefix="$pkgname-$pkgver/" "$rev" |
 	gzip -n -9 >"$outdir/$tarball"
 sum=$(cd "$outdir" && sha512sum "$tarball")
+# The install and trigger scripts beside the APKBUILD are sources too, in source= order.
+for f in $pkgname.post-upgrade $pkgname.trigger; do
+	[ -f "$here/$f" ] || continue
+	sum="$sum
+$(cd "$here" && sha512sum "$f")"
+	# Beside the tarball, as abuild expects every source.
+	[ "$(cd "$outdir" && pwd)" = "$here" ] || cp "$here/$f" "$outdir/"
+done
 
 # Replace everything from sha512sums=" to the closing quote with the new line.
 tmp=$apkbuild.tmp.$$
 awk -v line="$sum" '
-	/^sha512sums="/ { print "sha512sums=\""; print line; skip = 1; next }
+	/^sha512sums="/ { print "sha512sums=\""; n = split(line, l, "\n"); for (i = 1; i <= n; i++) print l[i]; skip = 1; next }
 	skip && /^"/ { print "\""; skip = 0; next }
 	!skip { print }
 ' "$apkbuild" >"$tmp"

@@ -82,6 +82,13 @@ done
 	pass services-installed || fail services-installed "$(ls "$P/usr/lib/ember/services" 2>&1 | tr '\n' ' ')"
 [ -x "$P/usr/libexec/ember/pmos-serial-getty" ] && pass generator-installed-executable ||
 	fail generator-installed-executable "no executable /usr/libexec/ember/pmos-serial-getty"
+# No console root shell on an installed phone: the package's init.conf turns it off.
+grep -Eq '^[[:space:]]*ember\.shell=none([[:space:]]|$)' "$P/etc/ember/init.conf" 2>/dev/null &&
+	pass init-conf-no-console-shell || fail init-conf-no-console-shell "no ember.shell=none in /etc/ember/init.conf"
+env -i bash -c '. "$1"; echo "$license"' _ "$D/APKBUILD" | grep -qx MIT && pass provider-license-mit ||
+	fail provider-license-mit "license=$(val license)"
+head -n 1 "$D/APKBUILD" | grep -Eq '^# Maintainer: [^<]*[^ <] <[^ @>]+@[^ >]+>$' && pass provider-maintainer-line ||
+	fail provider-maintainer-line "$(head -n 1 "$D/APKBUILD")"
 [ -z "$(find "$P" \( -perm -4000 -o -perm -2000 \))" ] && pass no-suid || fail no-suid "$(find "$P" -perm /6000)"
 
 # The serial-getty generator.
@@ -133,7 +140,7 @@ mkdir -p "$R/sbin" "$R/bin"
 : >"$R/bin/busybox"
 ln -s /bin/busybox "$R/sbin/init"
 post
-[ "$(readlink "$R/sbin/init")" = ember-init ] && pass post-install-selects-ember || fail post-install-selects-ember "/sbin/init -> $(readlink "$R/sbin/init")"
+[ "$(readlink "$R/sbin/init")" = /usr/sbin/ember-init ] && pass post-install-selects-ember || fail post-install-selects-ember "/sbin/init -> $(readlink "$R/sbin/init")"
 [ "$(cat "$R/var/lib/ember/previous-init" 2>/dev/null)" = /bin/busybox ] && pass post-install-remembers ||
 	fail post-install-remembers "previous-init: $(cat "$R/var/lib/ember/previous-init" 2>&1)"
 grep -q 'ember.shell=none' "$T/post.out" && pass post-install-warns-console-shell || fail post-install-warns-console-shell "$(cat "$T/post.out")"
