@@ -17,8 +17,19 @@ echo "run: type 'poweroff' in the guest shell to stop; Ctrl-A X kills QEMU"
 # With swtpm the guest gets a TPM 2.0, and ember-init measures its boot phases into
 # PCR 11 (`boot-measure log` in the guest shows them).
 tpm_args=""
+tpm_dir=$TOP/out/run-tpm
+# swtpm outlives a QEMU that never connected to it (or was killed): stop it whatever way
+# the run ends.
+stop_swtpm() {
+	[ -f "$tpm_dir/swtpm.pid" ] || return 0
+	kill "$(cat "$tpm_dir/swtpm.pid")" 2>/dev/null || true
+	rm -f "$tpm_dir/swtpm.pid"
+}
+trap stop_swtpm EXIT
+trap 'exit 130' INT TERM HUP
 if command -v swtpm >/dev/null 2>&1; then
-	tpm_args=$("$TOP"/scripts/swtpm-start.sh "$TOP/out/run-tpm") || tpm_args=""
+	stop_swtpm
+	tpm_args=$("$TOP"/scripts/swtpm-start.sh "$tpm_dir") || tpm_args=""
 fi
 [ -n "$tpm_args" ] && echo "run: TPM 2.0 from swtpm attached: boot phases are measured into PCR 11"
 # shellcheck disable=SC2086
