@@ -134,3 +134,12 @@ clean:
 
 .PHONY: all deps check unit-tests run image bench man install clean
 .DELETE_ON_ERROR:
+
+# ---- a real distribution (distro/debian/README.md) --------------------------------------
+INIT = ember
+run-distro: deps
+	$(MAKE) all
+	scripts/distro-image.sh $(OUT)/distro
+	scripts/run-distro.sh $(OUT)/distro $(INIT)
+
+.PHONY: run-distro

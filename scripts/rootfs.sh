@@ -1,0 +1,51 @@
+#!/bin/sh
+# Build, once, the Debian 12 root file system of distro/debian/packages with debootstrap,
+# into a cache outside the tree keyed by that list and FORMAT below. Prints its path.
+#   scripts/rootfs.sh
+# The tree is the distribution as debootstrap and the packages' own scripts leave it:
+# /sbin/init stays systemd. ember is installed into a copy per image (scripts/distro-image.sh).
+# The mirror is the one this machine's apt uses (its sources for bookworm).
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${EMBER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ember}/rootfs
+list=$TOP/distro/debian/packages
+
+# Raise when the way the tree is built changes (the cache key holds it and the list).
+FORMAT=1
+# The first bookworm "deb" source of apt's configuration (deb822 or one-line format).
+apt_mirror() {
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk 'BEGIN { RS = ""; FS = "\n" }
+			/(^|\n)Types:[^\n]*deb([ \n]|$)/ && /(^|\n)Suites:[^\n]*bookworm([ \n]|$)/ {
+				for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/) { split($i, u, " "); print u[2]; exit }
+			}' "$f"
+	done
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk '$1 == "deb" && $3 == "bookworm" { print $2 }'
+}
+
+key=$( (cat "$list"; echo "format $FORMAT") | sha256sum | cut -c1-16)
+dir=$CACHE/debian12-$key
+
+if [ ! -f "$dir/.done" ]; then
+	command -v debootstrap >/dev/null || {
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get install -y -qq --no-install-recommends debootstrap >/dev/null ||
+			{ apt-get update -qq && apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
+	}
+	mirror=$(apt_mirror | grep -v '^$' | grep -v security | head -n 1)
+	[ -n "$mirror" ] || { echo "rootfs.sh: no bookworm source in apt's configuration" >&2; exit 1; }
+	pkgs=$(grep -v '^[[:space:]]*#' "$list" | grep -v '^[[:space:]]*$' | tr '\n' ',' | sed 's/,$//')
+	rm -rf "$dir.tmp"
+	mkdir -p "$dir.tmp"
+	echo "rootfs.sh: debootstrap bookworm with: $pkgs" >&2
+	debootstrap --variant=minbase --include="$pkgs" bookworm "$dir.tmp" "$mirror" >"$CACHE/debootstrap.log" 2>&1 ||
+		{ echo "rootfs.sh: debootstrap failed, see $CACHE/debootstrap.log" >&2; tail -n 20 "$CACHE/debootstrap.log" >&2; exit 1; }
+	# Package caches are not part of the system.
+	rm -rf "$dir.tmp"/var/cache/apt/archives/*.deb "$dir.tmp"/var/lib/apt/lists/*_Packages
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+	touch "$dir/.done"
+fi
+printf '%s\n' "$dir"
