@@ -1381,6 +1381,8 @@ static void validate(struct service *svc, const struct service_diag *diag)
 			     "PIDFile=: only used with Type=forking, ignored");
 	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ALWAYS)
 		service_fail(svc, diag, 0, "Restart=always is not allowed with Type=oneshot");
+	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ON_SUCCESS) /* U2 */
+		service_fail(svc, diag, 0, "Restart=on-success is not allowed with Type=oneshot");
 }
 
 int service_init(struct service *svc, const char *name, const char *path)
