@@ -16,6 +16,7 @@
 #include "parse.h"
 #include "passwd.h"
 #include "svc-cgroup.h"
+#include "svc-lifecycle.h"
 
 #define ENV_MAX 160
 #define ENV_BUF_MAX 16384
@@ -98,6 +99,18 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	if (u->main_pid > 0) {
 		snprintf(line, sizeof line, "MAINPID=%d", (int)u->main_pid);
 		env_add(NULL, line);
+	}
+	/* U2: ExecStopPost= learns how the run ended, as in systemd. */
+	if (u->phase == PHASE_STOP_POST) {
+		snprintf(line, sizeof line, "SERVICE_RESULT=%s",
+			 svc_result_name((enum svc_result)u->result));
+		env_add(NULL, line);
+		if (u->exit_status >= 0) {
+			env_add(NULL, u->exit_signal ? "EXIT_CODE=killed" : "EXIT_CODE=exited");
+			snprintf(line, sizeof line, "EXIT_STATUS=%d",
+				 u->exit_signal ? u->exit_signal : u->exit_status);
+			env_add(NULL, line);
+		}
 	}
 	/* As systemd: EnvironmentFile= is read after Environment=, so the files win. */
 	for (unsigned i = 0; i < s->env_count; i++)

@@ -1,0 +1,279 @@
+#!/bin/sh
+# ember-init running services with systemd's lifecycle semantics, as PID 1 of a PID+mount
+# namespace (issue 12, U2): Type=forking with PIDFile= (and a hostile one), exec, idle,
+# notify-reload, bare program names, RemainAfterExit=, ExecStartPost=/ExecStopPost= order,
+# ExecReload=, KillMode=, Restart=on-abort, SuccessExitStatus=, OnFailure=/OnSuccess=, and
+# files that must be refused while the boot goes on.
+. "$(dirname "$0")/../lib.sh"
+H=$HELPERS
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+S=$tmp/services M=$tmp/mark
+mkdir -p "$S" "$M"
+unit() { cat >"$S/$1.service"; }
+
+unit fork <<EOF
+[Service]
+Type=forking
+PIDFile=$M/fork.pid
+ExecStart=$H/forking-daemon -p $M/fork.pid -l $M/fork.log
+ExecReload=/bin/kill -HUP \$MAINPID
+EOF
+unit forklate <<EOF
+[Service]
+Type=forking
+PIDFile=$M/forklate.pid
+ExecStart=$H/forking-daemon -p $M/forklate.pid -d 400
+EOF
+unit foreign <<EOF
+[Unit]
+ConditionPathExists=$M/foreign.env
+[Service]
+Type=forking
+PIDFile=$M/foreign.pid
+EnvironmentFile=$M/foreign.env
+ExecStart=$H/forking-daemon -p $M/foreign.pid -w \$FOREIGN -o 65534
+EOF
+unit forkfail <<EOF
+[Service]
+Type=forking
+PIDFile=$M/forkfail.pid
+ExecStart=$H/forking-daemon -x 3
+EOF
+unit execmissing <<EOF
+[Service]
+Type=exec
+ExecStart=/nonexistent/ember-no-such-program
+EOF
+unit barename <<EOF
+[Service]
+Type=exec
+ExecStart=sh -c 'echo bare-ok; exec sleep 1000'
+EOF
+unit baremissing <<EOF
+[Service]
+ExecStart=ember-no-such-program --flag
+EOF
+unit remain <<EOF
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/sh -c 'echo start >>$M/remain.log'
+ExecStop=/bin/sh -c 'echo stop >>$M/remain.log'
+EOF
+unit order <<EOF
+[Service]
+Type=notify
+ExecStartPre=/bin/sh -c 'echo pre >>$M/order.log'
+ExecStart=/bin/sh -c 'echo main >>$M/order.log; $H/notify-send READY=1; exec sleep 1000'
+ExecStartPost=/bin/sh -c 'echo post >>$M/order.log'
+ExecStop=/bin/sh -c 'echo stop >>$M/order.log'
+ExecStopPost=/bin/sh -c 'echo "stoppost \$SERVICE_RESULT" >>$M/order.log'
+EOF
+unit failpost <<EOF
+[Service]
+ExecStart=/bin/sh -c 'exit 7'
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT \$EXIT_CODE \$EXIT_STATUS" >>$M/failpost.log'
+EOF
+unit nreload <<EOF
+[Service]
+Type=notify-reload
+ExecStart=$H/notify-reload-daemon $M/nreload.log
+EOF
+unit kmproc <<EOF
+[Service]
+KillMode=process
+ExecStart=/bin/sh -c 'sleep 4711 & exec sleep 1000'
+EOF
+unit kmcg <<EOF
+[Service]
+ExecStart=/bin/sh -c 'sleep 4712 & exec sleep 1000'
+EOF
+unit abort <<EOF
+[Unit]
+StartLimitBurst=50
+[Service]
+Restart=on-abort
+RestartSec=100ms
+ExecStart=/bin/sh -c 'echo run >>$M/abort.log; [ -e $M/aborted ] && exit 1; touch $M/aborted; kill -SEGV \$\$\$\$'
+EOF
+unit okstatus <<EOF
+[Service]
+Type=oneshot
+SuccessExitStatus=42 SIGUSR1
+ExecStart=/bin/sh -c 'exit 42'
+EOF
+unit badstatus <<EOF
+[Service]
+Type=oneshot
+SuccessExitStatus=41
+ExecStart=/bin/sh -c 'exit 42'
+EOF
+unit rescuer <<EOF
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'echo rescue >>$M/rescuer.log'
+EOF
+unit failing <<EOF
+[Unit]
+After=rescuer
+OnFailure=rescuer.service
+[Service]
+ExecStart=/bin/sh -c 'sleep 0.2; exit 1'
+EOF
+unit cheer <<EOF
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'echo cheer >>$M/cheer.log'
+EOF
+unit succeeding <<EOF
+[Unit]
+After=cheer
+OnSuccess=cheer
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'sleep 0.2'
+EOF
+unit slowpoke <<EOF
+[Service]
+Type=notify
+ExecStart=/bin/sh -c 'sleep 1; echo slow >>$M/idle.log; $H/notify-send READY=1; exec sleep 1000'
+EOF
+unit idler <<EOF
+[Service]
+Type=idle
+ExecStart=/bin/sh -c 'echo idle >>$M/idle.log; exec sleep 1000'
+EOF
+unit badtype <<EOF
+[Service]
+Type=bogus
+ExecStart=/bin/true
+EOF
+unit twostarts <<EOF
+[Service]
+Type=exec
+ExecStart=/bin/true
+ExecStart=/bin/false
+EOF
+
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$BIN/emberctl"
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+field() { "\$E" --json status "\$1" | sed -n "s/.*\"\$2\":\\([0-9-]*\\).*/\\1/p"; }
+wait_state() { # NAME STATE...: wait up to 15 s for one of the states
+	i=0
+	while [ \$i -lt 300 ]; do
+		s=\$(state "\$1"); for want in \$2; do [ "\$s" = "\$want" ] && return 0; done
+		sleep 0.05; i=\$((i+1))
+	done
+	return 1
+}
+wait_file() { # FILE PATTERN: wait up to 10 s for a line
+	i=0; while ! grep -q "\$2" "\$1" 2>/dev/null && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+	grep -q "\$2" "\$1" 2>/dev/null
+}
+expect() { wait_state "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2 is \$(state \$2), expected \$3"; }
+says() { "\$E" status "\$2" | grep -q "\$3" && ok "\$1" || bad "\$1" "\$("\$E" status "\$2" | tr '\n' ' ')"; }
+
+# Type=forking with a PID file: main PID from the file, ExecReload= with \$MAINPID, stop.
+expect forking-ready fork ready
+pid=\$(cat $M/fork.pid)
+[ "\$(field fork main_pid)" = "\$pid" ] && ok forking-main-pid-from-pidfile || bad forking-main-pid-from-pidfile "main_pid \$(field fork main_pid), file \$pid"
+"\$E" reload fork && wait_file $M/fork.log hup && ok exec-reload-mainpid || bad exec-reload-mainpid "\$(cat $M/fork.log)"
+"\$E" stop fork; expect forking-stopped fork stopped
+kill -0 "\$pid" 2>/dev/null && bad forking-daemon-gone "\$pid alive" || ok forking-daemon-gone
+grep -qx stopped $M/fork.log && ok forking-daemon-got-sigterm || bad forking-daemon-got-sigterm "\$(cat $M/fork.log)"
+expect forking-pidfile-waited-for forklate ready
+expect forking-parent-failure forkfail failed
+says forking-parent-failure-says-why forkfail 'exited with status 3'
+# A PID file written by an unprivileged user naming someone else's process is refused.
+sleep 1000 & victim=\$!
+echo "FOREIGN=\$victim" >$M/foreign.env
+"\$E" start foreign
+expect foreign-pidfile-refused foreign failed
+says foreign-pidfile-says-why foreign "is not root's and PID \$victim is not a process of this service"
+kill -0 \$victim 2>/dev/null && ok foreign-process-untouched || bad foreign-process-untouched "victim gone"
+kill \$victim
+
+# Type=exec: a missing program fails the start at once, with the path.
+expect exec-missing-fails execmissing failed
+says exec-missing-says-why execmissing 'ember-no-such-program'
+expect bare-name-runs barename ready
+"\$E" log barename | grep -q bare-ok && ok bare-name-resolved || bad bare-name-resolved "\$("\$E" log barename)"
+expect bare-name-missing-fails baremissing failed
+says bare-name-missing-names-path baremissing 'not found in /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
+
+# RemainAfterExit=: active after the exit; stop runs ExecStop=.
+expect remain-active remain ready
+"\$E" stop remain; expect remain-stopped remain stopped
+[ "\$(cat $M/remain.log | tr '\n' ' ')" = "start stop " ] && ok remain-stop-runs-execstop || bad remain-stop-runs-execstop "\$(cat $M/remain.log)"
+
+# ExecStartPre= main ExecStartPost= ... ExecStop= ExecStopPost=, in that order.
+expect order-ready order ready
+wait_file $M/order.log post
+"\$E" stop order; expect order-stopped order stopped
+got=\$(cat $M/order.log | tr '\n' ' ')
+[ "\$got" = "pre main post stop stoppost success " ] && ok lifecycle-order || bad lifecycle-order "\$got"
+expect stoppost-after-failure failpost failed
+wait_file $M/failpost.log exit && [ "\$(cat $M/failpost.log)" = "exit-code exited 7" ] && ok stoppost-after-failure-env || bad stoppost-after-failure-env "\$(cat $M/failpost.log)"
+
+# Type=notify-reload: SIGHUP, RELOADING=1 ... READY=1.
+expect notify-reload-ready nreload ready
+"\$E" reload nreload && wait_file $M/nreload.log 'reload 1' && ok notify-reload-signal || bad notify-reload-signal "\$(cat $M/nreload.log 2>&1)"
+wait_file $tmp/log 'nreload: reloaded' && ok notify-reload-finished || bad notify-reload-finished "no 'reloaded' in the log"
+"\$E" reload nreload && wait_file $M/nreload.log 'reload 2' && ok notify-reload-twice || bad notify-reload-twice "\$(cat $M/nreload.log)"
+[ "\$(state nreload)" = ready ] && ok notify-reload-stays-ready || bad notify-reload-stays-ready "\$(state nreload)"
+"\$E" reload remain >/dev/null 2>&1 && bad reload-inactive-refused "reload worked" || ok reload-inactive-refused
+"\$E" reload barename 2>&1 | grep -q 'no ExecReload=' && ok reload-unsupported-says-why || bad reload-unsupported-says-why "\$("\$E" reload barename 2>&1)"
+
+# KillMode=process leaves the child; control-group (default) does not.
+expect killmode-up kmproc ready; expect killmode-up-2 kmcg ready
+sleep 0.2
+"\$E" stop kmproc; "\$E" stop kmcg
+expect killmode-process-stopped kmproc stopped; expect killmode-cgroup-stopped kmcg stopped
+pgrep -f 'sleep 4711' >/dev/null && ok killmode-process-leaves-child || bad killmode-process-leaves-child "child gone"
+pgrep -f 'sleep 4712' >/dev/null && bad killmode-cgroup-kills-child "child alive" || ok killmode-cgroup-kills-child
+pkill -f 'sleep 4711'
+
+# Restart=on-abort: after SIGSEGV yes, after exit 1 no.
+expect on-abort-final abort failed
+sleep 0.5
+[ "\$(wc -l <$M/abort.log)" = 2 ] && ok on-abort-restarts-only-after-signal || bad on-abort-restarts-only-after-signal "\$(wc -l <$M/abort.log) runs"
+
+# SuccessExitStatus=.
+expect success-exit-status okstatus stopped
+expect success-exit-status-other-code badstatus failed
+
+# OnFailure=, OnSuccess=: the listed unit runs again (it ran once at boot, ordered first).
+expect on-failure-failed failing failed
+wait_file $M/rescuer.log rescue; i=0; while [ "\$(wc -l <$M/rescuer.log)" -lt 2 ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$(wc -l <$M/rescuer.log)" = 2 ] && ok on-failure-starts-unit || bad on-failure-starts-unit "\$(wc -l <$M/rescuer.log) runs"
+expect on-success-done succeeding stopped
+i=0; while [ "\$(wc -l <$M/cheer.log)" -lt 2 ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$(wc -l <$M/cheer.log)" = 2 ] && ok on-success-starts-unit || bad on-success-starts-unit "\$(wc -l <$M/cheer.log) runs"
+
+# Type=idle starts after the others.
+expect idle-runs idler ready
+[ "\$(cat $M/idle.log | tr '\n' ' ')" = "slow idle " ] && ok idle-after-busy-services || bad idle-after-busy-services "\$(cat $M/idle.log)"
+
+# Bad files: refused with a reason, the rest ran.
+expect unknown-type-invalid badtype invalid
+says unknown-type-says-why badtype 'Type=bogus'
+expect two-execstart-invalid twostarts invalid
+says two-execstart-says-why twostarts 'only Type=oneshot may have more than one'
+kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
+exit 0
+EOS
+chmod +x "$tmp/guest.sh"
+timeout 150 unshare --pid --mount --uts --fork --mount-proc \
+	env container=ember-test "$BIN/ember-init" ember.services="$S" \
+	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+grep -q 'badtype.service:2: Type=bogus' "$tmp/log" && pass bad-type-names-file-and-line || fail bad-type-names-file-and-line "no file:line"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 250 "$tmp/log"; }
+finish
