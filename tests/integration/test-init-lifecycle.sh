@@ -18,6 +18,15 @@ PIDFile=$M/fork.pid
 ExecStart=$H/forking-daemon -p $M/fork.pid -l $M/fork.log
 ExecReload=/bin/kill -HUP \$MAINPID
 EOF
+# A real daemon in its default forking mode: busybox crond (what Alpine and
+# postmarketOS images run), started by its bare name, with a PID file relative to /run.
+mkdir -p "$M/crontabs"
+unit crond <<EOF
+[Service]
+Type=forking
+PIDFile=crond.pid
+ExecStart=busybox crond -c $M/crontabs -L $M/crond.log
+EOF
 unit forklate <<EOF
 [Service]
 Type=forking
@@ -185,6 +194,12 @@ pid=\$(cat $M/fork.pid)
 "\$E" stop fork; expect forking-stopped fork stopped
 kill -0 "\$pid" 2>/dev/null && bad forking-daemon-gone "\$pid alive" || ok forking-daemon-gone
 grep -qx stopped $M/fork.log && ok forking-daemon-got-sigterm || bad forking-daemon-got-sigterm "\$(cat $M/fork.log)"
+expect real-daemon-crond-ready crond ready
+cpid=\$(cat /run/crond.pid 2>/dev/null)
+[ -n "\$cpid" ] && [ "\$(field crond main_pid)" = "\$cpid" ] && [ "\$(cat /proc/\$cpid/comm)" = busybox ] &&
+	ok real-daemon-crond-main-pid || bad real-daemon-crond-main-pid "main_pid \$(field crond main_pid), file \$cpid"
+"\$E" stop crond; expect real-daemon-crond-stopped crond stopped
+kill -0 "\$cpid" 2>/dev/null && bad real-daemon-crond-gone "\$cpid alive" || ok real-daemon-crond-gone
 expect forking-pidfile-waited-for forklate ready
 expect forking-parent-failure forkfail failed
 says forking-parent-failure-says-why forkfail 'exited with status 3'
@@ -267,7 +282,9 @@ kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
 chmod +x "$tmp/guest.sh"
-timeout 150 unshare --pid --mount --uts --fork --mount-proc \
+# A private /run: crond writes /run/crond.pid, which must not land on the host.
+timeout 150 unshare --pid --mount --uts --fork --mount-proc sh -c \
+	'mount -t tmpfs -o mode=0755 ember-run /run && exec "$0" "$@"' \
 	env container=ember-test "$BIN/ember-init" ember.services="$S" \
 	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
 rc=$?
