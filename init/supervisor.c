@@ -95,6 +95,7 @@ static void diag_report(void *ctx, enum service_severity sev, const char *file,
 }
 
 static const struct service_diag diag = { diag_report, NULL };
+static void check_programs(const struct service *s); /* U2 */
 
 static void unit_reset(struct unit *u, struct service *svc)
 {
@@ -139,6 +140,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	for (size_t i = 0; i < sv.count; i++) {
 		unit_reset(&sv.units[i], &sv.services[i]);
 		unit_classify(&sv.units[i]);
+		check_programs(&sv.services[i]);
 	}
 	log_info("supervisor: %zu service(s) loaded", sv.count);
 }
@@ -948,6 +950,41 @@ static long long mono_us(void)
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+static bool program_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static void check_list(const struct service *s, const struct service_exec_list *list,
+		       const char *key)
+{
+	static struct exec_argv a; /* 9 KiB: static, as PID 1's stack is no place for it */
+
+	for (unsigned i = 0; i < list->count; i++) {
+		const char *line = service_str(s, list->line[i]);
+		if (exec_line_split(line, NULL, &a) < 0 || a.path[0] == '/' || strchr(a.path, '$'))
+			continue; /* errors and variables are for the start to report */
+		if (exec_path_resolve(&a, program_executable) < 0)
+			log_warn("%s: %s=: %s; starting it will fail", s->name, key, a.error);
+	}
+}
+
+/* Bare program names are looked up when the service is loaded, so a missing one is
+ * reported at boot, and again (as the error) when the start fails. A name that appears
+ * later (a filesystem mounted after the boot) still works: the start looks again. */
+static void check_programs(const struct service *s)
+{
+	if (s->failed || s->masked)
+		return;
+	check_list(s, &s->exec_start_pre, "ExecStartPre");
+	check_list(s, &s->exec_start, "ExecStart");
+	check_list(s, &s->exec_start_post, "ExecStartPost");
+	check_list(s, &s->exec_reload, "ExecReload");
+	check_list(s, &s->exec_stop, "ExecStop");
+	check_list(s, &s->exec_stop_post, "ExecStopPost");
+}
+
 static bool line_ignores_failure(const char *line)
 {
 	return exec_line_prefixes(line) & EXEC_IGNORE_FAILURE;
@@ -1415,6 +1452,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			carry_over(&fresh.units[i], old, svc);
 		} else {
 			say(report, ctx, "added", svc->name);
+			check_programs(svc);
 			unit_reset(&fresh.units[i], svc);
 			unit_classify(&fresh.units[i]);
 		}

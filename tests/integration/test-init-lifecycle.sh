@@ -292,5 +292,7 @@ grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
 grep -q '^FAIL ' "$tmp/log" && FAILED=1
 grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
 grep -q 'badtype.service:2: Type=bogus' "$tmp/log" && pass bad-type-names-file-and-line || fail bad-type-names-file-and-line "no file:line"
+grep -q 'baremissing: ExecStart=: program "ember-no-such-program" not found in /usr/local/sbin:.*; starting it will fail' "$tmp/log" &&
+	pass bare-name-missing-reported-at-load || fail bare-name-missing-reported-at-load "no load-time warning"
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 250 "$tmp/log"; }
 finish
