@@ -299,7 +299,8 @@ static void begin_start(struct unit *u)
 	u->result = SVC_RESULT_SUCCESS; /* U2 */
 	u->exit_signal = 0;
 	u->stop_post_due = true;
-	u->remain = u->pidfile_wait = u->reloading = false;
+	u->remain = u->pidfile_wait = u->reloading = u->reload_notified = false;
+	u->idle_waited = false;
 	set_state(u, UNIT_STARTING);
 	run_next_pre(u);
 }
@@ -650,9 +651,9 @@ static void handle_timeout(struct unit *u)
 		return;
 	}
 	switch (u->state) {
-	case UNIT_WAITING: /* U2: Type=idle waited long enough; start_what_can_start() starts it */
-		if (sv.stopping_all)
-			u->deadline_ms = -1;
+	case UNIT_WAITING: /* U2: Type=idle waited long enough; it starts once startable */
+		u->idle_waited = true;
+		u->deadline_ms = -1;
 		return;
 	case UNIT_READY: /* U2: a reload that did not finish */
 		lifecycle_reload_timed_out(u);
@@ -1239,7 +1240,7 @@ static bool idle_must_wait(struct unit *u, long long now)
 {
 	bool busy = false;
 
-	if (u->svc->type != SERVICE_IDLE || sv.boot_ready_us >= 0)
+	if (u->svc->type != SERVICE_IDLE || sv.boot_ready_us >= 0 || u->idle_waited)
 		return false;
 	for (size_t i = 0; i < sv.count && !busy; i++) {
 		const struct unit *o = &sv.units[i];
@@ -1248,11 +1249,9 @@ static bool idle_must_wait(struct unit *u, long long now)
 	}
 	if (!busy)
 		return false;
-	if (u->deadline_ms < 0) {
-		u->deadline_ms = now + IDLE_MAX_WAIT_MS;
-		return true;
-	}
-	return now < u->deadline_ms;
+	if (u->deadline_ms < 0)
+		u->deadline_ms = now + IDLE_MAX_WAIT_MS; /* handle_timeout() sets idle_waited */
+	return true;
 }
 
 /* Per tick: a PIDFile= being waited for; a service known only by its processes (forking

@@ -72,6 +72,7 @@ struct unit {
 	bool pidfile_wait : 1;      /* Type=forking: waiting for PIDFile= to appear */
 	bool reloading : 1;         /* notify-reload: signal sent, READY=1 not yet back */
 	bool reload_notified : 1;   /* RELOADING=1 arrived for this reload */
+	bool idle_waited : 1;       /* Type=idle: its 5 s are over, it may start */
 	long long reload_started_us; /* CLOCK_MONOTONIC, to spot a stale RELOADING=1 */
 };
 

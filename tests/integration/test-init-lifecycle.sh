@@ -152,6 +152,19 @@ unit idler <<EOF
 Type=idle
 ExecStart=/bin/sh -c 'echo idle >>$M/idle.log; exec sleep 1000'
 EOF
+# A service that never gets ready holds Type=idle back for 5 s at most.
+unit hang <<EOF
+[Service]
+Type=notify
+TimeoutStartSec=7s
+ExecStart=/bin/sleep 1000
+ExecStopPost=/bin/sh -c 'echo hang-failed >>$M/idle2.log'
+EOF
+unit idler2 <<EOF
+[Service]
+Type=idle
+ExecStart=/bin/sh -c 'echo idle2 >>$M/idle2.log; exec sleep 1000'
+EOF
 unit badtype <<EOF
 [Service]
 Type=bogus
@@ -272,6 +285,9 @@ i=0; while [ "\$(wc -l <$M/cheer.log)" -lt 2 ] && [ \$i -lt 100 ]; do sleep 0.05
 # Type=idle starts after the others.
 expect idle-runs idler ready
 [ "\$(cat $M/idle.log | tr '\n' ' ')" = "slow idle " ] && ok idle-after-busy-services || bad idle-after-busy-services "\$(cat $M/idle.log)"
+
+expect idle-capped-at-5s hang failed
+[ "\$(cat $M/idle2.log | tr '\n' ' ')" = "idle2 hang-failed " ] && ok idle-started-within-5s || bad idle-started-within-5s "\$(cat $M/idle2.log)"
 
 # Bad files: refused with a reason, the rest ran.
 expect unknown-type-invalid badtype invalid

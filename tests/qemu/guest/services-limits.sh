@@ -34,6 +34,15 @@ i=0; while [ -d $CG/forker.service ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1))
 [ ! -d $CG/forker.service ] && ok stopped-cgroup-removed || bad stopped-cgroup-removed "still there"
 [ "$(state forker)" = stopped ] && ok forker-stopped || bad forker-stopped "$(state forker)"
 
+# U2: Type=forking without PIDFile=: GuessMainPID takes the one process left in the cgroup.
+i=0; while [ "$(state guess)" != ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+gp=$(pgrep -f 'sleep 4600')
+[ -n "$gp" ] && [ "$(field guess main_pid)" = "$gp" ] && ok forking-main-pid-guessed ||
+	bad forking-main-pid-guessed "state $(state guess), main_pid $(field guess main_pid), sleep $gp"
+emberctl stop guess
+i=0; while [ "$(state guess)" != stopped ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+pgrep -f 'sleep 4600' >/dev/null && bad forking-guessed-stopped "sleep 4600 survived" || ok forking-guessed-stopped
+
 # The boot chart and the JSON timings, copied out through the console for the host to
 # parse (tests/qemu/test-services.sh). memhog is stopped first: each of its OOM kills
 # prints a kernel line that could land in the middle of the copy.
