@@ -64,15 +64,16 @@ struct unit {
 	struct logbuf log;
 	struct kmsg_forward kmsg;   /* StandardOutput=kmsg, StandardError=kmsg */
 
-	/* U2: types and lifecycle (svc-lifecycle.h) */
+	/* U2: types and lifecycle (svc-lifecycle.h). Plain bools, not bitfields: the
+	 * re-execution handover (branch pid1) addresses each field with offsetof. */
 	uint8_t result;             /* enum svc_result of the current or last run */
 	uint8_t exit_signal;        /* the signal that ended the main process, 0: it exited */
-	bool stop_post_due : 1;     /* a start was attempted: ExecStopPost= runs at the end */
-	bool remain : 1;            /* RemainAfterExit=: active with no process */
-	bool pidfile_wait : 1;      /* Type=forking: waiting for PIDFile= to appear */
-	bool reloading : 1;         /* notify-reload: signal sent, READY=1 not yet back */
-	bool reload_notified : 1;   /* RELOADING=1 arrived for this reload */
-	bool idle_waited : 1;       /* Type=idle: its 5 s are over, it may start */
+	bool stop_post_due;     /* a start was attempted: ExecStopPost= runs at the end */
+	bool remain;            /* RemainAfterExit=: active with no process */
+	bool pidfile_wait;      /* Type=forking: waiting for PIDFile= to appear */
+	bool reloading;         /* notify-reload: signal sent, READY=1 not yet back */
+	bool reload_notified;   /* RELOADING=1 arrived for this reload */
+	bool idle_waited;       /* Type=idle: its 5 s are over, it may start */
 	long long reload_started_us; /* CLOCK_MONOTONIC, to spot a stale RELOADING=1 */
 };
 
