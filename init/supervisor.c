@@ -1379,9 +1379,10 @@ int supervisor_restart(const char *name, char *err, size_t errlen)
 		return -1;
 	if (!unit_up(u))
 		return supervisor_start(name, err, errlen);
-	/* The start waits until the stop is complete. */
-	begin_stop(u, true);
+	/* The start waits until the stop is complete. Set first: the stop signal depends on
+	 * it (RestartKillSignal=). */
 	u->start_after_stop = true;
+	begin_stop(u, true);
 	return 0;
 }
 

@@ -152,6 +152,33 @@ unit idler <<EOF
 Type=idle
 ExecStart=/bin/sh -c 'echo idle >>$M/idle.log; exec sleep 1000'
 EOF
+# Prefixes "+" and "!": these lines run as root although User=nobody; "!!" changes
+# nothing on a kernel with ambient capabilities.
+unit prefixes <<EOF
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+User=nobody
+NoNewPrivileges=yes
+ExecStartPre=+/bin/sh -c 'echo "plus \$(id -u) \$(grep NoNewPrivs /proc/self/status | tr -d "\t ")" >>$M/prefixes.log'
+ExecStartPre=!/bin/sh -c 'echo "bang \$(id -u) \$(grep NoNewPrivs /proc/self/status | tr -d "\t ")" >>$M/prefixes.log'
+ExecStartPre=!!/bin/sh -c 'echo "bangbang \$(id -u)" >>$M/prefixes.log'
+ExecStart=/bin/sh -c 'echo "plain \$(id -u)" >>$M/prefixes.log'
+EOF
+chmod 755 "$tmp" "$M"; touch "$M/prefixes.log"; chmod 666 "$M/prefixes.log" # User=nobody appends too
+# SendSIGKILL=no: a stop that times out leaves the process.
+unit nokill <<EOF
+[Service]
+TimeoutStopSec=1s
+SendSIGKILL=no
+ExecStart=/bin/sh -c 'trap "" TERM; exec sleep 4714'
+EOF
+# RestartKillSignal=: a restart stops with it, a stop with KillSignal=.
+unit rks <<EOF
+[Service]
+RestartKillSignal=SIGUSR1
+ExecStart=/bin/sh -c 'trap "echo usr1 >>$M/rks.log; exit 0" USR1; trap "echo term >>$M/rks.log; exit 0" TERM; echo run >>$M/rks.log; while :; do sleep 0.1; done'
+EOF
 # A service that never gets ready holds Type=idle back for 5 s at most.
 unit hang <<EOF
 [Service]
@@ -288,6 +315,21 @@ expect idle-runs idler ready
 
 expect idle-capped-at-5s hang failed
 [ "\$(cat $M/idle2.log | tr '\n' ' ')" = "idle2 hang-failed " ] && ok idle-started-within-5s || bad idle-started-within-5s "\$(cat $M/idle2.log)"
+
+# Exec prefixes at run time.
+expect prefixes-done prefixes ready
+got=\$(cat $M/prefixes.log | tr '\n' ' ')
+[ "\$got" = "plus 0 NoNewPrivs:0 bang 0 NoNewPrivs:1 bangbang 65534 plain 65534 " ] && ok exec-prefixes-privileges || bad exec-prefixes-privileges "\$got"
+
+# SendSIGKILL=no, RestartKillSignal=.
+expect nokill-up nokill ready
+"\$E" stop nokill; expect nokill-stopped nokill stopped
+pgrep -f 'sleep 4714' >/dev/null && ok sendsigkill-no-leaves-process || bad sendsigkill-no-leaves-process "killed"
+pkill -9 -f 'sleep 4714'
+expect rks-up rks ready; wait_file $M/rks.log run
+"\$E" restart rks; wait_file $M/rks.log usr1 && ok restart-kill-signal || bad restart-kill-signal "\$(cat $M/rks.log)"
+expect rks-back rks ready
+"\$E" stop rks; wait_file $M/rks.log term && ok stop-uses-kill-signal || bad stop-uses-kill-signal "\$(cat $M/rks.log)"
 
 # Bad files: refused with a reason, the rest ran.
 expect unknown-type-invalid badtype invalid
