@@ -2,8 +2,9 @@
 # ember-init running services with systemd's lifecycle semantics, as PID 1 of a PID+mount
 # namespace (issue 12, U2): Type=forking with PIDFile= (and a hostile one), exec, idle,
 # notify-reload, bare program names, RemainAfterExit=, ExecStartPost=/ExecStopPost= order,
-# ExecReload=, KillMode=, Restart=on-abort, SuccessExitStatus=, OnFailure=/OnSuccess=, and
-# files that must be refused while the boot goes on.
+# ExecReload=, KillMode= (process, mixed, control-group), SendSIGKILL=, RestartKillSignal=,
+# ExitType=cgroup, Restart=on-abort, SuccessExitStatus=, OnFailure=/OnSuccess=, the
+# prefixes + ! !!, and files that must be refused while the boot goes on.
 . "$(dirname "$0")/../lib.sh"
 H=$HELPERS
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -166,6 +167,23 @@ ExecStartPre=!!/bin/sh -c 'echo "bangbang \$(id -u)" >>$M/prefixes.log'
 ExecStart=/bin/sh -c 'echo "plain \$(id -u)" >>$M/prefixes.log'
 EOF
 chmod 755 "$tmp" "$M"; touch "$M/prefixes.log"; chmod 666 "$M/prefixes.log" # User=nobody appends too
+# KillMode=mixed: SIGTERM to the main process, then at once SIGKILL to the rest (a child
+# that ignores SIGTERM does not hold the stop for TimeoutStopSec=).
+printf 'trap "" TERM\nexec sleep 4715\n' >"$M/ignore-term.sh"
+unit mixed <<EOF
+[Service]
+KillMode=mixed
+TimeoutStopSec=60s
+ExecStart=/bin/sh -c '/bin/sh $M/ignore-term.sh & trap "exit 0" TERM; while :; do sleep 0.1; done'
+EOF
+# ExitType=cgroup: running while a process is left after the main one exited.
+unit exitcg <<EOF
+[Unit]
+ConditionPathExists=$M/exitcg.go
+[Service]
+ExitType=cgroup
+ExecStart=/bin/sh -c 'sleep 2 & exit 0'
+EOF
 # SendSIGKILL=no: a stop that times out leaves the process.
 unit nokill <<EOF
 [Service]
@@ -320,6 +338,15 @@ expect idle-capped-at-5s hang failed
 expect prefixes-done prefixes ready
 got=\$(cat $M/prefixes.log | tr '\n' ' ')
 [ "\$got" = "plus 0 NoNewPrivs:0 bang 0 NoNewPrivs:1 bangbang 65534 plain 65534 " ] && ok exec-prefixes-privileges || bad exec-prefixes-privileges "\$got"
+
+# KillMode=mixed, ExitType=cgroup.
+expect mixed-up mixed ready
+sleep 0.3
+"\$E" stop mixed; expect killmode-mixed-stops-at-once mixed stopped
+pgrep -f 'sleep 4715' >/dev/null && bad killmode-mixed-kills-rest "child alive" || ok killmode-mixed-kills-rest
+touch $M/exitcg.go; "\$E" start exitcg; sleep 0.5
+[ "\$(state exitcg)" = ready ] && ok exittype-cgroup-stays-while-child-runs || bad exittype-cgroup-stays-while-child-runs "\$(state exitcg)"
+expect exittype-cgroup-ends-with-last-process exitcg stopped
 
 # SendSIGKILL=no, RestartKillSignal=.
 expect nokill-up nokill ready
