@@ -510,7 +510,9 @@ static void maybe_stopped(struct unit *u)
 	u->deadline_ms = -1;
 	u->stopped_us = now_us();
 	u->remain = false;
-	svc_cgroup_release(u);
+	/* A failed service that restarts keeps its cgroup (and limits) for the next run. */
+	if (!(u->state == UNIT_FAILED && !u->start_after_stop && should_restart(u)))
+		svc_cgroup_release(u);
 	if (was_stopping) {
 		set_state(u, UNIT_STOPPED);
 		log_info("%s: stopped", name_of(u));
