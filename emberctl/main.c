@@ -35,7 +35,7 @@ static void usage(FILE *f)
 		"usage: emberctl [--socket PATH] [--json] list\n"
 		"       emberctl [--socket PATH] [--json] status NAME\n"
 		"       emberctl [--socket PATH] start|stop|restart NAME\n"
-		"       emberctl [--socket PATH] reload\n"
+		"       emberctl [--socket PATH] reload [NAME]\n"
 		"       emberctl [--socket PATH] log NAME [-f]\n"
 		"       emberctl [--socket PATH] [--json] analyze [--svg FILE]\n"
 		"       emberctl [--socket PATH] poweroff|reboot|halt\n"
@@ -130,7 +130,7 @@ static size_t build_request(const struct options *o, struct ctl_request *req, ch
 		die(EXIT_USAGE, "%s: --json and --svg - would both write to stdout", o->verb);
 	if (ctl_verb_takes_name(req->verb) && !o->name)
 		die(EXIT_USAGE, "%s: missing service name", o->verb);
-	if (!ctl_verb_takes_name(req->verb) && o->name)
+	if (!ctl_verb_takes_name(req->verb) && !ctl_verb_name_optional(req->verb) && o->name)
 		die(EXIT_USAGE, "%s: takes no service name, got '%s'", o->verb, o->name);
 	if (o->name && (strlen(o->name) >= sizeof req->name || !ctl_name_valid(o->name)))
 		die(EXIT_USAGE, "%.80s: invalid service name: expected 1-63 characters of "

@@ -235,7 +235,12 @@ static void change(struct client *c, const struct ctl_request *r)
 	case CTL_START: rc = supervisor_start(r->name, err, sizeof err); break;
 	case CTL_STOP: rc = supervisor_stop(r->name, err, sizeof err); break;
 	case CTL_RESTART: rc = supervisor_restart(r->name, err, sizeof err); break;
-	case CTL_RELOAD: supervisor_reload(report_line, &c->w); break;
+	case CTL_RELOAD: /* U2: with a name, reload that service (ExecReload=) */
+		if (r->name[0])
+			rc = supervisor_reload_unit(r->name, err, sizeof err);
+		else
+			supervisor_reload(report_line, &c->w);
+		break;
 	default: {
 		enum power_action a = r->verb == CTL_POWEROFF ? POWER_POWEROFF
 				      : r->verb == CTL_REBOOT ? POWER_REBOOT : POWER_HALT;

@@ -69,20 +69,44 @@ static int unescape(const char **p)
 	return -1;
 }
 
+/* One prefix at p: its bit and length ("!!" is two bytes), or 0 when p holds none. */
+static unsigned prefix_at(const char *p, size_t *len)
+{
+	*len = 1;
+	switch (*p) {
+	case '-': return EXEC_IGNORE_FAILURE;
+	case '@': return EXEC_ARGV0;
+	case ':': return EXEC_NO_ENV_EXPAND;
+	case '+': return EXEC_PRIVILEGED;
+	case '!':
+		if (p[1] == '!') {
+			*len = 2;
+			return EXEC_NO_SETUID_AMBIENT;
+		}
+		return EXEC_NO_SETUID;
+	default: return 0;
+	}
+}
+
+#define EXEC_PRIVILEGE_BITS (EXEC_PRIVILEGED | EXEC_NO_SETUID | EXEC_NO_SETUID_AMBIENT)
+
 static int parse_prefixes(const char **line, unsigned *flags, struct exec_argv *out)
 {
 	const char *p = *line;
+	size_t len;
 
-	for (;; p++) {
-		unsigned bit = *p == '-' ? EXEC_IGNORE_FAILURE
-			     : *p == '@' ? EXEC_ARGV0
-			     : *p == ':' ? EXEC_NO_ENV_EXPAND : 0;
-		if (*p == '+' || *p == '!' || *p == '|')
-			return fail(out, "prefix '%c' is not supported", *p);
+	for (;; p += len) {
+		unsigned bit = prefix_at(p, &len);
+		if (*p == '|')
+			return fail(out, "prefix '|' (run through the user's shell) is not supported; "
+					 "write /bin/sh -c '...'");
 		if (!bit)
 			break;
 		if (*flags & bit)
-			return fail(out, "prefix '%c' given twice", *p);
+			return fail(out, "prefix '%.*s' given twice", (int)len, p);
+		/* As systemd: "+", "!" and "!!" exclude each other. */
+		if ((bit & EXEC_PRIVILEGE_BITS) && (*flags & EXEC_PRIVILEGE_BITS))
+			return fail(out, "prefixes '+', '!' and '!!' exclude each other");
 		*flags |= bit;
 	}
 	*line = p;
@@ -304,11 +328,35 @@ static int expand_words(const struct words *w, const char *const *envp, struct e
 	return 0;
 }
 
+/* An absolute path, or a bare name that exec_path_resolve() looks up; "bin/x" is
+ * neither (systemd refuses it too). */
 static int check_program(const char *path, struct exec_argv *out)
 {
-	if (path[0] != '/')
-		return fail(out, "program \"%.64s\" is not an absolute path", path);
+	if (path[0] != '/' && strchr(path, '/'))
+		return fail(out, "program \"%.64s\" is neither an absolute path nor a bare name "
+				 "to look up in " EXEC_SEARCH_PATH, path);
+	if (!*path)
+		return fail(out, "empty program name");
 	return 0;
+}
+
+int exec_path_resolve(struct exec_argv *out, bool (*is_executable)(const char *path))
+{
+	const char *dir = EXEC_SEARCH_PATH;
+
+	if (out->path[0] == '/')
+		return 0;
+	while (*dir) {
+		size_t n = strcspn(dir, ":");
+		int len = snprintf(out->resolved, sizeof out->resolved, "%.*s/%s", (int)n, dir,
+				   out->path);
+		if (len > 0 && (size_t)len < sizeof out->resolved && is_executable(out->resolved)) {
+			out->path = out->resolved;
+			return 0;
+		}
+		dir += n + (dir[n] == ':');
+	}
+	return fail(out, "program \"%.64s\" not found in " EXEC_SEARCH_PATH, out->path);
 }
 
 static int split_common(const char *line, struct words *w, struct exec_argv *out)
@@ -351,13 +399,13 @@ unsigned exec_line_prefixes(const char *line)
 
 	while (is_blank(*line))
 		line++;
-	for (;; line++) {
-		unsigned bit = *line == '-' ? EXEC_IGNORE_FAILURE
-			     : *line == '@' ? EXEC_ARGV0
-			     : *line == ':' ? EXEC_NO_ENV_EXPAND : 0;
+	for (;;) {
+		size_t len;
+		unsigned bit = prefix_at(line, &len);
 		if (!bit)
 			break;
 		flags |= bit;
+		line += len;
 	}
 	return flags;
 }

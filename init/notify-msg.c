@@ -37,6 +37,25 @@ static int apply_line(const char *line, size_t len, struct notify_msg *m)
 		m->stopping = true;
 		return 0;
 	}
+	/* U2: Type=notify-reload */
+	if (len >= 10 && memcmp(line, "RELOADING=", 10) == 0) {
+		if (len != 11 || line[10] != '1')
+			return -1;
+		m->reloading = true;
+		return 0;
+	}
+	if (len >= 15 && memcmp(line, "MONOTONIC_USEC=", 15) == 0) {
+		unsigned long long usec = 0;
+		if (len == 15 || len > 15 + 20)
+			return -1;
+		for (size_t i = 15; i < len; i++) {
+			if (line[i] < '0' || line[i] > '9' || usec > (~0ULL - 9) / 10)
+				return -1;
+			usec = usec * 10 + (unsigned)(line[i] - '0');
+		}
+		m->monotonic_usec = usec;
+		return 0;
+	}
 	if (len >= 8 && memcmp(line, "MAINPID=", 8) == 0) {
 		vlen = len - 8;
 		if (vlen == 0 || vlen >= sizeof value)

@@ -14,10 +14,13 @@ struct notify_msg {
 	bool has_status;
 	char status[NOTIFY_STATUS_MAX]; /* STATUS=, truncated, control bytes replaced */
 	pid_t mainpid;     /* MAINPID=, 0 when absent */
+	bool reloading;    /* U2: RELOADING=1 (Type=notify-reload) */
+	unsigned long long monotonic_usec; /* U2: MONOTONIC_USEC=, 0 when absent */
 };
 
 /* Parse one datagram. Unknown variables are ignored (systemd defines many). Returns 0,
  * or -1 for a message that must be dropped whole: empty, over NOTIFY_MSG_MAX, holding a
- * NUL byte, or with an invalid READY=/STOPPING=/MAINPID= value. */
+ * NUL byte, or with an invalid READY=/STOPPING=/MAINPID=/RELOADING=/
+ * MONOTONIC_USEC= value. */
 int notify_parse(const char *buf, size_t len, struct notify_msg *m);
 #endif

@@ -65,6 +65,8 @@ static void handle_one(const char *buf, size_t len, const struct ucred *cred)
 			 (int)cred->pid);
 		return;
 	}
+	if (m.reloading) /* U2: before READY=1 in the same message */
+		supervisor_notify_reloading(u, m.monotonic_usec);
 	supervisor_notify(u, cred->pid, m.ready, m.stopping, m.has_status ? m.status : NULL,
 			  m.mainpid);
 }

@@ -84,7 +84,10 @@ const char *service_str(const struct service *svc, strref ref)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
-		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2)
+		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
+		  U2_REFS_MAX)
+/* U2: lifecycle strings */
+#define U2_REFS_MAX (3 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 
 static size_t add_list_refs(strref **refs, size_t n, strref *list, size_t count)
 {
@@ -116,6 +119,13 @@ static size_t collect_refs(struct service *s, strref **refs)
 		refs[n++] = &s->envfile[i].path;
 	refs[n++] = &s->std_output.path;
 	refs[n++] = &s->std_error.path;
+	/* U2: lifecycle */
+	n = add_list_refs(refs, n, s->exec_start_post.line, s->exec_start_post.count);
+	n = add_list_refs(refs, n, s->exec_reload.line, s->exec_reload.count);
+	n = add_list_refs(refs, n, s->exec_stop_post.line, s->exec_stop_post.count);
+	n = add_list_refs(refs, n, s->on_failure.name, s->on_failure.count);
+	n = add_list_refs(refs, n, s->on_success.name, s->on_success.count);
+	refs[n++] = &s->pid_file;
 	return n;
 }
 
@@ -327,7 +337,7 @@ static int parse_bool_key(struct parser *p, const struct key *k, const char *val
 	bool *b = field(p, k->offset);
 
 	if (!*value) {
-		*b = false;
+		*b = k->min != 0; /* the key's default */
 		return 0;
 	}
 	if (parse_bool(value, b) < 0)
@@ -403,6 +413,8 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 	static const struct name_value types[] = {
 		{ "", SERVICE_SIMPLE }, { "simple", SERVICE_SIMPLE },
 		{ "oneshot", SERVICE_ONESHOT }, { "notify", SERVICE_NOTIFY },
+		{ "exec", SERVICE_EXEC }, { "forking", SERVICE_FORKING }, { "idle", SERVICE_IDLE },
+		{ "notify-reload", SERVICE_NOTIFY_RELOAD },
 	};
 	for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
 		if (strcmp(value, types[i].name) == 0) {
@@ -410,8 +422,11 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 			return 0;
 		}
 	}
-	return invalid(p, k->name, value, "expected simple, oneshot or notify "
-				   "(forking, dbus, exec and idle are not supported)");
+	if (strcmp(value, "dbus") == 0)
+		return invalid(p, k->name, value, "Type=dbus is not supported by this ember "
+						  "(use Type=notify or Type=simple)");
+	return invalid(p, k->name, value, "expected simple, exec, forking, oneshot, notify, "
+				   "notify-reload or idle");
 }
 
 static int parse_restart(struct parser *p, const struct key *k, const char *value)
@@ -419,6 +434,8 @@ static int parse_restart(struct parser *p, const struct key *k, const char *valu
 	static const struct name_value modes[] = {
 		{ "", RESTART_NO }, { "no", RESTART_NO },
 		{ "on-failure", RESTART_ON_FAILURE }, { "always", RESTART_ALWAYS },
+		{ "on-success", RESTART_ON_SUCCESS }, { "on-abnormal", RESTART_ON_ABNORMAL },
+		{ "on-abort", RESTART_ON_ABORT }, { "on-watchdog", RESTART_ON_WATCHDOG },
 	};
 	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
 		if (strcmp(value, modes[i].name) == 0) {
@@ -426,7 +443,8 @@ static int parse_restart(struct parser *p, const struct key *k, const char *valu
 			return 0;
 		}
 	}
-	return invalid(p, k->name, value, "expected no, on-failure or always");
+	return invalid(p, k->name, value, "expected no, always, on-success, on-failure, "
+				   "on-abnormal, on-abort or on-watchdog");
 }
 
 /* RestartSec=: a time span; "infinity" makes no sense between restarts. */
@@ -956,6 +974,101 @@ static int parse_rlimit(struct parser *p, const char *key, const char *value)
 	return 0;
 }
 
+/* ---- U2: lifecycle keys ------------------------------------------------------------------ */
+
+static int parse_choice(struct parser *p, const struct key *k, const char *value,
+			const struct name_value *choices, size_t n, const char *expected)
+{
+	uint8_t *v = field(p, k->offset);
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(value, choices[i].name) == 0) {
+			*v = (uint8_t)choices[i].value;
+			return 0;
+		}
+	}
+	return invalid(p, k->name, value, expected);
+}
+
+static int parse_kill_mode(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct name_value modes[] = {
+		{ "", KILL_CONTROL_GROUP }, { "control-group", KILL_CONTROL_GROUP },
+		{ "mixed", KILL_MIXED }, { "process", KILL_PROCESS }, { "none", KILL_NONE },
+	};
+	return parse_choice(p, k, value, modes, sizeof modes / sizeof *modes,
+			    "expected control-group, mixed, process or none");
+}
+
+static int parse_exit_type(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct name_value types[] = {
+		{ "", EXIT_TYPE_MAIN }, { "main", EXIT_TYPE_MAIN }, { "cgroup", EXIT_TYPE_CGROUP },
+	};
+	return parse_choice(p, k, value, types, sizeof types / sizeof *types,
+			    "expected main or cgroup");
+}
+
+/* FinalKillSignal=, RestartKillSignal=, ReloadSignal=: k->min is the default. */
+static int parse_signal_u8(struct parser *p, const struct key *k, const char *value)
+{
+	uint8_t *v = field(p, k->offset);
+	int sig = *value ? service_signal_from_name(value) : (int)k->min;
+
+	if (sig < 0 || sig > 64)
+		return invalid(p, k->name, value, "expected a signal name (SIGTERM, TERM) or number");
+	*v = (uint8_t)sig;
+	return 0;
+}
+
+/* Exit codes and signal names, separated by blanks; "" empties the set. Several lines add
+ * up, as in systemd. */
+static int parse_status_set(struct parser *p, const struct key *k, const char *value)
+{
+	struct service_status_set *set = field(p, k->offset);
+	char copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+
+	if (!*value) {
+		memset(set, 0, sizeof *set);
+		return 0;
+	}
+	str_copy(copy, sizeof copy, value);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		unsigned long code;
+		int sig;
+		if (*w >= '0' && *w <= '9') {
+			if (parse_ulong(w, 0, 255, &code) < 0)
+				return invalid(p, k->name, w, "an exit code is 0 to 255");
+			set->code[code / 8] = (uint8_t)(set->code[code / 8] | 1u << (code % 8));
+			continue;
+		}
+		sig = service_signal_from_name(w);
+		if (sig < 1 || sig > 64)
+			return invalid(p, k->name, w, "expected exit codes (0-255) and signal names "
+						      "(SIGUSR1); exit status names are not supported");
+		set->signal |= 1ull << (sig - 1);
+	}
+	return 0;
+}
+
+/* PIDFile=: systemd takes a relative path as relative to /run. */
+static int parse_pid_file(struct parser *p, const struct key *k, const char *value)
+{
+	char path[SERVICE_PATH_MAX];
+
+	if (!*value) {
+		p->svc->pid_file = 0;
+		return 0;
+	}
+	if ((size_t)snprintf(path, sizeof path, "%s%s", *value == '/' ? "" : "/run/", value) >=
+	    sizeof path)
+		return invalid(p, k->name, value, "path too long");
+	if (!path_absolute_clean(path))
+		return invalid(p, k->name, value, "expected a clean path (no \"..\", no \"//\")");
+	return store(p, k->name, path, &p->svc->pid_file);
+}
+
 /* ---- the key table ---------------------------------------------------------------------- */
 
 #define F(member) offsetof(struct service, member)
@@ -1009,6 +1122,26 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "LogRateLimitIntervalSec", parse_span_key, F(log_rate_interval_ms),
 	  LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS, KMSG_FORWARD_INTERVAL_MAX_MS, false },
 	{ SECTION_SERVICE, "Essential", parse_bool_key, F(essential), 0, 0, false },
+	/* U2: lifecycle */
+	{ SECTION_UNIT, "OnFailure", parse_names, F(on_failure), 0, 0, true },
+	{ SECTION_UNIT, "OnSuccess", parse_names, F(on_success), 0, 0, true },
+	{ SECTION_SERVICE, "ExecStartPost", parse_exec, F(exec_start_post), 0, 0, true },
+	{ SECTION_SERVICE, "ExecReload", parse_exec, F(exec_reload), 0, 0, true },
+	{ SECTION_SERVICE, "ExecStopPost", parse_exec, F(exec_stop_post), 0, 0, true },
+	{ SECTION_SERVICE, "RemainAfterExit", parse_bool_key, F(remain_after_exit), 0, 0, false },
+	{ SECTION_SERVICE, "PIDFile", parse_pid_file, 0, 0, 0, true },
+	{ SECTION_SERVICE, "KillMode", parse_kill_mode, F(kill_mode), 0, 0, false },
+	{ SECTION_SERVICE, "ExitType", parse_exit_type, F(exit_type), 0, 0, false },
+	{ SECTION_SERVICE, "FinalKillSignal", parse_signal_u8, F(final_kill_signal), SIGKILL, 0, false },
+	{ SECTION_SERVICE, "RestartKillSignal", parse_signal_u8, F(restart_kill_signal), 0, 0, false },
+	{ SECTION_SERVICE, "ReloadSignal", parse_signal_u8, F(reload_signal), SIGHUP, 0, false },
+	{ SECTION_SERVICE, "SendSIGKILL", parse_bool_key, F(send_sigkill), 1, 0, false },
+	{ SECTION_SERVICE, "SendSIGHUP", parse_bool_key, F(send_sighup), 0, 0, false },
+	{ SECTION_SERVICE, "SuccessExitStatus", parse_status_set, F(success_status), 0, 0, false },
+	{ SECTION_SERVICE, "RestartPreventExitStatus", parse_status_set, F(restart_prevent),
+	  0, 0, false },
+	{ SECTION_SERVICE, "RestartForceExitStatus", parse_status_set, F(restart_force),
+	  0, 0, false },
 };
 #undef F
 
@@ -1242,8 +1375,14 @@ static void validate(struct service *svc, const struct service_diag *diag)
 			     ? "no ExecStart= (only Type=oneshot may go without one)"
 			     : "several ExecStart= lines (only Type=oneshot may have more than one)");
 	}
+	/* U2: PIDFile= is read for Type=forking only, as in systemd. */
+	if (svc->pid_file && svc->type != SERVICE_FORKING && diag && diag->report)
+		diag->report(diag->ctx, SERVICE_WARNING, svc->path, 0,
+			     "PIDFile=: only used with Type=forking, ignored");
 	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ALWAYS)
 		service_fail(svc, diag, 0, "Restart=always is not allowed with Type=oneshot");
+	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ON_SUCCESS) /* U2 */
+		service_fail(svc, diag, 0, "Restart=on-success is not allowed with Type=oneshot");
 }
 
 int service_init(struct service *svc, const char *name, const char *path)
@@ -1260,6 +1399,9 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->timeout_start_ms = TIMEOUT_START_DEFAULT_MS;
 	svc->timeout_stop_ms = TIMEOUT_STOP_DEFAULT_MS;
 	svc->kill_signal = SIGTERM;
+	svc->final_kill_signal = SIGKILL; /* U2 */
+	svc->reload_signal = SIGHUP;      /* U2 */
+	svc->send_sigkill = true;         /* U2 */
 	svc->memory_max = svc->memory_high = svc->tasks_max = ~0ULL;
 	svc->std_output.kind = OUTPUT_LOG;
 	svc->std_error.kind = OUTPUT_INHERIT;

@@ -46,8 +46,20 @@
  * struct service may be copied with memcpy. 0 means "not set". Read with service_str(). */
 typedef uint16_t strref;
 
-enum service_type { SERVICE_SIMPLE, SERVICE_ONESHOT, SERVICE_NOTIFY };
-enum service_restart { RESTART_NO, RESTART_ON_FAILURE, RESTART_ALWAYS };
+/* U2: the types and Restart= modes of systemd.service(5); docs/services.md says how each
+ * behaves under ember. New values go at the end: the numbers are not stored anywhere. */
+enum service_type {
+	SERVICE_SIMPLE, SERVICE_ONESHOT, SERVICE_NOTIFY,
+	SERVICE_EXEC, SERVICE_FORKING, SERVICE_IDLE, SERVICE_NOTIFY_RELOAD,
+};
+enum service_restart {
+	RESTART_NO, RESTART_ON_FAILURE, RESTART_ALWAYS,
+	RESTART_ON_SUCCESS, RESTART_ON_ABNORMAL, RESTART_ON_ABORT, RESTART_ON_WATCHDOG,
+};
+/* KillMode=: who gets KillSignal= on a stop. */
+enum service_kill_mode { KILL_CONTROL_GROUP, KILL_MIXED, KILL_PROCESS, KILL_NONE };
+/* ExitType=: main (the service ends with its main process) or cgroup (with the last one). */
+enum service_exit_type { EXIT_TYPE_MAIN, EXIT_TYPE_CGROUP };
 /* Where stdout/stderr go. OUTPUT_INHERIT is only valid for stderr: same as stdout.
  * OUTPUT_KMSG: as OUTPUT_LOG, and each line also to the kernel log (init/kmsg-forward.h). */
 enum service_output {
@@ -59,6 +71,10 @@ enum service_output {
 #define EXEC_IGNORE_FAILURE 0x1u /* "-": a non-zero exit counts as success */
 #define EXEC_ARGV0 0x2u          /* "@": the second word is argv[0] */
 #define EXEC_NO_ENV_EXPAND 0x4u  /* ":": no $VAR expansion */
+#define EXEC_PRIVILEGED 0x8u     /* "+": full privileges: no User=, capabilities, sandbox */
+#define EXEC_NO_SETUID 0x10u     /* "!": no User=/Group= switch; everything else applies */
+#define EXEC_NO_SETUID_AMBIENT 0x20u /* "!!": as "!", but only where the kernel lacks ambient
+				      * capabilities (so on every kernel ember runs on: no-op) */
 
 struct service_exec_list {
 	uint8_t count;
@@ -79,6 +95,13 @@ struct service_condition {
 	strref path;
 	bool negate;  /* "!": the path must not exist */
 	bool trigger; /* "|": at least one trigger condition must hold */
+};
+
+/* U2: SuccessExitStatus=, RestartPreventExitStatus=, RestartForceExitStatus=: exit codes
+ * 0..255 and signals 1..64 ("SIGKILL", "KILL"), as bitmaps. */
+struct service_status_set {
+	uint8_t code[32];
+	uint64_t signal; /* bit sig-1 */
 };
 
 struct service_int {
@@ -137,6 +160,20 @@ struct service {
 	struct service_output_spec std_output, std_error;
 	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
 	unsigned long log_rate_interval_ms; /* LogRateLimitIntervalSec=: 0 = no limit */
+
+	/* U2: lifecycle (docs/services.md "Lifecycle"; runtime in svc-lifecycle.c) */
+	struct service_exec_list exec_start_post, exec_reload, exec_stop_post;
+	struct service_name_list on_failure, on_success; /* [Unit] OnFailure=, OnSuccess= */
+	struct service_status_set success_status, restart_prevent, restart_force;
+	strref pid_file;                /* PIDFile=: absolute ("x" becomes "/run/x") */
+	uint8_t kill_mode;              /* enum service_kill_mode */
+	uint8_t exit_type;              /* enum service_exit_type */
+	uint8_t final_kill_signal;      /* FinalKillSignal=, default SIGKILL */
+	uint8_t restart_kill_signal;    /* RestartKillSignal=, 0: KillSignal= */
+	uint8_t reload_signal;          /* ReloadSignal=, default SIGHUP */
+	bool remain_after_exit;         /* RemainAfterExit= */
+	bool send_sigkill;              /* SendSIGKILL=, default yes */
+	bool send_sighup;               /* SendSIGHUP= */
 
 	/* string storage behind every strref; text_used counts bytes in use */
 	uint16_t text_used;

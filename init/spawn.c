@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "parse.h"
 #include "passwd.h"
 #include "svc-cgroup.h"
+#include "svc-lifecycle.h"
 
 #define ENV_MAX 160
 #define ENV_BUF_MAX 16384
@@ -88,9 +90,27 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	scratch.vars[0] = NULL;
 	for (size_t i = 0; i < sizeof base_env / sizeof *base_env; i++)
 		env_add(NULL, base_env[i]);
-	if (env->notify_path && s->type == SERVICE_NOTIFY) {
+	if (env->notify_path && (s->type == SERVICE_NOTIFY || s->type == SERVICE_NOTIFY_RELOAD)) {
 		snprintf(line, sizeof line, "NOTIFY_SOCKET=%s", env->notify_path);
 		env_add(NULL, line);
+	}
+	/* U2: ExecReload=/bin/kill -HUP $MAINPID and friends, as in systemd. A main process
+	 * that runs while we spawn means this is a control process. */
+	if (u->main_pid > 0) {
+		snprintf(line, sizeof line, "MAINPID=%d", (int)u->main_pid);
+		env_add(NULL, line);
+	}
+	/* U2: ExecStopPost= learns how the run ended, as in systemd. */
+	if (u->phase == PHASE_STOP_POST) {
+		snprintf(line, sizeof line, "SERVICE_RESULT=%s",
+			 svc_result_name((enum svc_result)u->result));
+		env_add(NULL, line);
+		if (u->exit_status >= 0) {
+			env_add(NULL, u->exit_signal ? "EXIT_CODE=killed" : "EXIT_CODE=exited");
+			snprintf(line, sizeof line, "EXIT_STATUS=%d",
+				 u->exit_signal ? u->exit_signal : u->exit_status);
+			env_add(NULL, line);
+		}
 	}
 	/* As systemd: EnvironmentFile= is read after Environment=, so the files win. */
 	for (unsigned i = 0; i < s->env_count; i++)
@@ -243,14 +263,58 @@ static int open_stdio(struct unit *u, struct exec_context *c, int pipe_fd, int c
 	return 0;
 }
 
+/* ---- U2: exec prefixes "+", "!", "!!" ---- */
+
+static bool kernel_has_ambient_caps(void)
+{
+#ifdef PR_CAP_AMBIENT
+	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, 0, 0, 0) >= 0;
+#else
+	return false;
+#endif
+}
+
+/* "!" always, "!!" only where ambient capabilities are missing (systemd's rule: there the
+ * line would otherwise lose the capabilities AmbientCapabilities= was meant to give). */
+static bool skips_user_switch(unsigned flags)
+{
+	return (flags & (EXEC_PRIVILEGED | EXEC_NO_SETUID)) ||
+	       ((flags & EXEC_NO_SETUID_AMBIENT) && !kernel_has_ambient_caps());
+}
+
+/* "+": none of the privilege restrictions (User=, capabilities, NoNewPrivileges=, and the
+ * sandbox, which reads this same flag) apply to this one line. */
+static void drop_restrictions(struct exec_context *c)
+{
+	c->no_new_privs = false;
+	c->cap_ambient = 0;
+	c->cap_bounding_set = false;
+}
+
+static void bare_identity(struct exec_context *c, const char **home)
+{
+	c->set_ids = false;
+	c->group_count = 0;
+	*home = "/root";
+}
+
+static bool is_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
 static int build_context(struct unit *u, const struct spawn_env *env, int pipe_fd,
 			 struct exec_context *c)
 {
 	const struct service *s = u->svc;
 	const char *home, *dir = service_str(s, s->working_directory);
+	unsigned flags = scratch.argv.flags;
 
 	exec_context_init(c);
-	if (resolve_identity(u, c, &home) < 0)
+	if (skips_user_switch(flags))
+		bare_identity(c, &home);
+	else if (resolve_identity(u, c, &home) < 0)
 		return -1;
 	c->rlimit_set = s->rlimit_set;
 	memcpy(c->rlimit, s->rlimit, sizeof c->rlimit);
@@ -269,6 +333,8 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->cap_bounding = s->cap_bounding;
 	c->caps_helper = env->caps_helper;
 	c->signals_to_reset = env->caught_signals;
+	if (flags & EXEC_PRIVILEGED)
+		drop_restrictions(c);
 	return open_stdio(u, c, pipe_fd, env->console_fd);
 }
 
@@ -285,6 +351,10 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		return -1;
 	if (exec_line_split(line, scratch.vars, &scratch.argv) < 0) {
 		snprintf(u->error, sizeof u->error, "command line: %s", scratch.argv.error);
+		return -1;
+	}
+	if (exec_path_resolve(&scratch.argv, is_executable) < 0) {
+		snprintf(u->error, sizeof u->error, "%s", scratch.argv.error);
 		return -1;
 	}
 	/* Non-blocking at both ends: PID 1 polls the read end, and the child's one report

@@ -17,11 +17,15 @@
 #include "log.h"
 #include "spawn.h"
 #include "svc-cgroup.h"
+#include "svc-lifecycle.h"
+#include "svc-pidfile.h"
 
 #define KILL_GRACE_MS 5000      /* after SIGKILL, how long to wait for an empty cgroup */
 #define STOP_POLL_MS 50         /* how often a stopping service's cgroup is checked */
 #define OUTPUT_READS_PER_TURN 4 /* per service and loop turn: a flood cannot starve others */
 #define OUTPUT_DRAIN_TURNS 4    /* after an exit: 4 turns of reads empty a 64 KiB pipe */
+#define IDLE_MAX_WAIT_MS 5000   /* Type=idle waits at most this long for the others (systemd) */
+#define CGROUP_WATCH_MS 1000    /* a service known only by its cgroup is checked this often */
 
 /* The state PID 1 keeps about services, in one place. */
 static struct {
@@ -91,6 +95,7 @@ static void diag_report(void *ctx, enum service_severity sev, const char *file,
 }
 
 static const struct service_diag diag = { diag_report, NULL };
+static void check_programs(const struct service *s); /* U2 */
 
 static void unit_reset(struct unit *u, struct service *svc)
 {
@@ -135,6 +140,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	for (size_t i = 0; i < sv.count; i++) {
 		unit_reset(&sv.units[i], &sv.services[i]);
 		unit_classify(&sv.units[i]);
+		check_programs(&sv.services[i]);
 	}
 	log_info("supervisor: %zu service(s) loaded", sv.count);
 }
@@ -179,8 +185,15 @@ static void mark_ready(struct unit *u)
 
 static void fail_unit(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void begin_stop(struct unit *u, bool wanted);
-static bool should_restart(const struct unit *u, int status);
+static bool should_restart(const struct unit *u);
 static void schedule_restart(struct unit *u);
+static void maybe_stopped(struct unit *u);
+/* U2 hooks, defined in the "U2" section below */
+static void become_ready(struct unit *u);
+static void start_next_main(struct unit *u);
+static void forking_parent_exited(struct unit *u);
+static void settle_failed(struct unit *u);
+static void start_listed(struct unit *u, const struct service_name_list *list, const char *key);
 
 static bool path_exists(const char *path)
 {
@@ -206,12 +219,16 @@ static void start_main(struct unit *u)
 	const struct service *s = u->svc;
 	pid_t pid;
 
-	if (s->exec_start.count == 0) {
+	if (s->exec_start.count == 0 && s->type == SERVICE_ONESHOT) {
+		become_ready(u); /* a oneshot may consist of ExecStartPre=/Post= alone */
+		return;
+	}
+	if (u->exec_index >= s->exec_start.count) {
 		fail_unit(u, "no ExecStart=");
 		return;
 	}
 	u->phase = PHASE_MAIN;
-	pid = spawn_line(u, service_str(s, s->exec_start.line[0]));
+	pid = spawn_line(u, service_str(s, s->exec_start.line[u->exec_index]));
 	if (pid < 0) {
 		fail_unit(u, "%s", u->error);
 		return;
@@ -229,6 +246,7 @@ static void run_next_pre(struct unit *u)
 	pid_t pid;
 
 	if (u->exec_index >= s->exec_start_pre.count) {
+		u->exec_index = 0;
 		start_main(u);
 		return;
 	}
@@ -278,6 +296,11 @@ static void begin_start(struct unit *u)
 	u->killed = false;
 	u->deadline_ms = deadline_after(u->svc->timeout_start_ms);
 	u->exec_index = 0;
+	u->result = SVC_RESULT_SUCCESS; /* U2 */
+	u->exit_signal = 0;
+	u->stop_post_due = true;
+	u->remain = u->pidfile_wait = u->reloading = u->reload_notified = false;
+	u->idle_waited = false;
 	set_state(u, UNIT_STARTING);
 	run_next_pre(u);
 }
@@ -313,27 +336,29 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 	log_error("%s: %s", name_of(u), u->error);
 	u->failed_us = now_us();
 	u->deadline_ms = -1;
+	if (u->result == SVC_RESULT_SUCCESS)
+		u->result = SVC_RESULT_EXIT_CODE;
+	u->pidfile_wait = u->reloading = false;
 	set_state(u, UNIT_FAILED);
-	/* Leftover processes go first; the restart decision comes once they are gone. */
-	if (u->main_pid > 0 || u->control_pid > 0 || svc_cgroup_populated(u) == 1)
+	/* Leftover processes go first; ExecStopPost= and the restart decision come once they
+	 * are gone. */
+	if (u->main_pid > 0 || u->control_pid > 0 ||
+	    (svc_kills_leftovers(u->svc) && svc_cgroup_populated(u) == 1))
 		begin_stop(u, false);
-	else if (should_restart(u, u->exit_status))
-		schedule_restart(u);
+	else
+		maybe_stopped(u);
 	if (was_starting)
 		propagate_start_failure(u);
 	if (u->svc->essential && sv.essential_cb && !u->svc->restart)
 		sv.essential_cb(name_of(u));
 }
 
-static bool should_restart(const struct unit *u, int status)
+static bool should_restart(const struct unit *u)
 {
 	if (sv.stopping_all || u->stop_wanted)
 		return false;
-	switch (u->svc->restart) {
-	case RESTART_ALWAYS: return true;
-	case RESTART_ON_FAILURE: return status != 0;
-	default: return false;
-	}
+	return svc_restart_wanted(u->svc, (enum svc_result)u->result, u->exit_status,
+				  u->exit_signal);
 }
 
 static void schedule_restart(struct unit *u)
@@ -352,6 +377,7 @@ static void schedule_restart(struct unit *u)
 		log_error("%s: %s", name_of(u), u->error);
 		if (u->svc->essential && sv.essential_cb)
 			sv.essential_cb(name_of(u));
+		start_listed(u, &u->svc->on_failure, "OnFailure");
 		return;
 	}
 	u->restart_pending = true;
@@ -360,26 +386,65 @@ static void schedule_restart(struct unit *u)
 	log_info("%s: restarting in %lld ms", name_of(u), delay);
 }
 
-static void send_stop_signal(struct unit *u)
+static void signal_processes(struct unit *u, int sig)
 {
-	int sig = u->svc->kill_signal ? u->svc->kill_signal : SIGTERM;
-
 	if (u->main_pid > 0) {
 		kill(u->main_pid, sig);
 		kill(u->main_pid, SIGCONT);
 	}
 	if (u->control_pid > 0)
 		kill(u->control_pid, sig);
-	if (u->main_pid <= 0 && u->control_pid <= 0)
-		svc_cgroup_signal(u, sig);
+}
+
+/* KillSignal= (RestartKillSignal= for a restart) by KillMode=: control-group signals
+ * every process at once, mixed the main (and control) process and, once it is gone, kills
+ * the rest; process only the main (and control) process; none nothing. SendSIGHUP= adds
+ * a SIGHUP to the same processes. */
+static void send_stop_signal(struct unit *u)
+{
+	const struct service *s = u->svc;
+	int sig = svc_stop_signal(s, u->start_after_stop);
+	bool main_gone = u->main_pid <= 0 && u->control_pid <= 0;
+
+	if (s->kill_mode == KILL_NONE)
+		return;
+	signal_processes(u, sig);
+	if (s->send_sighup)
+		signal_processes(u, SIGHUP);
+	if (s->kill_mode == KILL_CONTROL_GROUP || (s->kill_mode == KILL_MIXED && main_gone)) {
+		int group_sig = s->kill_mode == KILL_MIXED ? s->final_kill_signal : sig;
+		svc_cgroup_signal(u, group_sig);
+		if (s->send_sighup && s->kill_mode == KILL_CONTROL_GROUP)
+			svc_cgroup_signal(u, SIGHUP);
+	}
 }
 
 static void kill_everything(struct unit *u)
 {
-	log_warn("%s: stop timed out, killing its whole cgroup", name_of(u));
+	const struct service *s = u->svc;
+	int sig = s->final_kill_signal ? s->final_kill_signal : SIGKILL;
+
 	u->killed = true;
-	svc_cgroup_kill(u);
 	u->deadline_ms = now_ms() + KILL_GRACE_MS;
+	if (u->result == SVC_RESULT_SUCCESS)
+		u->result = SVC_RESULT_TIMEOUT;
+	if (!s->send_sigkill || s->kill_mode == KILL_NONE) {
+		log_warn("%s: stop timed out; SendSIGKILL=no or KillMode=none: its processes are "
+			 "left running", name_of(u));
+		u->deadline_ms = now_ms(); /* give up on them now (handle_timeout) */
+		return;
+	}
+	if (s->kill_mode == KILL_PROCESS) {
+		log_warn("%s: stop timed out, sending signal %d to its main process", name_of(u), sig);
+		signal_processes(u, sig);
+		return;
+	}
+	log_warn("%s: stop timed out, killing its whole cgroup", name_of(u));
+	signal_processes(u, sig);
+	if (sig == SIGKILL)
+		svc_cgroup_kill(u);
+	else
+		svc_cgroup_signal(u, sig);
 }
 
 /* Start the next ExecStop= line; false when there is none left (or it cannot start). */
@@ -405,14 +470,20 @@ static void begin_stop(struct unit *u, bool wanted)
 {
 	const struct service *s = u->svc;
 
+	/* ExecStop= is for a service that came up (or remains, RemainAfterExit=). */
+	bool was_up = u->state != UNIT_FAILED && (u->main_pid > 0 || u->remain) &&
+		      (u->phase == PHASE_MAIN || u->phase == PHASE_START_POST ||
+		       u->phase == PHASE_RELOAD);
+
 	if (wanted) {
 		u->stop_wanted = true;
 		u->restart_pending = false;
 	}
+	u->pidfile_wait = u->reloading = false;
 	if (u->state != UNIT_FAILED)
 		set_state(u, UNIT_STOPPING);
 	u->deadline_ms = deadline_after(s->timeout_stop_ms);
-	if (u->main_pid > 0 && s->exec_stop.count > 0 && u->phase == PHASE_MAIN && u->control_pid <= 0) {
+	if (was_up && s->exec_stop.count > 0 && u->control_pid <= 0) {
 		u->exec_index = 0;
 		u->phase = PHASE_STOP_CMD;
 		if (run_next_stop(u))
@@ -423,19 +494,29 @@ static void begin_stop(struct unit *u, bool wanted)
 }
 
 /* Called whenever a process of a stopping unit is gone. */
+static bool run_stop_post(struct unit *u);
+
 static void maybe_stopped(struct unit *u)
 {
+	bool was_stopping = u->state == UNIT_STOPPING;
+
 	if (u->main_pid > 0 || u->control_pid > 0)
 		return;
-	if (svc_cgroup_populated(u) == 1)
+	if (svc_kills_leftovers(u->svc) && svc_cgroup_populated(u) == 1)
+		return;
+	if (run_stop_post(u)) /* U2: ExecStopPost= runs once everything else is gone */
 		return;
 	u->phase = PHASE_NONE;
 	u->deadline_ms = -1;
 	u->stopped_us = now_us();
-	svc_cgroup_release(u);
-	if (u->state == UNIT_STOPPING)
+	u->remain = false;
+	/* A failed service that restarts keeps its cgroup (and limits) for the next run. */
+	if (!(u->state == UNIT_FAILED && !u->start_after_stop && should_restart(u)))
+		svc_cgroup_release(u);
+	if (was_stopping) {
 		set_state(u, UNIT_STOPPED);
-	log_info("%s: stopped", name_of(u));
+		log_info("%s: stopped", name_of(u));
+	}
 	if (u->start_after_stop) {
 		u->start_after_stop = false;
 		u->stop_wanted = false;
@@ -443,11 +524,19 @@ static void maybe_stopped(struct unit *u)
 		set_state(u, UNIT_WAITING);
 		return;
 	}
-	if (u->state == UNIT_FAILED && should_restart(u, u->exit_status))
-		schedule_restart(u);
+	if (u->state == UNIT_FAILED) {
+		settle_failed(u);
+	} else if (u->result == SVC_RESULT_SUCCESS && !sv.stopping_all) {
+		if (should_restart(u))
+			schedule_restart(u);
+		else /* as systemd: an explicit stop counts too */
+			start_listed(u, &u->svc->on_success, "OnSuccess");
+	}
 }
 
 /* ---- events ------------------------------------------------------------------------- */
+
+static void lifecycle_control_exited(struct unit *u, int code);
 
 static void control_exited(struct unit *u, int status)
 {
@@ -474,17 +563,25 @@ static void control_exited(struct unit *u, int status)
 		u->phase = PHASE_KILL;
 		send_stop_signal(u);
 	}
+	if (u->phase == PHASE_START_POST || u->phase == PHASE_RELOAD) {
+		lifecycle_control_exited(u, code);
+		return;
+	}
 	maybe_stopped(u);
 }
 
 static void main_exited(struct unit *u, int status)
 {
+	const struct service *s = u->svc;
 	int code = exec_status_code(status);
-	bool clean = code == 0 || (u->svc->kill_signal && code == 128 + u->svc->kill_signal) ||
-		     code == 128 + SIGTERM;
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	/* KillSignal= counts as clean too when someone else sent it (as before U2). */
+	bool clean = svc_exit_clean(s, code, sig) || (sig && sig == s->kill_signal);
+	char why[UNIT_ERROR_MAX];
 
 	u->main_pid = 0;
 	u->exit_status = code;
+	u->exit_signal = (uint8_t)sig;
 	if (u->state == UNIT_STOPPING || u->stop_wanted) {
 		if (u->control_pid <= 0 && svc_cgroup_populated(u) == 1 && !u->killed)
 			send_stop_signal(u);
@@ -495,24 +592,32 @@ static void main_exited(struct unit *u, int status)
 		maybe_stopped(u);
 		return;
 	}
-	if (u->svc->type == SERVICE_ONESHOT && code == 0) {
-		mark_ready(u);
-		set_state(u, UNIT_STOPPING);
-		maybe_stopped(u);
-		if (u->state == UNIT_STOPPING)
-			begin_stop(u, false);
+	if (!clean) {
+		u->result = svc_exit_result(s, code, sig);
+		svc_describe_exit(code, sig, why, sizeof why);
+		fail_unit(u, "%s", why);
 		return;
 	}
-	if (code != 0 && !(clean && u->ready_us >= 0)) {
-		fail_unit(u, "main process exited with status %d", code);
+	if (s->type == SERVICE_FORKING && u->ready_us < 0 && u->state == UNIT_RUNNING) {
+		forking_parent_exited(u);
+		return;
+	}
+	if (s->type == SERVICE_ONESHOT) {
+		start_next_main(u);
+		return;
+	}
+	/* U2: RemainAfterExit= keeps it active; ExitType=cgroup until the cgroup is empty. */
+	if (u->ready_us >= 0 && (s->remain_after_exit ||
+	    (s->exit_type == EXIT_TYPE_CGROUP && svc_cgroup_populated(u) == 1))) {
+		u->remain = s->remain_after_exit;
+		log_info("%s: main process exited, %s", name_of(u),
+			 u->remain ? "remains active (RemainAfterExit=yes)" : "cgroup still in use");
 		return;
 	}
 	u->stopped_us = now_us();
 	set_state(u, UNIT_STOPPING);
 	begin_stop(u, false); /* leftovers in the cgroup go too */
 	maybe_stopped(u);
-	if (u->state == UNIT_STOPPED && should_restart(u, code))
-		schedule_restart(u);
 }
 
 static void flush_output(struct unit *u, pid_t pid);
@@ -535,6 +640,10 @@ bool supervisor_child_exited(pid_t pid, int status)
 	return false;
 }
 
+static void lifecycle_reload_timed_out(struct unit *u);
+static bool idle_must_wait(struct unit *u, long long now);
+static void lifecycle_tick(struct unit *u);
+
 static void handle_timeout(struct unit *u)
 {
 	if (u->restart_pending) {
@@ -544,16 +653,30 @@ static void handle_timeout(struct unit *u)
 		return;
 	}
 	switch (u->state) {
+	case UNIT_WAITING: /* U2: Type=idle waited long enough; it starts once startable */
+		u->idle_waited = true;
+		u->deadline_ms = -1;
+		return;
+	case UNIT_READY: /* U2: a reload that did not finish */
+		lifecycle_reload_timed_out(u);
+		break;
 	case UNIT_STARTING:
 	case UNIT_RUNNING:
-		fail_unit(u, "start timed out");
+		u->result = SVC_RESULT_TIMEOUT;
+		if (u->pidfile_wait)
+			fail_unit(u, "start timed out waiting for PIDFile=%s",
+				  service_str(u->svc, u->svc->pid_file));
+		else
+			fail_unit(u, "start timed out");
 		break;
 	case UNIT_STOPPING:
 	case UNIT_FAILED:
 		if (!u->killed) {
 			kill_everything(u);
 		} else {
-			log_error("%s: processes survived SIGKILL; giving up on them", name_of(u));
+			log_error("%s: %s; giving up on them", name_of(u),
+				  u->svc->send_sigkill && u->svc->kill_mode != KILL_NONE
+				  ? "processes survived SIGKILL" : "processes left running");
 			u->main_pid = u->control_pid = 0;
 			u->killed = false;
 			set_state(u, UNIT_STOPPED);
@@ -574,7 +697,7 @@ static void start_what_can_start(void)
 		struct unit *u = &sv.units[i];
 		if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
 			continue;
-		if (depgraph_startable(&sv.graph, i, &done))
+		if (depgraph_startable(&sv.graph, i, &done) && !idle_must_wait(u, now_ms()))
 			begin_start(u);
 	}
 }
@@ -611,6 +734,7 @@ void supervisor_tick(long long now)
 			handle_timeout(u);
 		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL))
 			maybe_stopped(u);
+		lifecycle_tick(u);
 	}
 	if (sv.stopping_all)
 		stop_what_can_stop();
@@ -627,8 +751,13 @@ long long supervisor_next_deadline(void)
 		const struct unit *u = &sv.units[i];
 		long long d = u->deadline_ms;
 		/* A stopping service's cgroup is polled until it is empty. */
-		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL)) {
+		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL) ||
+		    u->pidfile_wait) {
 			long long poll_at = now_ms() + STOP_POLL_MS;
+			d = d < 0 || poll_at < d ? poll_at : d;
+		}
+		if (u->state == UNIT_READY && u->main_pid <= 0 && !u->remain) {
+			long long poll_at = now_ms() + CGROUP_WATCH_MS; /* U2: see lifecycle_tick */
 			d = d < 0 || poll_at < d ? poll_at : d;
 		}
 		if (d >= 0 && (next < 0 || d < next))
@@ -731,12 +860,19 @@ static void read_exec_status(struct unit *u)
 	u->exec_fd = -1;
 	if (r > 0) {
 		spawn_describe_failure(u, &f, u->error, sizeof u->error);
-		log_error("%s: %s", name_of(u), u->error);
+		/* U2: Type=exec fails its start right here, with the reason. */
+		if (u->phase == PHASE_MAIN && u->svc->type == SERVICE_EXEC && u->state == UNIT_RUNNING)
+			fail_unit(u, "%s", u->error);
+		else
+			log_error("%s: %s", name_of(u), u->error);
 		return;
 	}
-	/* End of file: exec succeeded. A simple service is ready once its program runs. */
-	if (u->phase == PHASE_MAIN && u->svc->type == SERVICE_SIMPLE && u->state == UNIT_RUNNING)
-		mark_ready(u);
+	/* End of file: exec succeeded. A simple (exec, idle) service is ready once its program
+	 * runs. */
+	if (u->phase == PHASE_MAIN && u->state == UNIT_RUNNING &&
+	    (u->svc->type == SERVICE_SIMPLE || u->svc->type == SERVICE_EXEC ||
+	     u->svc->type == SERVICE_IDLE))
+		become_ready(u);
 }
 
 void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
@@ -766,6 +902,8 @@ struct unit *supervisor_unit_of_pid(pid_t pid)
 	return NULL;
 }
 
+static void lifecycle_reload_ready(struct unit *u);
+
 void supervisor_notify(struct unit *u, pid_t sender, bool ready, bool stopping,
 		       const char *status, pid_t mainpid)
 {
@@ -773,8 +911,13 @@ void supervisor_notify(struct unit *u, pid_t sender, bool ready, bool stopping,
 		snprintf(u->status_text, sizeof u->status_text, "%s", status);
 	if (mainpid > 0 && (mainpid == sender || svc_cgroup_has_pid(u, mainpid)))
 		u->main_pid = mainpid;
-	if (ready && u->svc->type == SERVICE_NOTIFY && u->state == UNIT_RUNNING)
-		mark_ready(u);
+	if (ready && u->reloading && u->reload_notified) {
+		lifecycle_reload_ready(u); /* U2: notify-reload: READY=1 after RELOADING=1 */
+		return;
+	}
+	if (ready && u->state == UNIT_RUNNING && u->phase == PHASE_MAIN &&
+	    (u->svc->type == SERVICE_NOTIFY || u->svc->type == SERVICE_NOTIFY_RELOAD))
+		become_ready(u);
 	if (stopping && u->state != UNIT_STOPPING)
 		log_info("%s: stopping (told by the service)", name_of(u));
 }
@@ -795,6 +938,399 @@ static struct unit *find_mutable(const char *name, char *err, size_t errlen)
 	if (!u)
 		snprintf(err, errlen, "%s: no such service", name);
 	return (struct unit *)u;
+}
+
+/* ---- U2: service types and lifecycle ---------------------------------------------------
+ * The hooks the state machine above calls for Type=exec/forking/idle/notify-reload,
+ * ExecStartPost=, ExecReload=, ExecStopPost=, RemainAfterExit=, OnFailure=/OnSuccess=.
+ * The decisions themselves are in svc-lifecycle.c and svc-pidfile.c; docs/supervision.md
+ * has the picture. */
+
+static long long mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static bool program_executable(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static void check_list(const struct service *s, const struct service_exec_list *list,
+		       const char *key)
+{
+	static struct exec_argv a; /* 9 KiB: static, as PID 1's stack is no place for it */
+
+	for (unsigned i = 0; i < list->count; i++) {
+		const char *line = service_str(s, list->line[i]);
+		if (exec_line_split(line, NULL, &a) < 0 || a.path[0] == '/' || strchr(a.path, '$'))
+			continue; /* errors and variables are for the start to report */
+		if (exec_path_resolve(&a, program_executable) < 0)
+			log_warn("%s: %s=: %s; starting it will fail", s->name, key, a.error);
+	}
+}
+
+/* Bare program names are looked up when the service is loaded, so a missing one is
+ * reported at boot, and again (as the error) when the start fails. A name that appears
+ * later (a filesystem mounted after the boot) still works: the start looks again. */
+static void check_programs(const struct service *s)
+{
+	if (s->failed || s->masked)
+		return;
+	check_list(s, &s->exec_start_pre, "ExecStartPre");
+	check_list(s, &s->exec_start, "ExecStart");
+	check_list(s, &s->exec_start_post, "ExecStartPost");
+	check_list(s, &s->exec_reload, "ExecReload");
+	check_list(s, &s->exec_stop, "ExecStop");
+	check_list(s, &s->exec_stop_post, "ExecStopPost");
+}
+
+static bool line_ignores_failure(const char *line)
+{
+	return exec_line_prefixes(line) & EXEC_IGNORE_FAILURE;
+}
+
+/* Everything started (and the main process exited, for a oneshot): active. */
+static void finish_start(struct unit *u)
+{
+	const struct service *s = u->svc;
+
+	mark_ready(u);
+	if (s->type != SERVICE_ONESHOT || u->main_pid > 0)
+		return;
+	if (s->remain_after_exit) {
+		u->remain = true;
+		log_info("%s: finished, remains active (RemainAfterExit=yes)", name_of(u));
+		return;
+	}
+	set_state(u, UNIT_STOPPING);
+	maybe_stopped(u);
+	if (u->state == UNIT_STOPPING && u->control_pid <= 0)
+		begin_stop(u, false);
+}
+
+static void run_next_post(struct unit *u)
+{
+	const struct service *s = u->svc;
+
+	while (u->exec_index < s->exec_start_post.count) {
+		const char *line = service_str(s, s->exec_start_post.line[u->exec_index]);
+		pid_t pid = spawn_line(u, line);
+		if (pid > 0) {
+			u->control_pid = pid;
+			return;
+		}
+		if (!line_ignores_failure(line)) {
+			fail_unit(u, "ExecStartPost=: %s", u->error);
+			return;
+		}
+		log_warn("%s: ExecStartPost=: %s (ignored: '-')", name_of(u), u->error);
+		u->exec_index++;
+	}
+	u->phase = PHASE_MAIN;
+	finish_start(u);
+}
+
+/* The type's readiness condition is met: ExecStartPost= lines first, then active. */
+static void become_ready(struct unit *u)
+{
+	if (u->svc->exec_start_post.count > 0) {
+		u->phase = PHASE_START_POST;
+		u->exec_index = 0;
+		run_next_post(u);
+		return;
+	}
+	finish_start(u);
+}
+
+/* Type=oneshot: its ExecStart= lines run one after the other. */
+static void start_next_main(struct unit *u)
+{
+	if (++u->exec_index < u->svc->exec_start.count) {
+		start_main(u);
+		return;
+	}
+	become_ready(u);
+}
+
+/* Type=forking, PIDFile=: adopt the PID the file names, if it may be believed. */
+static void forking_adopt(struct unit *u)
+{
+	const char *path = service_str(u->svc, u->svc->pid_file);
+	char err[UNIT_ERROR_MAX];
+	bool trusted = false, ours;
+	pid_t pid = 0;
+	int r = svc_pidfile_read(path, &pid, &trusted, err, sizeof err);
+
+	if (r == 0)
+		return; /* not there yet: the start timeout bounds the wait */
+	u->pidfile_wait = false;
+	if (r < 0) {
+		fail_unit(u, "%s", err);
+		return;
+	}
+	if (pid == 1 || pid == getpid() || (kill(pid, 0) < 0 && errno == ESRCH)) {
+		fail_unit(u, "PIDFile=%s: PID %d is %s", path, (int)pid,
+			  pid == 1 || pid == getpid() ? "the init process" : "not running");
+		return;
+	}
+	ours = svc_cgroup_has_pid(u, pid);
+	if (!trusted && !ours) {
+		fail_unit(u, "PIDFile=%s is not root's and PID %d is not a process of this "
+			  "service: refused", path, (int)pid);
+		return;
+	}
+	if (!ours)
+		log_warn("%s: PIDFile=%s names PID %d, outside the service", name_of(u), path,
+			 (int)pid);
+	u->main_pid = pid;
+	log_info("%s: main process %d (PIDFile=%s)", name_of(u), (int)pid, path);
+	become_ready(u);
+}
+
+/* Type=forking: the started process exited cleanly; the daemon is what it left behind. */
+static void forking_parent_exited(struct unit *u)
+{
+	pid_t pid;
+
+	if (u->svc->pid_file) {
+		u->pidfile_wait = true;
+		forking_adopt(u);
+		return;
+	}
+	pid = svc_guess_main_pid(u->cg_fd, u->control_pid);
+	if (pid > 0) {
+		u->main_pid = pid;
+		log_info("%s: main process %d (the one left in its cgroup)", name_of(u), (int)pid);
+	} else {
+		log_warn("%s: no PIDFile= and %s: main process unknown; the service counts as "
+			 "running while its processes are", name_of(u),
+			 pid == 0 ? "no process left" : svc_cgroup_enabled() ? "several processes left"
+			 : "no cgroups");
+	}
+	become_ready(u);
+}
+
+static void start_listed(struct unit *u, const struct service_name_list *list, const char *key)
+{
+	char err[UNIT_ERROR_MAX];
+
+	if (sv.stopping_all)
+		return;
+	for (unsigned i = 0; i < list->count; i++) {
+		const char *name = service_str(u->svc, list->name[i]);
+		if (supervisor_start(name, err, sizeof err) < 0)
+			log_warn("%s: %s=%s: %s", name_of(u), key, name, err);
+		else
+			log_info("%s: %s= starts %s", name_of(u), key, name);
+	}
+}
+
+/* Failed, and nothing is left running: restart, or give up and start OnFailure=. */
+static void settle_failed(struct unit *u)
+{
+	if (should_restart(u))
+		schedule_restart(u);
+	else
+		start_listed(u, &u->svc->on_failure, "OnFailure");
+}
+
+/* ExecStopPost= after every run that got as far as starting, stopped or failed. True
+ * while one of its lines runs. */
+static bool run_stop_post(struct unit *u)
+{
+	const struct service *s = u->svc;
+
+	if (!u->stop_post_due)
+		return false;
+	if (u->phase != PHASE_STOP_POST) {
+		u->phase = PHASE_STOP_POST;
+		u->exec_index = 0;
+		u->deadline_ms = deadline_after(s->timeout_stop_ms);
+	}
+	while (u->exec_index < s->exec_stop_post.count) {
+		pid_t pid = spawn_line(u, service_str(s, s->exec_stop_post.line[u->exec_index++]));
+		if (pid > 0) {
+			u->control_pid = pid;
+			return true;
+		}
+		log_warn("%s: ExecStopPost=: %s", name_of(u), u->error);
+	}
+	u->stop_post_due = false;
+	return false;
+}
+
+static bool run_next_reload(struct unit *u)
+{
+	const struct service *s = u->svc;
+
+	while (u->exec_index < s->exec_reload.count) {
+		pid_t pid = spawn_line(u, service_str(s, s->exec_reload.line[u->exec_index]));
+		if (pid > 0) {
+			u->control_pid = pid;
+			return true;
+		}
+		log_error("%s: ExecReload=: %s", name_of(u), u->error);
+		u->exec_index++;
+	}
+	return false;
+}
+
+static void reload_done(struct unit *u, bool ok)
+{
+	u->phase = PHASE_MAIN;
+	u->reloading = u->reload_notified = false;
+	u->deadline_ms = -1;
+	if (ok)
+		log_info("%s: reloaded", name_of(u));
+}
+
+static void lifecycle_control_exited(struct unit *u, int code)
+{
+	const struct service *s = u->svc;
+	const struct service_exec_list *list =
+		u->phase == PHASE_START_POST ? &s->exec_start_post : &s->exec_reload;
+	const char *line = service_str(s, list->line[u->exec_index]);
+
+	if (code != 0 && !line_ignores_failure(line)) {
+		if (u->phase == PHASE_START_POST) {
+			fail_unit(u, "ExecStartPost= exited with status %d", code);
+		} else {
+			log_error("%s: ExecReload= exited with status %d; the service keeps running "
+				  "as it was", name_of(u), code);
+			reload_done(u, false);
+		}
+		return;
+	}
+	u->exec_index++;
+	if (u->phase == PHASE_START_POST) {
+		if (u->state == UNIT_STARTING || u->state == UNIT_RUNNING)
+			run_next_post(u);
+		return;
+	}
+	if (!run_next_reload(u) && !u->reloading)
+		reload_done(u, true);
+}
+
+static void lifecycle_reload_ready(struct unit *u)
+{
+	u->reloading = u->reload_notified = false;
+	if (u->phase != PHASE_RELOAD || u->control_pid <= 0)
+		reload_done(u, true);
+}
+
+static void lifecycle_reload_timed_out(struct unit *u)
+{
+	if (!u->reloading && u->phase != PHASE_RELOAD) {
+		u->deadline_ms = -1;
+		return;
+	}
+	log_error("%s: reload timed out; the service keeps running", name_of(u));
+	if (u->phase == PHASE_RELOAD && u->control_pid > 0)
+		kill(u->control_pid, SIGKILL); /* its exit ends the reload */
+	u->reloading = u->reload_notified = false;
+	u->deadline_ms = -1;
+	if (u->control_pid <= 0)
+		reload_done(u, false);
+}
+
+/* Type=idle: wait while other services are still starting, at most IDLE_MAX_WAIT_MS. */
+static bool idle_must_wait(struct unit *u, long long now)
+{
+	bool busy = false;
+
+	if (u->svc->type != SERVICE_IDLE || sv.boot_ready_us >= 0 || u->idle_waited)
+		return false;
+	for (size_t i = 0; i < sv.count && !busy; i++) {
+		const struct unit *o = &sv.units[i];
+		busy = o != u && o->svc->type != SERVICE_IDLE && unit_in_progress(o) &&
+		       !o->restart_pending;
+	}
+	if (!busy)
+		return false;
+	if (u->deadline_ms < 0)
+		u->deadline_ms = now + IDLE_MAX_WAIT_MS; /* handle_timeout() sets idle_waited */
+	return true;
+}
+
+/* Per tick: a PIDFile= being waited for; a service known only by its processes (forking
+ * without a main PID, ExitType=cgroup) ends when the last one has. */
+static void lifecycle_tick(struct unit *u)
+{
+	if (u->pidfile_wait && u->state == UNIT_RUNNING) {
+		forking_adopt(u);
+		return;
+	}
+	if (u->state == UNIT_READY && u->main_pid <= 0 && !u->remain && u->control_pid <= 0 &&
+	    svc_cgroup_populated(u) == 0) {
+		log_info("%s: no process left", name_of(u));
+		u->stopped_us = now_us();
+		set_state(u, UNIT_STOPPING);
+		maybe_stopped(u);
+	}
+}
+
+int supervisor_reload_unit(const char *name, char *err, size_t errlen)
+{
+	struct unit *u = find_mutable(name, err, errlen);
+	const struct service *s;
+	bool by_signal;
+
+	if (!u)
+		return -1;
+	s = u->svc;
+	if (u->state != UNIT_READY) {
+		snprintf(err, errlen, "%s: %s, cannot reload", name, state_names[u->state]);
+		return -1;
+	}
+	by_signal = s->type == SERVICE_NOTIFY_RELOAD && u->main_pid > 0;
+	if (!by_signal && s->exec_reload.count == 0) {
+		snprintf(err, errlen, "%s: cannot reload: no ExecReload= and not Type=notify-reload",
+			 name);
+		return -1;
+	}
+	if (u->control_pid > 0 || u->reloading || u->phase != PHASE_MAIN) {
+		snprintf(err, errlen, "%s: busy (a reload or another command is running)", name);
+		return -1;
+	}
+	u->deadline_ms = deadline_after(s->timeout_start_ms);
+	u->phase = PHASE_RELOAD;
+	u->exec_index = 0;
+	if (by_signal) {
+		u->reloading = true;
+		u->reload_notified = false;
+		u->reload_started_us = mono_us();
+		kill(u->main_pid, s->reload_signal);
+	}
+	if (!run_next_reload(u) && !by_signal) {
+		reload_done(u, false);
+		snprintf(err, errlen, "%s: ExecReload=: %s", name, u->error);
+		return -1;
+	}
+	log_info("%s: reloading", name_of(u));
+	return 0;
+}
+
+void supervisor_notify_reloading(struct unit *u, unsigned long long monotonic_usec)
+{
+	if (u->state != UNIT_READY)
+		return;
+	/* MONOTONIC_USEC= says when the service began this reload; one from before our
+	 * signal belongs to an earlier reload. */
+	if (u->reloading && monotonic_usec && (long long)monotonic_usec < u->reload_started_us) {
+		log_debug("%s: stale RELOADING=1 ignored", name_of(u));
+		return;
+	}
+	if (!u->reloading) { /* the service reloads on its own */
+		u->reloading = true;
+		u->reload_started_us = mono_us();
+		u->deadline_ms = deadline_after(u->svc->timeout_start_ms);
+		log_info("%s: reloading (told by the service)", name_of(u));
+	}
+	u->reload_notified = true;
 }
 
 int supervisor_start(const char *name, char *err, size_t errlen)
@@ -845,9 +1381,10 @@ int supervisor_restart(const char *name, char *err, size_t errlen)
 		return -1;
 	if (!unit_up(u))
 		return supervisor_start(name, err, errlen);
-	/* The start waits until the stop is complete. */
-	begin_stop(u, true);
+	/* The start waits until the stop is complete. Set first: the stop signal depends on
+	 * it (RestartKillSignal=). */
 	u->start_after_stop = true;
+	begin_stop(u, true);
 	return 0;
 }
 
@@ -917,6 +1454,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			carry_over(&fresh.units[i], old, svc);
 		} else {
 			say(report, ctx, "added", svc->name);
+			check_programs(svc);
 			unit_reset(&fresh.units[i], svc);
 			unit_classify(&fresh.units[i]);
 		}

@@ -5,6 +5,7 @@
  * exits, notify messages, output, timers); it never blocks. */
 #include <poll.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "backoff.h"
@@ -31,7 +32,11 @@ enum unit_state {
 	UNIT_CONDITION,  /* ConditionPathExists= not met: skipped */
 };
 
-enum unit_phase { PHASE_NONE, PHASE_PRE, PHASE_MAIN, PHASE_STOP_CMD, PHASE_KILL };
+enum unit_phase {
+	PHASE_NONE, PHASE_PRE, PHASE_MAIN, PHASE_STOP_CMD, PHASE_KILL,
+	/* U2: ExecStartPost=, ExecReload= (or a notify-reload signal), ExecStopPost= */
+	PHASE_START_POST, PHASE_RELOAD, PHASE_STOP_POST,
+};
 
 struct unit {
 	struct service *svc;
@@ -58,6 +63,18 @@ struct unit {
 	char exec_path[128];        /* program of the last spawn, for failure messages */
 	struct logbuf log;
 	struct kmsg_forward kmsg;   /* StandardOutput=kmsg, StandardError=kmsg */
+
+	/* U2: types and lifecycle (svc-lifecycle.h). Plain bools, not bitfields: the
+	 * re-execution handover (branch pid1) addresses each field with offsetof. */
+	uint8_t result;             /* enum svc_result of the current or last run */
+	uint8_t exit_signal;        /* the signal that ended the main process, 0: it exited */
+	bool stop_post_due;     /* a start was attempted: ExecStopPost= runs at the end */
+	bool remain;            /* RemainAfterExit=: active with no process */
+	bool pidfile_wait;      /* Type=forking: waiting for PIDFile= to appear */
+	bool reloading;         /* notify-reload: signal sent, READY=1 not yet back */
+	bool reload_notified;   /* RELOADING=1 arrived for this reload */
+	bool idle_waited;       /* Type=idle: its 5 s are over, it may start */
+	long long reload_started_us; /* CLOCK_MONOTONIC, to spot a stale RELOADING=1 */
 };
 
 struct supervisor_config {
@@ -81,6 +98,12 @@ void supervisor_init(const struct supervisor_config *cfg);
 int supervisor_start(const char *name, char *err, size_t errlen);
 int supervisor_stop(const char *name, char *err, size_t errlen);
 int supervisor_restart(const char *name, char *err, size_t errlen);
+/* U2: reload one running service (systemctl reload NAME): its ExecReload= lines, and for
+ * Type=notify-reload ReloadSignal= and the wait for RELOADING=1 ... READY=1. Returns once
+ * the reload has begun; 0, or -1 with a message (not running, nothing to reload). */
+int supervisor_reload_unit(const char *name, char *err, size_t errlen);
+/* U2: RELOADING=1 from a service (monotonic_usec: its MONOTONIC_USEC=, 0 if absent). */
+void supervisor_notify_reloading(struct unit *u, unsigned long long monotonic_usec);
 /* Re-read the service files; summary of what changed goes to report. */
 void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx);
 /* Begin stopping everything in reverse dependency order. */

@@ -46,6 +46,12 @@ bool ctl_verb_takes_name(enum ctl_verb verb)
 	}
 }
 
+/* U2: "reload" re-reads the service files; "reload NAME" reloads one service. */
+bool ctl_verb_name_optional(enum ctl_verb verb)
+{
+	return verb == CTL_RELOAD;
+}
+
 static bool is_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -162,7 +168,8 @@ static int parse_request(const char *buf, size_t len, struct ctl_request *req, c
 		return fail_msg(err, errlen, "unknown verb '%.*s'", QUOTE_MAX, word[0]);
 	req->verb = (enum ctl_verb)verb;
 	next = 1;
-	if (ctl_verb_takes_name(req->verb)) {
+	if (ctl_verb_takes_name(req->verb) ||
+	    (ctl_verb_name_optional(req->verb) && nwords >= 2 && find_option(word[1]) < 0)) {
 		if (nwords < 2)
 			return fail_msg(err, errlen, "%s: missing service name", word[0]);
 		if (!ctl_name_valid(word[1]))
@@ -210,12 +217,12 @@ int ctl_request_format(const struct ctl_request *req, char *buf, size_t size, ch
 
 	if (!verb)
 		return fail_msg(err, errlen, "unknown verb number %d", (int)req->verb);
-	if (ctl_verb_takes_name(req->verb) && !ctl_name_valid(req->name))
+	if ((ctl_verb_takes_name(req->verb) || req->name[0]) && !ctl_name_valid(req->name))
 		return fail_msg(err, errlen,
 				"%s: invalid service name '%.*s': expected 1-63 characters of "
 				"A-Z a-z 0-9 _ . : - not starting with '.' or '-'",
 				verb, QUOTE_MAX, req->name);
-	if (!ctl_verb_takes_name(req->verb) && req->name[0])
+	if (!ctl_verb_takes_name(req->verb) && !ctl_verb_name_optional(req->verb) && req->name[0])
 		return fail_msg(err, errlen, "%s: takes no service name", verb);
 	if (size == 0 || append(buf, size, &len, verb) < 0)
 		goto too_long;

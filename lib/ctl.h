@@ -61,6 +61,8 @@ int ctl_verb_from_name(const char *word);
 /* Does the verb take a service name (status, start, stop, restart, log)? reload re-reads
  * every file and takes none. */
 bool ctl_verb_takes_name(enum ctl_verb verb);
+/* U2: verbs with an optional service name ("reload" vs "reload NAME"). */
+bool ctl_verb_name_optional(enum ctl_verb verb);
 /* 1..63 bytes of [A-Za-z0-9_.:-], not starting with '.' or '-' (as service names). */
 bool ctl_name_valid(const char *name);
 

@@ -41,7 +41,9 @@ static void parses_every_verb(void)
 	CHECK(parse("stop a") == 0 && req.verb == CTL_STOP);
 	CHECK(parse("restart a") == 0 && req.verb == CTL_RESTART);
 	CHECK(parse("reload") == 0 && req.verb == CTL_RELOAD);
-	CHECK(parse("reload a") < 0);
+	CHECK(parse("reload a") == 0 && strcmp(req.name, "a") == 0); /* U2: reload NAME */
+	CHECK(parse("reload ../x") < 0);
+	CHECK(parse("reload a b") < 0);
 	CHECK(parse("log a") == 0 && req.verb == CTL_LOG && req.options == 0);
 	CHECK(parse("log a follow") == 0 && req.verb == CTL_LOG && req.options == CTL_OPT_FOLLOW);
 	CHECK(parse("analyze") == 0 && req.verb == CTL_ANALYZE);

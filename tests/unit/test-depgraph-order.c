@@ -368,7 +368,7 @@ static void services_missing_requirement_fails(void)
 static void services_failed_parse_propagates(void)
 {
 	diag_errors = 0;
-	load(0, "db", "[Service]\nExecStart=relative\n");
+	load(0, "db", "[Service]\nExecStart=rel/ative\n");
 	load(1, "app", "[Unit]\nRequires=db.service\nAfter=db\n[Service]\nExecStart=/bin/app\n");
 	service_init(&svcs[2], "masked", "/etc/ember/services/masked.service");
 	svcs[2].masked = true; /* as the loader marks it: never parsed */

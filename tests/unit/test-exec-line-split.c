@@ -141,12 +141,59 @@ static void prefixes_without_splitting(void)
 	CHECK(exec_line_prefixes(":/bin/echo -x") == EXEC_NO_ENV_EXPAND);
 }
 
+/* U2: "+", "!", "!!" (their run-time meaning is spawn.c's) and bare program names. */
+static void privilege_prefixes(void)
+{
+	CHECK(split("+/bin/true") == 0 && out.flags == EXEC_PRIVILEGED);
+	CHECK_STR(out.path, "/bin/true");
+	CHECK(split("!/bin/true") == 0 && out.flags == EXEC_NO_SETUID);
+	CHECK(split("!!/bin/true") == 0 && out.flags == EXEC_NO_SETUID_AMBIENT);
+	CHECK(split("-@!!/bin/sh shell") == 0);
+	CHECK(out.flags == (EXEC_IGNORE_FAILURE | EXEC_ARGV0 | EXEC_NO_SETUID_AMBIENT));
+	CHECK_STR(joined(), "shell");
+	CHECK(exec_line_prefixes("!!-/bin/x") == (EXEC_NO_SETUID_AMBIENT | EXEC_IGNORE_FAILURE));
+	CHECK(exec_line_prefixes("+:/bin/x") == (EXEC_PRIVILEGED | EXEC_NO_ENV_EXPAND));
+	CHECK(split("+!/bin/true") < 0);
+	CHECK_STR(out.error, "prefixes '+', '!' and '!!' exclude each other");
+	CHECK(split("!!!/bin/true") < 0);
+	CHECK(split("!+/bin/true") < 0);
+	CHECK(split("|/bin/true") < 0);
+	CHECK(strstr(out.error, "'|'") != NULL);
+}
+
+static const char *fake_found;
+static bool fake_executable(const char *path)
+{
+	return fake_found && strcmp(path, fake_found) == 0;
+}
+
+static void bare_names(void)
+{
+	CHECK(split("sshd -D") == 0);
+	CHECK_STR(out.path, "sshd");
+	fake_found = "/usr/sbin/sshd";
+	CHECK(exec_path_resolve(&out, fake_executable) == 0);
+	CHECK_STR(out.path, "/usr/sbin/sshd");
+	CHECK_STR(joined(), "sshd|-D"); /* argv[0] as written, as systemd */
+	fake_found = "/usr/local/sbin/sshd"; /* the first directory wins */
+	CHECK(split("sshd") == 0 && exec_path_resolve(&out, fake_executable) == 0);
+	CHECK_STR(out.path, "/usr/local/sbin/sshd");
+	fake_found = NULL;
+	CHECK(split("sshd") == 0 && exec_path_resolve(&out, fake_executable) < 0);
+	CHECK_STR(out.error, "program \"sshd\" not found in "
+			     "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	CHECK(split("@tool argv0") == 0 && strcmp(out.path, "tool") == 0); /* "@" too */
+	CHECK(split("/bin/x") == 0 && exec_path_resolve(&out, fake_executable) == 0);
+	CHECK_STR(out.path, "/bin/x"); /* absolute: untouched */
+	CHECK(split("bin/x") < 0);
+	CHECK(strstr(out.error, "neither an absolute path nor a bare name") != NULL);
+	CHECK(split("$REL") == 0 && strcmp(out.path, "tool") == 0); /* from a variable */
+	CHECK(exec_line_check("sshd -D", &out) == 0);
+	CHECK(exec_line_check("./sshd", &out) < 0);
+}
+
 static void bad_prefixes(void)
 {
-	CHECK(split("+/bin/true") < 0);
-	CHECK_STR(out.error, "prefix '+' is not supported");
-	CHECK(split("!/bin/true") < 0);
-	CHECK(split("!!/bin/true") < 0);
 	CHECK(split("--/bin/true") < 0);
 	CHECK_STR(out.error, "prefix '-' given twice");
 	CHECK(split("-") < 0);
@@ -235,17 +282,18 @@ static void program_from_a_variable(void)
 	CHECK_STR(out.path, "/usr/bin/tool");
 	CHECK_STR(joined(), "/usr/bin/tool|--flag");
 	CHECK(split("${CMD}") == 0);
-	CHECK(split("$REL") < 0);
-	CHECK_STR(out.error, "program \"tool\" is not an absolute path");
+	CHECK(split("$REL") == 0); /* U2: a bare name, looked up when it starts */
+	CHECK_STR(out.path, "tool");
 	CHECK(split("$NOPE") < 0);
 	CHECK_STR(out.error, "empty command line");
 }
 
 static void relative_program_is_rejected(void)
 {
-	CHECK(split("echo hi") < 0);
-	CHECK_STR(out.error, "program \"echo\" is not an absolute path");
+	CHECK(split("echo hi") == 0); /* U2: a bare name is not a relative path */
 	CHECK(split("./run") < 0);
+	CHECK_STR(out.error, "program \"./run\" is neither an absolute path nor a bare name to "
+			     "look up in /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
 }
 
 static void empty_lines(void)
@@ -317,8 +365,8 @@ static void check_without_environment(void)
 	CHECK(exec_line_check("$CMD --x", &out) == 0);
 	CHECK(exec_line_check("${CMD}/sub", &out) == 0);
 	CHECK(exec_line_check("@$CMD", &out) == 0);
-	CHECK(exec_line_check("echo", &out) < 0);
-	CHECK(exec_line_check(":$CMD", &out) < 0); /* no expansion: "$CMD" is relative */
+	CHECK(exec_line_check("echo", &out) == 0); /* a bare name */
+	CHECK(exec_line_check("./echo", &out) < 0);
 	CHECK(exec_line_check("/bin/echo ${X", &out) < 0);
 	CHECK(exec_line_check("@/bin/sh", &out) < 0);
 	CHECK(exec_line_check("", &out) < 0);
@@ -349,6 +397,8 @@ int main(void)
 	RUN(prefixes_combine_in_any_order);
 	RUN(prefixes_without_splitting);
 	RUN(bad_prefixes);
+	RUN(privilege_prefixes);
+	RUN(bare_names);
 	RUN(lone_variable_splits_into_words);
 	RUN(lone_unset_or_empty_variable_is_no_word);
 	RUN(braced_variable_is_one_word);

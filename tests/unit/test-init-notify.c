@@ -15,8 +15,23 @@ static void ready_status_mainpid(void)
 static void unknown_variables_are_ignored(void)
 {
 	struct notify_msg m;
-	CHECK(parse("WATCHDOG=1\nRELOADING=1\nX_CUSTOM=yes\nnonsense", &m) == 0);
-	CHECK(!m.ready && !m.has_status && m.mainpid == 0);
+	CHECK(parse("WATCHDOG=1\nX_CUSTOM=yes\nnonsense", &m) == 0);
+	CHECK(!m.ready && !m.has_status && m.mainpid == 0 && !m.reloading);
+}
+
+/* U2: Type=notify-reload */
+static void reloading_and_monotonic_usec(void)
+{
+	struct notify_msg m;
+	CHECK(parse("RELOADING=1\nMONOTONIC_USEC=123456789012", &m) == 0);
+	CHECK(m.reloading && !m.ready && m.monotonic_usec == 123456789012ULL);
+	CHECK(parse("READY=1", &m) == 0 && !m.reloading && m.monotonic_usec == 0);
+	CHECK(parse("RELOADING=0", &m) < 0);
+	CHECK(parse("RELOADING=1\nMONOTONIC_USEC=", &m) < 0);
+	CHECK(parse("RELOADING=1\nMONOTONIC_USEC=12x", &m) < 0);
+	CHECK(parse("MONOTONIC_USEC=99999999999999999999", &m) < 0); /* over 2^64 */
+	CHECK(parse("MONOTONIC_USEC=18446744073709551615", &m) < 0 ||
+	      m.monotonic_usec == 18446744073709551615ULL);
 }
 
 static void stopping(void)
@@ -57,6 +72,7 @@ int main(void)
 	RUN(ready_status_mainpid);
 	RUN(unknown_variables_are_ignored);
 	RUN(stopping);
+	RUN(reloading_and_monotonic_usec);
 	RUN(bad_values_drop_the_message);
 	RUN(oversized_and_control_bytes);
 	return harness_done();

@@ -53,13 +53,21 @@ static const struct bad_value bad_values[] = {
 	{ "Unit", "ConditionPathExists=!", "expected an absolute path" },
 	{ "Unit", "ConditionPathExists=/a/../b", "expected an absolute path" },
 	{ "Unit", "Description=100%d", "specifier %d is not supported" },
-	{ "Service", "Type=forking", "forking, dbus, exec and idle are not supported" },
-	{ "Service", "Type=Simple", "expected simple, oneshot or notify" },
-	{ "Service", "ExecStartPre=relative", "not an absolute path" },
+	{ "Service", "Type=dbus", "Type=dbus is not supported by this ember" },
+	{ "Service", "Type=Simple", "expected simple, exec, forking, oneshot, notify, notify-reload or idle" },
+	{ "Service", "ExecStartPre=rel/ative", "neither an absolute path nor a bare name" },
+	{ "Service", "ExecStartPost=|/bin/true", "prefix '|'" },
+	{ "Service", "ExecReload=+!/bin/true", "exclude each other" },
+	{ "Service", "KillMode=group", "expected control-group, mixed, process or none" },
+	{ "Service", "SuccessExitStatus=256", "an exit code is 0 to 255" },
+	{ "Service", "RestartPreventExitStatus=SIGNOPE", "signal names" },
+	{ "Service", "FinalKillSignal=SIGBOGUS", "expected a signal name" },
+	{ "Service", "ExitType=process", "expected main or cgroup" },
+	{ "Service", "PIDFile=../x.pid", "expected a clean path" },
 	{ "Service", "ExecStop=/bin/echo \"open", "unterminated \" quote" },
-	{ "Service", "ExecStart=+/bin/true", "prefix '+' is not supported" },
-	{ "Service", "Restart=on-success", "expected no, on-failure or always" },
-	{ "Service", "Restart=yes", "expected no, on-failure or always" },
+	{ "Service", "ExecStart=!+/bin/true", "exclude each other" },
+	{ "Service", "Restart=on-succes", "expected no, always, on-success, on-failure, on-abnormal, on-abort or on-watchdog" },
+	{ "Service", "Restart=yes", "expected no, always, on-success, on-failure, on-abnormal, on-abort or on-watchdog" },
 	{ "Service", "RestartSec=soon", "expected a time span" },
 	{ "Service", "RestartSec=-1", "expected a time span" },
 	{ "Service", "RestartSec=infinity", "expected a time span" },
@@ -142,8 +150,9 @@ static void message_names_key_value_and_line(void)
 {
 	CHECK(parse("[Service]\nExecStart=/bin/true\nRestart=sometimes\n") < 0);
 	CHECK_STR(first_error, "/run/ember/services/bad.service:3: Restart=sometimes: expected no, "
-			       "on-failure or always");
-	CHECK_STR(svc.error, "line 3: Restart=sometimes: expected no, on-failure or always");
+			       "always, on-success, on-failure, on-abnormal, on-abort or on-watchdog");
+	CHECK_STR(svc.error, "line 3: Restart=sometimes: expected no, always, on-success, "
+			     "on-failure, on-abnormal, on-abort or on-watchdog");
 }
 
 static void long_values_are_cut_in_messages(void)
@@ -182,6 +191,13 @@ static void oneshot_cannot_restart_always(void)
 {
 	CHECK(parse("[Service]\nType=oneshot\nExecStart=/bin/a\nRestart=always\n") < 0);
 	CHECK(strstr(first_error, "Restart=always is not allowed with Type=oneshot") != NULL);
+	/* U2: as systemd, on-success neither (it would run the oneshot forever) */
+	CHECK(parse("[Service]\nType=oneshot\nExecStart=/bin/a\nRestart=on-success\n") < 0);
+	CHECK(strstr(first_error, "Restart=on-success is not allowed with Type=oneshot") != NULL);
+	/* U2: several ExecStart= only for a oneshot, for each new type too */
+	CHECK(parse("[Service]\nType=forking\nExecStart=/bin/a\nExecStart=/bin/b\n") < 0);
+	CHECK(strstr(first_error, "only Type=oneshot may have more than one") != NULL);
+	CHECK(parse("[Service]\nType=exec\nExecStart=/bin/a\nExecStart=/bin/b\n") < 0);
 }
 
 static void missing_section_header(void)

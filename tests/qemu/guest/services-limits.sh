@@ -34,6 +34,17 @@ i=0; while [ -d $CG/forker.service ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1))
 [ ! -d $CG/forker.service ] && ok stopped-cgroup-removed || bad stopped-cgroup-removed "still there"
 [ "$(state forker)" = stopped ] && ok forker-stopped || bad forker-stopped "$(state forker)"
 
+# U2: Type=forking without PIDFile=: GuessMainPID takes the one process left in the cgroup.
+i=0; while [ "$(state guess)" != ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+gp=$(cat $CG/guess.service/cgroup.procs)
+cmd=$(tr '\0' ' ' <"/proc/$gp/cmdline" 2>/dev/null)
+[ "$(field guess main_pid)" = "$gp" ] && case $cmd in *4600*) true ;; *) false ;; esac &&
+	ok forking-main-pid-guessed ||
+	bad forking-main-pid-guessed "state $(state guess), main_pid $(field guess main_pid), cgroup.procs $gp ($cmd)"
+emberctl stop guess
+i=0; while [ "$(state guess)" != stopped ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+[ -n "$gp" ] && [ ! -d /proc/$gp ] && ok forking-guessed-stopped || bad forking-guessed-stopped "$gp survived"
+
 # The boot chart and the JSON timings, copied out through the console for the host to
 # parse (tests/qemu/test-services.sh). memhog is stopped first: each of its OOM kills
 # prints a kernel line that could land in the middle of the copy.

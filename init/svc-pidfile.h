@@ -1,0 +1,26 @@
+#ifndef EMBER_INIT_SVC_PIDFILE_H
+#define EMBER_INIT_SVC_PIDFILE_H
+/* Type=forking: finding the main process after the started process exited. PIDFile= is
+ * read with care, since whoever wrote it may be the service's unprivileged user: a file
+ * that is not root's (or sits behind a link or in a directory that is not root's) is
+ * believed only when the PID it names is one of the service's own processes. Without
+ * PIDFile=, the main process is guessed as systemd's GuessMainPID= does: the one process
+ * left in the service's cgroup. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define SVC_PIDFILE_MAX 32 /* bytes read: a decimal PID, blanks, a newline */
+
+/* "1234\n" -> 1234. Returns 0, or -1 when the text is not one positive PID. */
+int svc_pidfile_parse(const char *text, size_t len, pid_t *pid);
+
+/* Read the PID file at path (no FIFOs or devices; at most SVC_PIDFILE_MAX bytes).
+ * *trusted: the file, a symlink in its place, and its directory all belong to root.
+ * Returns 1 with *pid, 0 when the file does not exist (yet), -1 with err. */
+int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, size_t errlen);
+
+/* The only process in the cgroup at cg_fd other than `except`: its PID; 0 when there is
+ * none; -1 when there are several or the cgroup cannot be read. */
+pid_t svc_guess_main_pid(int cg_fd, pid_t except);
+#endif
