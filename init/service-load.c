@@ -81,14 +81,29 @@ static bool masked(int dirfd, const char *file)
 	return is_dev_null(&st) || (S_ISREG(st.st_mode) && st.st_size == 0);
 }
 
-/* The service name of a directory entry, or false when the entry is not a service file. */
-static bool name_of(const char *file, char *name, size_t size)
+static bool has_suffix(const char *file, size_t len, const char *suffix)
 {
-	size_t len = strlen(file), suffix = strlen(SERVICE_SUFFIX);
+	size_t n = strlen(suffix);
+	return len > n && strcmp(file + len - n, suffix) == 0;
+}
 
-	if (file[0] == '.' || len <= suffix || strcmp(file + len - suffix, SERVICE_SUFFIX) != 0)
+/* The unit name of a directory entry, or false when the entry is not a unit file. A
+ * service's name drops ".service"; a socket unit (U4) keeps ".socket". */
+static bool name_of(const char *file, char *name, size_t size, enum unit_kind *kind)
+{
+	size_t len = strlen(file);
+
+	if (file[0] == '.')
 		return false;
-	snprintf(name, size, "%.*s", (int)(len - suffix), file);
+	if (has_suffix(file, len, SOCKET_SUFFIX)) {
+		*kind = UNIT_SOCKET;
+		snprintf(name, size, "%s", file);
+		return true;
+	}
+	if (!has_suffix(file, len, SERVICE_SUFFIX))
+		return false;
+	*kind = UNIT_SERVICE;
+	snprintf(name, size, "%.*s", (int)(len - strlen(SERVICE_SUFFIX)), file);
 	return true;
 }
 
@@ -110,8 +125,9 @@ static void consider(struct loader *l, const char *dir, int dirfd, const char *f
 	char name[SERVICE_NAME_MAX + 256];
 	char path[SERVICE_PATH_MAX];
 	struct service *svc;
+	enum unit_kind kind;
 
-	if (!name_of(file, name, sizeof name))
+	if (!name_of(file, name, sizeof name, &kind))
 		return;
 	if (!service_name_valid(name)) {
 		say(l->diag, SERVICE_WARNING, dir, "%s: unsafe or overlong service name "
@@ -129,6 +145,7 @@ static void consider(struct loader *l, const char *dir, int dirfd, const char *f
 	if (!svc)
 		return;
 	service_init(svc, name, path);
+	svc->kind = kind;
 	svc->masked = masked(dirfd, file);
 }
 

@@ -13,11 +13,15 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "dbus-wire.h"
 #include "exec-line.h"
 #include "kmsg-forward.h"
 #include "parse.h"
+#include "socket-unit.h"
 
-enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED };
+enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
+	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
+};
 
 struct parser {
 	struct service *svc;
@@ -84,7 +88,8 @@ const char *service_str(const struct service *svc, strref ref)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
-		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2)
+		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
+		  SOCKET_LISTEN_MAX + 5 /* U4 */)
 
 static size_t add_list_refs(strref **refs, size_t n, strref *list, size_t count)
 {
@@ -116,6 +121,14 @@ static size_t collect_refs(struct service *s, strref **refs)
 		refs[n++] = &s->envfile[i].path;
 	refs[n++] = &s->std_output.path;
 	refs[n++] = &s->std_error.path;
+	/* U4: socket units and Type=dbus */
+	for (size_t i = 0; i < s->sock.listen_count; i++)
+		refs[n++] = &s->sock.listen[i].address;
+	refs[n++] = &s->sock.user;
+	refs[n++] = &s->sock.group;
+	refs[n++] = &s->sock.fdname;
+	refs[n++] = &s->sock.service;
+	refs[n++] = &s->bus_name;
 	return n;
 }
 
@@ -153,6 +166,11 @@ static strref text_add(struct service *svc, const char *s)
 	memcpy(svc->text + ref, s, len);
 	svc->text_used = (uint16_t)(svc->text_used + len);
 	return ref;
+}
+
+strref service_text_store(struct service *svc, const char *s)
+{
+	return text_add(svc, s);
 }
 
 static int store(struct parser *p, const char *key, const char *value, strref *ref)
@@ -403,6 +421,7 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 	static const struct name_value types[] = {
 		{ "", SERVICE_SIMPLE }, { "simple", SERVICE_SIMPLE },
 		{ "oneshot", SERVICE_ONESHOT }, { "notify", SERVICE_NOTIFY },
+		{ "dbus", SERVICE_DBUS }, /* U4 */
 	};
 	for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
 		if (strcmp(value, types[i].name) == 0) {
@@ -410,8 +429,17 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 			return 0;
 		}
 	}
-	return invalid(p, k->name, value, "expected simple, oneshot or notify "
-				   "(forking, dbus, exec and idle are not supported)");
+	return invalid(p, k->name, value, "expected simple, oneshot, notify or dbus "
+				   "(forking, exec and idle are not supported)");
+}
+
+/* U4: BusName=: a well-known D-Bus name, checked as the bus would check it. */
+static int parse_bus_name(struct parser *p, const struct key *k, const char *value)
+{
+	if (*value && !dbus_name_valid(value))
+		return invalid(p, k->name, value, "not a valid well-known D-Bus name (two or more "
+			       "dot-separated elements of A-Z a-z 0-9 _ -, not starting with a digit)");
+	return parse_string(p, k, value);
 }
 
 static int parse_restart(struct parser *p, const struct key *k, const char *value)
@@ -551,7 +579,7 @@ static int parse_umask(struct parser *p, const struct key *k, const char *value)
 }
 
 /* User and group names as shadow-utils accepts them, or numeric ids. */
-static bool account_name_valid(const char *s)
+bool service_account_name_valid(const char *s)
 {
 	unsigned long id;
 	size_t len = strlen(s);
@@ -573,7 +601,7 @@ static bool account_name_valid(const char *s)
 
 static int parse_account(struct parser *p, const struct key *k, const char *value)
 {
-	if (*value && !account_name_valid(value))
+	if (*value && !service_account_name_valid(value))
 		return invalid(p, k->name, value, "not a valid user or group name or id");
 	return parse_string(p, k, value);
 }
@@ -613,7 +641,7 @@ static int parse_groups(struct parser *p, const struct key *k, const char *value
 	}
 	str_copy(copy, sizeof copy, value);
 	for (char *g = strtok_r(copy, " \t", &save); g; g = strtok_r(NULL, " \t", &save)) {
-		if (!account_name_valid(g))
+		if (!service_account_name_valid(g))
 			return invalid(p, k->name, g, "not a valid group name or id");
 		if (svc->group_count >= SERVICE_GROUPS_MAX)
 			return invalid(p, k->name, value, "more than 16 groups");
@@ -1009,6 +1037,8 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "LogRateLimitIntervalSec", parse_span_key, F(log_rate_interval_ms),
 	  LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS, KMSG_FORWARD_INTERVAL_MAX_MS, false },
 	{ SECTION_SERVICE, "Essential", parse_bool_key, F(essential), 0, 0, false },
+	/* U4: Type=dbus */
+	{ SECTION_SERVICE, "BusName", parse_bus_name, F(bus_name), 0, 0, true },
 };
 #undef F
 
@@ -1066,6 +1096,13 @@ static void assign(struct parser *p, const char *key, const char *value)
 		warn(p, "%s= before any [Unit] or [Service] header, ignored", key);
 		return;
 	}
+	if (p->section == SECTION_SOCKET) { /* U4 */
+		if (expand_specifiers(p, key, value, expanded, sizeof expanded) < 0)
+			return;
+		if (socket_unit_assign(p->svc, p->diag, p->line, key, expanded) > 0)
+			warn(p, "unknown key %s in [Socket], ignored", key);
+		return;
+	}
 	if (p->section == SECTION_SERVICE && service_rlimit_from_key(key) >= 0) {
 		parse_rlimit(p, key, value);
 		return;
@@ -1099,8 +1136,10 @@ static void section_header(struct parser *p, char *line)
 	line[len - 1] = '\0';
 	if (strcmp(name, "Unit") == 0) {
 		p->section = SECTION_UNIT;
-	} else if (strcmp(name, "Service") == 0) {
+	} else if (strcmp(name, "Service") == 0 && p->svc->kind == UNIT_SERVICE) {
 		p->section = SECTION_SERVICE;
+	} else if (strcmp(name, "Socket") == 0 && p->svc->kind == UNIT_SOCKET) { /* U4 */
+		p->section = SECTION_SOCKET;
 	} else {
 		/* [Install] is meaningless here: every file is enabled. X- is for extensions. */
 		if (strcmp(name, "Install") != 0 && !str_starts_with(name, "X-"))
@@ -1237,6 +1276,12 @@ static void parse_text(struct parser *p, const char *text, size_t len)
 
 static void validate(struct service *svc, const struct service_diag *diag)
 {
+	if (svc->kind == UNIT_SOCKET) { /* U4 */
+		socket_unit_validate(svc, diag);
+		return;
+	}
+	if (svc->type == SERVICE_DBUS && !svc->bus_name) /* U4 */
+		service_fail(svc, diag, 0, "Type=dbus without BusName=");
 	if (svc->type != SERVICE_ONESHOT && svc->exec_start.count != 1) {
 		service_fail(svc, diag, 0, svc->exec_start.count == 0
 			     ? "no ExecStart= (only Type=oneshot may go without one)"
@@ -1265,6 +1310,9 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->std_error.kind = OUTPUT_INHERIT;
 	svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
 	svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
+	svc->sock.socket_mode = 0666; /* U4 */
+	svc->sock.directory_mode = 0755;
+	svc->sock.backlog = SOMAXCONN;
 	str_copy(svc->path, sizeof svc->path, path);
 	if (!service_name_valid(name)) {
 		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);
