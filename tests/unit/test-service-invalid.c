@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c
+// sources: init/service.c init/exec-line.c init/socket-unit.c
 /* Invalid service files: each bad value fails the service with a message naming the
  * file, the line, the key and the reason; syntax errors too. */
 #include "harness.h"
@@ -53,8 +53,8 @@ static const struct bad_value bad_values[] = {
 	{ "Unit", "ConditionPathExists=!", "expected an absolute path" },
 	{ "Unit", "ConditionPathExists=/a/../b", "expected an absolute path" },
 	{ "Unit", "Description=100%d", "specifier %d is not supported" },
-	{ "Service", "Type=forking", "forking, dbus, exec and idle are not supported" },
-	{ "Service", "Type=Simple", "expected simple, oneshot or notify" },
+	{ "Service", "Type=forking", "forking, exec and idle are not supported" },
+	{ "Service", "Type=Simple", "expected simple, oneshot, notify or dbus" },
 	{ "Service", "ExecStartPre=relative", "not an absolute path" },
 	{ "Service", "ExecStop=/bin/echo \"open", "unterminated \" quote" },
 	{ "Service", "ExecStart=+/bin/true", "prefix '+' is not supported" },

@@ -1,4 +1,4 @@
-// sources: init/service-load.c init/service.c init/exec-line.c
+// sources: init/service-load.c init/service.c init/exec-line.c init/socket-unit.c
 /* Loading from directories: priority overrides, masking, caps, odd files. Uses a fresh
  * temporary tree per case and removes it afterwards. */
 #include "harness.h"

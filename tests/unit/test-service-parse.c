@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c
+// sources: init/service.c init/exec-line.c init/socket-unit.c
 /* Valid service files: every supported key parses to the value the docs promise. */
 #include "harness.h"
 #include "exec-context.h"
