@@ -119,7 +119,8 @@ static void add_names(struct ctl_writer *w, const char *key, const struct servic
 
 static const char *type_name(enum service_type t)
 {
-	return t == SERVICE_ONESHOT ? "oneshot" : t == SERVICE_NOTIFY ? "notify" : "simple";
+	return t == SERVICE_ONESHOT ? "oneshot" : t == SERVICE_NOTIFY ? "notify"
+	       : t == SERVICE_DBUS ? "dbus" : "simple";
 }
 
 static void unit_summary(struct ctl_writer *w, const struct unit *u)

@@ -1,6 +1,8 @@
 /* Test helper for socket activation: prints what sd_listen_fds() would see, checks it,
  * then serves: on each stream fd it accepts and answers "probe-ok", on each datagram fd
- * it prints what arrives ("datagram: TEXT"). Exits 1 on any inconsistency.
+ * it prints what arrives ("datagram: TEXT"). Exits 1 on any inconsistency. Without any
+ * LISTEN_* variable it checks that no socket fd above 2 is open (none leaked into it;
+ * other fds may come from whoever started ember-init).
  *   LISTEN_FDS=2 LISTEN_PID=<own pid> LISTEN_FDNAMES=a:b listen-probe */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define FDS_MAX 32
@@ -22,6 +25,16 @@ int main(void)
 
 	printf("LISTEN_FDS=%s LISTEN_PID=%s LISTEN_FDNAMES=%s\n", fds_s ? fds_s : "(unset)",
 	       pid_s ? pid_s : "(unset)", names ? names : "(unset)");
+	if (!fds_s && !pid_s && !names) { /* a service with no sockets: none may leak in */
+		int leaked = 0;
+		for (int fd = 3; fd < 1024; fd++) {
+			struct stat st;
+			if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
+				printf("leaked socket fd %d\n", fd), leaked++;
+		}
+		printf("socket fds above 2: %d\n", leaked);
+		return leaked ? 1 : 0;
+	}
 	if (!fds_s || !pid_s || atol(pid_s) != (long)getpid()) {
 		printf("probe: LISTEN_PID is not my pid %ld\n", (long)getpid());
 		return 1;
