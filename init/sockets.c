@@ -312,7 +312,8 @@ static bool service_down(const struct unit *svc)
 	if (svc->main_pid > 0 || svc->control_pid > 0 || svc->restart_pending)
 		return false;
 	return svc->state == UNIT_INACTIVE || svc->state == UNIT_STOPPED ||
-	       (svc->state == UNIT_FAILED && svc->phase == PHASE_NONE) ||
+	       (svc->state == UNIT_FAILED && svc->phase != PHASE_KILL &&
+		svc->phase != PHASE_STOP_CMD) ||
 	       svc->state == UNIT_CONDITION;
 }
 
@@ -349,13 +350,33 @@ struct unit *sockets_owner(struct unit *units, size_t n, int fd)
 	return NULL;
 }
 
+/* Count one event in a window that starts with the first one: false once more than
+ * burst happened within interval_ms. burst 0: no limit. */
+static bool within_limit(unsigned *count, long long *window_ms, long long now_ms,
+			 unsigned burst, unsigned long interval_ms)
+{
+	if (*window_ms < 0 || now_ms - *window_ms > (long long)interval_ms) {
+		*window_ms = now_ms;
+		*count = 0;
+	}
+	return burst == 0 || ++*count <= burst;
+}
+
 bool sockets_trigger_allowed(struct unit *sock, long long now_ms)
 {
-	if (sock->trigger_window_ms < 0 || now_ms - sock->trigger_window_ms > TRIGGER_LIMIT_INTERVAL_MS) {
-		sock->trigger_window_ms = now_ms;
-		sock->triggers = 0;
+	return within_limit(&sock->triggers, &sock->trigger_window_ms, now_ms,
+			    TRIGGER_LIMIT_BURST, TRIGGER_LIMIT_INTERVAL_MS);
+}
+
+bool sockets_failure_allowed(struct unit *sock, const struct unit *svc, long long now_ms)
+{
+	if (svc->state != UNIT_FAILED) {
+		sock->failures = 0;
+		sock->failure_window_ms = -1;
+		return true;
 	}
-	return ++sock->triggers <= TRIGGER_LIMIT_BURST;
+	return within_limit(&sock->failures, &sock->failure_window_ms, now_ms,
+			    svc->svc->start_limit_burst, svc->svc->start_limit_interval_ms);
 }
 
 /* ---- passing the fds --------------------------------------------------------------- */

@@ -48,6 +48,10 @@ size_t sockets_pollfds(struct unit *units, size_t n, struct pollfd *fds, size_t 
 struct unit *sockets_owner(struct unit *units, size_t n, int fd);
 /* Count one activation of sock at now_ms: false when the trigger limit is hit. */
 bool sockets_trigger_allowed(struct unit *sock, long long now_ms);
+/* Before activating svc again after it failed: false once it failed more than its
+ * StartLimitBurst= times within StartLimitIntervalSec= (the restart limit of systemd,
+ * which activations must not escape). */
+bool sockets_failure_allowed(struct unit *sock, const struct unit *svc, long long now_ms);
 
 /* The fds of every socket unit that activates svc, in unit order. -1 (with err) when
  * they do not fit. */

@@ -107,7 +107,7 @@ static void unit_reset(struct unit *u, struct service *svc)
 	u->since_us = now_us();
 	for (size_t i = 0; i < SOCKET_LISTEN_MAX; i++) /* U4 */
 		u->listen_fd[i] = -1;
-	u->trigger_window_ms = -1;
+	u->trigger_window_ms = u->failure_window_ms = -1;
 }
 
 /* U4: a service a socket unit activates waits for traffic instead of starting at boot. */
@@ -300,6 +300,14 @@ static void socket_traffic(struct unit *sock)
 		sockets_close(sock);
 		fail_unit(sock, "trigger limit hit: %s was activated %d times within %d ms",
 			  name_of(svc), TRIGGER_LIMIT_BURST, TRIGGER_LIMIT_INTERVAL_MS);
+		return;
+	}
+	if (!sockets_failure_allowed(sock, svc, now_ms())) {
+		sockets_close(sock);
+		fail_unit(sock, "%s failed %u times in a row when activated (StartLimitBurst=%u "
+			  "within StartLimitIntervalSec=%lus); not watched any more", name_of(svc),
+			  sock->failures, svc->svc->start_limit_burst,
+			  svc->svc->start_limit_interval_ms / 1000);
 		return;
 	}
 	log_info("%s: traffic, starting %s", name_of(sock), name_of(svc));

@@ -62,6 +62,8 @@ struct unit {
 	int listen_fd[SOCKET_LISTEN_MAX]; /* a socket unit's fds while it listens, else -1 */
 	unsigned triggers;          /* activations in the current trigger-limit window */
 	long long trigger_window_ms; /* when that window began, -1 */
+	unsigned failures;          /* activations of a failed service in the current window */
+	long long failure_window_ms; /* when that window began, -1 */
 	pid_t busname_pid;          /* Type=dbus: the ember-busname-wait process */
 };
 

@@ -36,7 +36,7 @@ trap 'kill $busy_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/services" "$tmp/later" "$tmp/system.d"
 cp "$DEBIAN_SERVICE" "$DEBIAN_SOCKET" "$tmp/services/"
 for f in "$TOP"/tests/integration/sockets/*.service "$TOP"/tests/integration/sockets/*.socket; do
-	sed "s|@HELPERS@|$H|g; s|@ID@|$$|g" "$f" >"$tmp/services/$(basename "$f")"
+	sed "s|@HELPERS@|$H|g; s|@ID@|$$|g; s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
 done
 # The Type=dbus services come later, by reload, so that dbus-daemon is first started
 # by a client.
@@ -45,9 +45,14 @@ mv "$tmp/services/busowner.service" "$tmp/services/busnever.service" "$tmp/later
 cp -a /etc/dbus-1/system.d/. "$tmp/system.d/" 2>/dev/null
 cp "$TOP/tests/integration/sockets/ember-test.conf" "$tmp/system.d/"
 
-# Someone else already listens on busy.socket's address (same network namespace).
+# Someone else already listens on busy.socket's address (same network namespace) and on
+# live.socket's path; stale.socket's path holds a socket file nobody listens on;
+# notsock.socket's path is a regular file.
 python3 -c "import socket,time
 s=socket.socket(socket.AF_UNIX); s.bind('\0ember-test-busy-$$'); s.listen(1)
+l=socket.socket(socket.AF_UNIX); l.bind('$tmp/live.sock'); l.listen(1)
+d=socket.socket(socket.AF_UNIX); d.bind('$tmp/stale.sock'); d.close()
+open('$tmp/notsock', 'w').close()
 open('$tmp/busy-bound', 'w').close(); time.sleep(300)" &
 busy_pid=$!
 i=0; while [ ! -e "$tmp/busy-bound" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
@@ -110,6 +115,18 @@ expect no-service-socket-failed nosvc.socket failed
 expect bad-address-invalid badaddr.socket invalid
 "\$E" status badaddr.socket | grep -q 'not/absolute' && ok bad-address-says-why || bad bad-address-says-why "\$("\$E" status badaddr.socket)"
 
+[ "\$(state stale.socket)" = ready ] && [ -S "$tmp/stale.sock" ] && ok stale-socket-file-replaced || bad stale-socket-file-replaced "\$("\$E" status stale.socket | grep Error)"
+expect live-server-path-refused live.socket failed
+"\$E" status live.socket | grep -q 'a running server listens there' && ok live-server-says-why || bad live-server-says-why "\$("\$E" status live.socket)"
+expect regular-file-path-refused notsock.socket failed
+"\$E" status notsock.socket | grep -q 'exists and is not a socket' && ok regular-file-says-why || bad regular-file-says-why "\$("\$E" status notsock.socket)"
+[ -f "$tmp/notsock" ] && ok regular-file-kept || bad regular-file-kept "gone"
+# A service that fails at once, its datagram still queued: the socket gives up.
+python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b'x', '\0ember-test-flapper-$$')"
+expect flapping-service-stops-socket flapper.socket failed
+"\$E" status flapper.socket | grep -q 'times in a row' && ok flapping-says-why || bad flapping-says-why "\$("\$E" status flapper.socket)"
+[ "\$(state flapper)" = failed ] && ok flapper-failed || bad flapper-failed "\$(state flapper)"
+
 # ---- Type=dbus
 cp "$tmp/later/busowner.service" "$tmp/later/busnever.service" "$tmp/services/"
 t0=\$(date +%s%N)
@@ -124,6 +141,10 @@ t1=\$(date +%s%N)
 expect busnever-fails busnever failed
 "\$E" status busnever | grep -q 'org.ember.Never\|timed out' && ok busnever-says-why || bad busnever-says-why "\$("\$E" status busnever)"
 pgrep -f ember-busname-wait >/dev/null && bad busname-helper-gone "still running" || ok busname-helper-gone
+# The helper by hand, against the real bus.
+"$BIN/ember-busname-wait" --timeout-ms 5000 org.freedesktop.DBus && ok busname-wait-owned || bad busname-wait-owned "exit \$?"
+"$BIN/ember-busname-wait" --timeout-ms=300 org.ember.Nobody 2>/dev/null; rc=\$?
+[ \$rc = 1 ] && ok busname-wait-times-out || bad busname-wait-times-out "exit \$rc"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
