@@ -148,8 +148,10 @@ int main(int argc, char **argv)
 	 * until the deadline, saying why once. */
 	for (bool said = false; dbus_conn_open(&conn, o.address, deadline, err, sizeof err) < 0;) {
 		struct timespec pause = { 0, RETRY_MS * 1000000L };
-		if (deadline >= 0 && dbus_now_ms() + RETRY_MS >= deadline)
+		if (errno == ETIMEDOUT || (deadline >= 0 && dbus_now_ms() + RETRY_MS >= deadline))
 			die(EXIT_TIMEOUT, "system bus: %s", err);
+		if (errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)
+			die(EXIT_SYSTEM, "system bus: %s", err);
 		if (!said)
 			log_warn("system bus: %s; trying again until the timeout", err);
 		said = true;

@@ -180,11 +180,14 @@ int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_
 		address = DBUS_SYSTEM_BUS_DEFAULT;
 	if (dbus_address_unix(address, path, sizeof path) < 0) {
 		snprintf(err, errlen, "%.200s: no unix:path= or unix:abstract= address", address);
+		errno = EINVAL;
 		return -1;
 	}
 	c->fd = connect_unix(path);
 	if (c->fd < 0) {
-		snprintf(err, errlen, "connect %s: %s", path, strerror(errno));
+		int e = errno;
+		snprintf(err, errlen, "connect %s: %s", path, strerror(e));
+		errno = e;
 		return -1;
 	}
 	if (authenticate(c, deadline_ms, err, errlen) < 0 ||
@@ -192,6 +195,7 @@ int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_
 		if (!*err)
 			fail(err, errlen, "Hello");
 		dbus_conn_close(c);
+		errno = EPROTO;
 		return -1;
 	}
 	r = dbus_conn_wait_reply(c, serial, &m, deadline_ms);
@@ -201,6 +205,7 @@ int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_
 		else
 			fail(err, errlen, "Hello");
 		dbus_conn_close(c);
+		errno = r == 0 ? ETIMEDOUT : EPROTO;
 		return -1;
 	}
 	return 0;

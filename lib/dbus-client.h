@@ -25,7 +25,9 @@ int dbus_address_unix(const char *address, char *path, size_t size);
 
 /* Connect to address (NULL: $DBUS_SYSTEM_BUS_ADDRESS or the default system bus),
  * authenticate and say Hello, all before deadline_ms (CLOCK_MONOTONIC; -1 none).
- * 0, or -1 with the reason in err. */
+ * 0, or -1 with the reason in err and errno: from connect() (ENOENT, ECONNREFUSED:
+ * the bus is not there yet), EINVAL (no usable address), EPROTO (refused or broken
+ * conversation), ETIMEDOUT (no answer before the deadline). */
 int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_ms,
 		   char *err, size_t errlen);
 void dbus_conn_close(struct dbus_conn *c);
