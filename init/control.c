@@ -134,7 +134,7 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 	ctl_record_add_str(w, "description", service_str(s, s->description));
 	ctl_record_add_str(w, "status_text", u->status_text);
 	ctl_record_add_str(w, "error", u->error);
-	ctl_record_add_str(w, "type", type_name(s->type));
+	ctl_record_add_str(w, "type", s->kind == UNIT_SOCKET ? "socket" : type_name(s->type));
 }
 
 static void reply_list(struct client *c)

@@ -103,6 +103,14 @@ expect probe-stopped probe stopped
 python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b'second-datagram', '/run/probe/dgram.sock')"
 expect probe-activated-again probe ready
 wait_log probe 'datagram: second-datagram' && ok second-activation-gets-traffic || bad second-activation-gets-traffic "\$("\$E" log probe | tail -n 3)"
+# A FIFO and a netlink socket.
+[ -p /run/fifo/in ] && [ "\$(stat -c %a /run/fifo/in)" = 620 ] && ok fifo-created || bad fifo-created "\$(ls -l /run/fifo 2>&1)"
+[ "\$(state fifo)" = inactive ] && ok fifo-service-waits || bad fifo-service-waits "fifo is \$(state fifo)"
+echo fifo-data >/run/fifo/in
+expect fifo-activated fifo ready
+wait_log fifo 'datagram: fifo-data' && ok fifo-data-delivered || bad fifo-data-delivered "\$("\$E" log fifo)"
+"\$E" log fifo | grep -qx 'LISTEN_FDS=2 LISTEN_PID=[0-9]* LISTEN_FDNAMES=fifo.socket:fifo.socket' && ok fifo-netlink-passed || bad fifo-netlink-passed "\$("\$E" log fifo | head -n 3)"
+"\$E" status fifo.socket | grep -q 'Type: socket' && ok status-type-socket || bad status-type-socket "\$("\$E" status fifo.socket | grep Type)"
 expect leakcheck-clean leakcheck stopped
 "\$E" log leakcheck | grep -q '^socket fds above 2: 0' && ok no-fd-leak-into-other-services || bad no-fd-leak-into-other-services "\$("\$E" log leakcheck)"
 
