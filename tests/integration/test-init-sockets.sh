@@ -31,12 +31,14 @@ DEBIAN_SOCKET=$CORPUS/dbus-system-bus-common/lib/systemd/system/dbus.socket
 [ -f "$DEBIAN_SERVICE" ] && [ -f "$DEBIAN_SOCKET" ] || { skip init-sockets "no dbus.service/dbus.socket in $CORPUS"; finish; }
 
 tmp=$(mktemp -d)
+port=$(( 30000 + $$ % 20000 )) # two free TCP ports, most likely
 busy_pid=
 trap 'kill $busy_pid 2>/dev/null; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/services" "$tmp/later" "$tmp/system.d"
 cp "$DEBIAN_SERVICE" "$DEBIAN_SOCKET" "$tmp/services/"
 for f in "$TOP"/tests/integration/sockets/*.service "$TOP"/tests/integration/sockets/*.socket; do
-	sed "s|@HELPERS@|$H|g; s|@ID@|$$|g; s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
+	sed "s|@HELPERS@|$H|g; s|@ID@|$$|g; s|@TMP@|$tmp|g; s|@PORT@|$port|g; s|@PORT2@|$((port + 1))|g" \
+		"$f" >"$tmp/services/$(basename "$f")"
 done
 # The Type=dbus services come later, by reload, so that dbus-daemon is first started
 # by a client.
@@ -111,6 +113,14 @@ expect fifo-activated fifo ready
 wait_log fifo 'datagram: fifo-data' && ok fifo-data-delivered || bad fifo-data-delivered "\$("\$E" log fifo)"
 "\$E" log fifo | grep -qx 'LISTEN_FDS=2 LISTEN_PID=[0-9]* LISTEN_FDNAMES=fifo.socket:fifo.socket' && ok fifo-netlink-passed || bad fifo-netlink-passed "\$("\$E" log fifo | head -n 3)"
 "\$E" status fifo.socket | grep -q 'Type: socket' && ok status-type-socket || bad status-type-socket "\$("\$E" status fifo.socket | grep Type)"
+# IP sockets: a connection to the IPv4 one activates the service; the bare port takes
+# IPv4 too.
+[ "\$(state tcp)" = inactive ] && ok tcp-service-waits || bad tcp-service-waits "tcp is \$(state tcp)"
+r=\$(python3 -c "import socket; s=socket.create_connection(('127.0.0.1', $port), 10); print(s.recv(64).decode().strip())" 2>&1)
+[ "\$r" = probe-ok ] && ok tcp-activated-and-served || bad tcp-activated-and-served "\$r"
+r=\$(python3 -c "import socket; s=socket.create_connection(('127.0.0.1', $((port + 1))), 10); print(s.recv(64).decode().strip())" 2>&1)
+[ "\$r" = probe-ok ] && ok bare-port-takes-ipv4 || bad bare-port-takes-ipv4 "\$r"
+"\$E" log tcp | grep -qx 'LISTEN_FDS=2 LISTEN_PID=[0-9]* LISTEN_FDNAMES=tcp:tcp' && ok tcp-fdnames || bad tcp-fdnames "\$("\$E" log tcp | head -n 1)"
 expect leakcheck-clean leakcheck stopped
 "\$E" log leakcheck | grep -q '^socket fds above 2: 0' && ok no-fd-leak-into-other-services || bad no-fd-leak-into-other-services "\$("\$E" log leakcheck)"
 
