@@ -12,9 +12,11 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "unit-name.h"
+
 /* ---- limits (each one is documented in docs/services.md) ---- */
-#define SERVICE_NAME_MAX 64         /* name bytes incl. NUL: at most 63 characters */
-#define SERVICE_PATH_MAX 256        /* path of the file it was read from, incl. NUL */
+#define SERVICE_NAME_MAX 128        /* canonical name bytes incl. NUL (systemd: 255) */
+#define SERVICE_PATH_MAX 320        /* path of the file it was read from, incl. NUL */
 #define SERVICE_FILE_MAX 65536      /* bytes per service file */
 #define SERVICE_LINE_MAX 4096       /* bytes per logical line (after joining `\` lines) */
 #define SERVICE_TEXT_MAX 8192       /* string storage per service */
@@ -33,6 +35,11 @@
 #define SERVICE_DIR_RUN "/run/ember/services"
 #define SERVICE_DIR_LIB "/usr/lib/ember/services"
 #define SERVICE_SUFFIX ".service"
+
+/* U1: unit kinds: enum unit_kind { UNIT_SERVICE, UNIT_SOCKET, UNIT_TARGET } lives in
+ * lib/unit-name.h (emberctl needs it too). The canonical name of a service has no suffix
+ * ("sshd", "getty@tty1"); every other kind keeps its suffix ("dbus.socket",
+ * "multi-user.target"). Dependency lists hold canonical names. */
 
 #define SERVICE_TIMEOUT_INFINITY (~0UL) /* for timeout_*_ms */
 #define RESTART_MAX_DELAY_DEFAULT_MS 30000UL  /* RestartMaxDelaySec= */
@@ -67,7 +74,7 @@ struct service_exec_list {
 
 struct service_name_list {
 	uint8_t count;
-	strref name[SERVICE_DEPS_MAX]; /* service names, ".service" removed */
+	strref name[SERVICE_DEPS_MAX]; /* canonical unit names (see enum unit_kind) */
 };
 
 struct service_output_spec {
@@ -92,8 +99,9 @@ struct service_envfile {
 };
 
 struct service {
-	char name[SERVICE_NAME_MAX]; /* "sshd" for sshd.service */
+	char name[SERVICE_NAME_MAX]; /* canonical: "sshd" for sshd.service, "x.target" */
 	char path[SERVICE_PATH_MAX]; /* the file it came from */
+	enum unit_kind kind;         /* U1: from the file name's suffix */
 	bool masked;                 /* empty file or symlink to /dev/null: never started */
 	bool failed;                 /* invalid: never started; error[] says why */
 	char error[SERVICE_ERROR_MAX];
@@ -101,6 +109,9 @@ struct service {
 	/* [Unit] */
 	strref description;
 	struct service_name_list after, before, requires, wants;
+	/* U1: more dependencies */
+	struct service_name_list requisite, binds_to, part_of, conflicts;
+	bool default_dependencies; /* DefaultDependencies= (default yes) */
 	uint8_t condition_count;
 	struct service_condition condition[SERVICE_CONDITION_MAX];
 
@@ -138,6 +149,11 @@ struct service {
 	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
 	unsigned long log_rate_interval_ms; /* LogRateLimitIntervalSec=: 0 = no limit */
 
+	/* U1: [Install] (used by emberctl enable; PID 1 only asks has_install) */
+	bool has_install; /* the file has an [Install] section */
+	struct service_name_list wanted_by, required_by, alias, also;
+	strref default_instance;
+
 	/* string storage behind every strref; text_used counts bytes in use */
 	uint16_t text_used;
 	char text[SERVICE_TEXT_MAX];
@@ -169,10 +185,14 @@ int service_parse(struct service *svc, const char *text, size_t len,
 void service_fail(struct service *svc, const struct service_diag *diag, unsigned line,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* U1: forget the host facts specifiers use (%H %m %b ...): read again when next needed. */
+void service_forget_host(void);
+
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);
 
-/* A service name is 1..63 bytes of [A-Za-z0-9_.:-], not starting with '.' or '-'. */
+/* A canonical unit name (see enum unit_kind): 1..255 bytes of [A-Za-z0-9_.:@\\-], not
+ * starting with '.', '-' or '@'; "name@" is a template, "name@inst" an instance. */
 bool service_name_valid(const char *name);
 
 /* ConditionPathExists= against a path check the caller supplies (keeps this pure).
