@@ -81,29 +81,22 @@ static bool masked(int dirfd, const char *file)
 	return is_dev_null(&st) || (S_ISREG(st.st_mode) && st.st_size == 0);
 }
 
-static bool has_suffix(const char *file, size_t len, const char *suffix)
+/* The canonical unit name of a directory entry ("sshd" for sshd.service, "x.target"), or
+ * false when the entry is not a unit file ember reads. */
+static bool name_of(const char *file, char *name, size_t size)
 {
-	size_t n = strlen(suffix);
-	return len > n && strcmp(file + len - n, suffix) == 0;
-}
-
-/* The unit name of a directory entry, or false when the entry is not a unit file. A
- * service's name drops ".service"; a socket unit (U4) keeps ".socket". */
-static bool name_of(const char *file, char *name, size_t size, enum unit_kind *kind)
-{
-	size_t len = strlen(file);
+	enum unit_kind kind;
 
 	if (file[0] == '.')
 		return false;
-	if (has_suffix(file, len, SOCKET_SUFFIX)) {
-		*kind = UNIT_SOCKET;
-		snprintf(name, size, "%s", file);
-		return true;
-	}
-	if (!has_suffix(file, len, SERVICE_SUFFIX))
+	if (!strchr(file, '.') || unit_name_canonical(file, name, size, &kind) == -2)
 		return false;
-	*kind = UNIT_SERVICE;
-	snprintf(name, size, "%.*s", (int)(len - strlen(SERVICE_SUFFIX)), file);
+	/* "x.socket" without a known suffix after it would read as a service: require one. */
+	size_t len = strlen(file), n = strlen(unit_kind_suffix(kind));
+	if (len <= n || strcmp(file + len - n, unit_kind_suffix(kind)) != 0)
+		return false;
+	if (unit_name_canonical(file, name, size, &kind) < 0)
+		snprintf(name, size, "%s", file); /* reported as unsafe below */
 	return true;
 }
 
@@ -123,18 +116,21 @@ static void consider(struct loader *l, const char *dir, int dirfd, const char *f
 {
 	char shown[72];
 	char name[SERVICE_NAME_MAX + 256];
+	enum unit_kind kind;
 	char path[SERVICE_PATH_MAX];
 	struct service *svc;
-	enum unit_kind kind;
 
-	if (!name_of(file, name, sizeof name, &kind))
+	if (!name_of(file, name, sizeof name))
 		return;
-	if (!service_name_valid(name)) {
-		say(l->diag, SERVICE_WARNING, dir, "%s: unsafe or overlong service name "
-		    "(1-63 of A-Z a-z 0-9 _ . : -), file ignored",
+	if (unit_name_canonical(file, name, sizeof name, &kind) < 0 ||
+	    !service_name_valid(name)) {
+		say(l->diag, SERVICE_WARNING, dir, "%s: unsafe or overlong unit name "
+		    "(1-127 of A-Z a-z 0-9 _ . : - @ \\), file ignored",
 		    printable(file, shown, sizeof shown));
 		return;
 	}
+	if (unit_name_is_template(name))
+		return; /* instantiated when something names an instance */
 	if (find(l, name))
 		return; /* overridden by a directory with higher priority */
 	if (snprintf(path, sizeof path, "%s/%s", dir, file) >= (int)sizeof path) {

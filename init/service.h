@@ -12,9 +12,11 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "unit-name.h"
+
 /* ---- limits (each one is documented in docs/services.md) ---- */
-#define SERVICE_NAME_MAX 64         /* name bytes incl. NUL: at most 63 characters */
-#define SERVICE_PATH_MAX 256        /* path of the file it was read from, incl. NUL */
+#define SERVICE_NAME_MAX 128        /* canonical name bytes incl. NUL (systemd: 255) */
+#define SERVICE_PATH_MAX 320        /* path of the file it was read from, incl. NUL */
 #define SERVICE_FILE_MAX 65536      /* bytes per service file */
 #define SERVICE_LINE_MAX 4096       /* bytes per logical line (after joining `\` lines) */
 #define SERVICE_TEXT_MAX 8192       /* string storage per service */
@@ -35,6 +37,11 @@
 #define SERVICE_DIR_LIB "/usr/lib/ember/services"
 #define SERVICE_SUFFIX ".service"
 
+/* U1: unit kinds: enum unit_kind { UNIT_SERVICE, UNIT_SOCKET, UNIT_TARGET } lives in
+ * lib/unit-name.h (emberctl needs it too). The canonical name of a service has no suffix
+ * ("sshd", "getty@tty1"); every other kind keeps its suffix ("dbus.socket",
+ * "multi-user.target"). Dependency lists hold canonical names. */
+
 #define SERVICE_TIMEOUT_INFINITY (~0UL) /* for timeout_*_ms */
 #define RESTART_MAX_DELAY_DEFAULT_MS 30000UL  /* RestartMaxDelaySec= */
 #define START_LIMIT_BURST_DEFAULT 5u          /* StartLimitBurst= */
@@ -51,10 +58,7 @@ enum service_type { SERVICE_SIMPLE, SERVICE_ONESHOT, SERVICE_NOTIFY,
 	SERVICE_DBUS, /* U4: ready once BusName= is owned on the system bus */
 };
 
-/* Unit kinds (issue 12 contract; U1 owns it, U4 needed it first). A service's name has
- * no suffix ("sshd"), every other kind keeps it ("dbus.socket"). */
-enum unit_kind { UNIT_SERVICE, UNIT_SOCKET, UNIT_TARGET };
-#define SOCKET_SUFFIX ".socket"
+#define SOCKET_SUFFIX ".socket" /* U4 */
 enum service_restart { RESTART_NO, RESTART_ON_FAILURE, RESTART_ALWAYS };
 /* Where stdout/stderr go. OUTPUT_INHERIT is only valid for stderr: same as stdout.
  * OUTPUT_KMSG: as OUTPUT_LOG, and each line also to the kernel log (init/kmsg-forward.h). */
@@ -75,7 +79,7 @@ struct service_exec_list {
 
 struct service_name_list {
 	uint8_t count;
-	strref name[SERVICE_DEPS_MAX]; /* service names, ".service" removed */
+	strref name[SERVICE_DEPS_MAX]; /* canonical unit names (see enum unit_kind) */
 };
 
 struct service_output_spec {
@@ -122,16 +126,19 @@ struct socket_spec {
 };
 
 struct service {
-	char name[SERVICE_NAME_MAX]; /* "sshd" for sshd.service */
+	char name[SERVICE_NAME_MAX]; /* canonical: "sshd" for sshd.service, "x.target" */
 	char path[SERVICE_PATH_MAX]; /* the file it came from */
+	enum unit_kind kind;         /* U1: from the file name's suffix */
 	bool masked;                 /* empty file or symlink to /dev/null: never started */
 	bool failed;                 /* invalid: never started; error[] says why */
-	enum unit_kind kind;         /* from the file name's suffix */
 	char error[SERVICE_ERROR_MAX];
 
 	/* [Unit] */
 	strref description;
 	struct service_name_list after, before, requires, wants;
+	/* U1: more dependencies */
+	struct service_name_list requisite, binds_to, part_of, conflicts;
+	bool default_dependencies; /* DefaultDependencies= (default yes) */
 	uint8_t condition_count;
 	struct service_condition condition[SERVICE_CONDITION_MAX];
 
@@ -172,6 +179,10 @@ struct service {
 	/* U4: socket units and Type=dbus */
 	struct socket_spec sock;    /* kind == UNIT_SOCKET only */
 	strref bus_name;            /* BusName=: a well-known D-Bus name */
+	/* U1: [Install] (used by emberctl enable; PID 1 only asks has_install) */
+	bool has_install; /* the file has an [Install] section */
+	struct service_name_list wanted_by, required_by, alias, also;
+	strref default_instance;
 
 	/* string storage behind every strref; text_used counts bytes in use */
 	uint16_t text_used;
@@ -207,6 +218,8 @@ void service_fail(struct service *svc, const struct service_diag *diag, unsigned
 /* Store s in svc's text storage: its ref, or 0 when the storage is full (the kind-specific
  * parsers, e.g. socket-unit.c, use it). */
 strref service_text_store(struct service *svc, const char *s);
+/* U1: forget the host facts specifiers use (%H %m %b ...): read again when next needed. */
+void service_forget_host(void);
 
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);
@@ -214,7 +227,8 @@ const char *service_str(const struct service *svc, strref ref);
 /* User and group names as shadow-utils accepts them, or numeric ids. */
 bool service_account_name_valid(const char *s);
 
-/* A service name is 1..63 bytes of [A-Za-z0-9_.:-], not starting with '.' or '-'. */
+/* A canonical unit name (see enum unit_kind): 1..255 bytes of [A-Za-z0-9_.:@\\-], not
+ * starting with '.', '-' or '@'; "name@" is a template, "name@inst" an instance. */
 bool service_name_valid(const char *name);
 
 /* ConditionPathExists= against a path check the caller supplies (keeps this pure).

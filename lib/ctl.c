@@ -49,7 +49,7 @@ bool ctl_verb_takes_name(enum ctl_verb verb)
 static bool is_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == ':' || c == '-';
+	       c == '_' || c == '.' || c == ':' || c == '-' || c == '@' || c == '\\';
 }
 
 bool ctl_name_valid(const char *name)

@@ -45,10 +45,15 @@ struct bad_value {
 };
 
 static const struct bad_value bad_values[] = {
-	{ "Unit", "After=a/b", "not a valid service name" },
-	{ "Unit", "Before=.hidden", "not a valid service name" },
-	{ "Unit", "Requires=x@y", "not a valid service name" },
-	{ "Unit", "Wants=-dash", "not a valid service name" },
+	{ "Unit", "After=a/b", "not a valid unit name" },
+	{ "Unit", "Before=.hidden", "not a valid unit name" },
+	{ "Unit", "Requires=x y@.socket.service", "not a valid unit name" },
+	{ "Unit", "Wants=-dash", "not a valid unit name" },
+	{ "Unit", "BindsTo=a%z", "unknown specifier %z" },
+	{ "Unit", "Conflicts=@x", "not a valid unit name" },
+	{ "Unit", "DefaultDependencies=maybe", "expected" },
+	{ "Install", "WantedBy=multi/user.target", "not a valid unit name" },
+	{ "Install", "DefaultInstance=a/b", "not a valid instance name" },
 	{ "Unit", "ConditionPathExists=relative/path", "expected an absolute path" },
 	{ "Unit", "ConditionPathExists=!", "expected an absolute path" },
 	{ "Unit", "ConditionPathExists=/a/../b", "expected an absolute path" },
@@ -326,8 +331,11 @@ static void text_storage_exhausted(void)
 
 static void unsupported_specifier_in_exec(void)
 {
-	CHECK(parse("[Service]\nExecStart=/bin/echo %i\n") < 0);
-	CHECK(strstr(first_error, "specifier %i is not supported") != NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/echo %d\n") < 0);
+	CHECK(strstr(first_error, "specifier %d is not supported (credentials directory: use "
+			 "$CREDENTIALS_DIRECTORY") != NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/echo %z\n") < 0);
+	CHECK(strstr(first_error, "unknown specifier %z (write %% for a %)") != NULL);
 	CHECK(parse("[Service]\nExecStart=/bin/echo 100%\n") < 0);
 }
 

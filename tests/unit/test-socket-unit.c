@@ -102,7 +102,7 @@ static void empty_listen_resets_list(void)
 static void specifiers_expanded(void)
 {
 	CHECK(parse_socket("[Socket]\nListenStream=/run/%n\nFileDescriptorName=%%x\n") == 0);
-	CHECK_STR(service_str(&svc, svc.sock.listen[0].address), "/run/demo.socket.service");
+	CHECK_STR(service_str(&svc, svc.sock.listen[0].address), "/run/demo.socket");
 }
 
 struct bad {
