@@ -89,7 +89,7 @@ const char *service_str(const struct service *svc, strref ref)
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
-		  SOCKET_LISTEN_MAX + 5 /* U4 */ + REFS_U1)
+		  SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
 
 static size_t add_list_refs(strref **refs, size_t n, strref *list, size_t count)
@@ -129,6 +129,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->sock.group;
 	refs[n++] = &s->sock.fdname;
 	refs[n++] = &s->sock.service;
+	n = add_list_refs(refs, n, s->sock.symlink, s->sock.symlink_count);
 	refs[n++] = &s->bus_name;
 	/* U1: more dependencies, [Install] */
 	n = add_list_refs(refs, n, s->requisite.name, s->requisite.count);

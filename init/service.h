@@ -29,6 +29,7 @@
 #define SERVICE_GROUPS_MAX 16       /* SupplementaryGroups= entries */
 #define SERVICE_ERROR_MAX 192       /* the first error, kept for status output */
 #define SOCKET_LISTEN_MAX 8         /* U4: Listen*= entries per socket unit */
+#define SOCKET_SYMLINKS_MAX 4       /* U4: Symlinks= entries per socket unit */
 
 /* Where service files live, highest priority first: a file in an earlier directory
  * overrides a same-named file in a later one. */
@@ -123,6 +124,10 @@ struct socket_spec {
 	int backlog;            /* Backlog=; SOMAXCONN by default */
 	bool remove_on_stop, pass_credentials, pass_security, reuse_port;
 	bool free_bind, transparent;
+	unsigned long long receive_buffer, send_buffer; /* bytes; 0: the kernel's default */
+	uint8_t bind_ipv6_only;  /* BindIPv6Only=: 0 default (both), 1 both, 2 ipv6-only */
+	uint8_t symlink_count;
+	strref symlink[SOCKET_SYMLINKS_MAX]; /* Symlinks=: links to the one path socket */
 };
 
 struct service {

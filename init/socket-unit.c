@@ -325,6 +325,52 @@ static int set_backlog(struct ctx *c, const char *value)
 	return 0;
 }
 
+static int set_buffer(struct ctx *c, const char *value, unsigned long long *out)
+{
+	if (!*value) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_size(value, out) < 0 || *out == ~0ULL || *out > INT_MAX)
+		return bad(c, value, "expected bytes with an optional K, M or G suffix, below 2G");
+	return 0;
+}
+
+static int set_ipv6_only(struct ctx *c, const char *value)
+{
+	static const char *const modes[] = { "default", "both", "ipv6-only" };
+
+	for (uint8_t i = 0; i < 3; i++)
+		if (strcmp(value, modes[i]) == 0 || (!*value && i == 0)) {
+			c->svc->sock.bind_ipv6_only = i;
+			return 0;
+		}
+	return bad(c, value, "expected default, both or ipv6-only");
+}
+
+static int add_symlinks(struct ctx *c, const char *value)
+{
+	struct socket_spec *s = &c->svc->sock;
+	char copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+
+	if (!*value) {
+		s->symlink_count = 0;
+		return 0;
+	}
+	snprintf(copy, sizeof copy, "%s", value);
+	for (char *p = strtok_r(copy, " \t", &save); p; p = strtok_r(NULL, " \t", &save)) {
+		if (p[0] != '/' || strstr(p, "/../") || strstr(p, "//"))
+			return bad(c, p, "expected clean absolute paths");
+		if (s->symlink_count >= SOCKET_SYMLINKS_MAX)
+			return bad(c, value, "more than 4 symlinks");
+		if (store(c->svc, c->diag, c->line, c->key, p, &s->symlink[s->symlink_count]) < 0)
+			return -1;
+		s->symlink_count++;
+	}
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	int type;
@@ -376,6 +422,14 @@ int socket_unit_assign(struct service *svc, const struct service_diag *diag, uns
 		return set_service(&c, value);
 	if (strcmp(key, "Backlog") == 0)
 		return set_backlog(&c, value);
+	if (strcmp(key, "ReceiveBuffer") == 0)
+		return set_buffer(&c, value, &s->receive_buffer);
+	if (strcmp(key, "SendBuffer") == 0)
+		return set_buffer(&c, value, &s->send_buffer);
+	if (strcmp(key, "BindIPv6Only") == 0)
+		return set_ipv6_only(&c, value);
+	if (strcmp(key, "Symlinks") == 0)
+		return add_symlinks(&c, value);
 	if (strcmp(key, "FileDescriptorName") == 0) {
 		if (*value && !fdname_valid(value))
 			return bad(&c, value, "expected 1-255 printable characters without ':'");
@@ -392,11 +446,30 @@ int socket_unit_assign(struct service *svc, const struct service_diag *diag, uns
 	return assign_flag(&c, value);
 }
 
+/* The one path (socket file or FIFO) Symlinks= point to: its index, or -1 when there is
+ * not exactly one. */
+int socket_unit_symlink_target(const struct service *svc)
+{
+	int found = -1;
+
+	for (size_t i = 0; i < svc->sock.listen_count; i++) {
+		if (service_str(svc, svc->sock.listen[i].address)[0] != '/' ||
+		    svc->sock.listen[i].type == LISTEN_NETLINK)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (int)i;
+	}
+	return found;
+}
+
 void socket_unit_validate(struct service *svc, const struct service_diag *diag)
 {
 	if (svc->sock.listen_count == 0)
 		service_fail(svc, diag, 0, "no ListenStream=, ListenDatagram=, "
 			     "ListenSequentialPacket=, ListenFIFO= or ListenNetlink= in [Socket]");
+	else if (svc->sock.symlink_count > 0 && socket_unit_symlink_target(svc) < 0)
+		service_fail(svc, diag, 0, "Symlinks= needs exactly one Listen*= entry with a path");
 }
 
 const char *socket_unit_service(const struct service *sock, char *buf, size_t size)

@@ -14,7 +14,12 @@
 int socket_unit_assign(struct service *svc, const struct service_diag *diag, unsigned line,
 		       const char *key, const char *value);
 
-/* Whole-unit checks once the file is parsed: at least one Listen*= entry. */
+/* The index of the one Listen*= entry with a path, which Symlinks= point to; -1 when
+ * there is not exactly one. */
+int socket_unit_symlink_target(const struct service *svc);
+
+/* Whole-unit checks once the file is parsed: at least one Listen*= entry; Symlinks=
+ * only with exactly one path. */
 void socket_unit_validate(struct service *svc, const struct service_diag *diag);
 
 /* The canonical name of the service sock activates: Service= or its own name without

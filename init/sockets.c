@@ -147,6 +147,16 @@ static int set_flag(int fd, int level, int name)
 	return setsockopt(fd, level, name, &one, sizeof one);
 }
 
+/* ReceiveBuffer=, SendBuffer=: past the system's maximum where PID 1 may (as systemd);
+ * a refusal leaves the default, as on systemd, which only warns. */
+static void set_buffer(int fd, int force, int plain, unsigned long long bytes)
+{
+	int n = (int)bytes;
+
+	if (bytes && setsockopt(fd, SOL_SOCKET, force, &n, sizeof n) < 0)
+		(void)setsockopt(fd, SOL_SOCKET, plain, &n, sizeof n);
+}
+
 static int socket_options(struct opening *o, const struct socket_address *a, int fd)
 {
 	const struct socket_spec *sp = &o->s->sock;
@@ -164,6 +174,13 @@ static int socket_options(struct opening *o, const struct socket_address *a, int
 								      : IP_TRANSPARENT) < 0)
 			return failed(o, "Transparent=", -1);
 	}
+	if (a->family == AF_INET6 && sp->bind_ipv6_only > 0) {
+		int only = sp->bind_ipv6_only == 2;
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &only, sizeof only) < 0)
+			return failed(o, "BindIPv6Only=", -1);
+	}
+	set_buffer(fd, SO_RCVBUFFORCE, SO_RCVBUF, sp->receive_buffer);
+	set_buffer(fd, SO_SNDBUFFORCE, SO_SNDBUF, sp->send_buffer);
 	if (sp->reuse_port && set_flag(fd, SOL_SOCKET, SO_REUSEPORT) < 0)
 		return failed(o, "ReusePort=", -1);
 	if (sp->pass_credentials && set_flag(fd, SOL_SOCKET, SO_PASSCRED) < 0)
@@ -243,6 +260,40 @@ static int open_listen(struct opening *o)
 	return open_socket(o, &a);
 }
 
+/* Symlinks= to the unit's one path; an existing symlink is replaced, anything else at
+ * a link's place is left alone and fails the unit. */
+static int make_symlinks(const struct service *s, char *err, size_t errlen)
+{
+	int target = socket_unit_symlink_target(s);
+	const char *path;
+	struct stat st;
+
+	if (target < 0)
+		return 0;
+	path = service_str(s, s->sock.listen[target].address);
+	for (size_t i = 0; i < s->sock.symlink_count; i++) {
+		const char *link = service_str(s, s->sock.symlink[i]);
+		if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode))
+			unlink(link);
+		if (make_parents(link, s->sock.directory_mode) < 0 || symlink(path, link) < 0) {
+			snprintf(err, errlen, "Symlinks=%s: %s", link, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void remove_symlinks(const struct service *s)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < s->sock.symlink_count; i++) {
+		const char *link = service_str(s, s->sock.symlink[i]);
+		if (lstat(link, &st) == 0 && S_ISLNK(st.st_mode))
+			unlink(link);
+	}
+}
+
 int sockets_listen(struct unit *u, char *err, size_t errlen)
 {
 	const struct service *s = u->svc;
@@ -256,12 +307,19 @@ int sockets_listen(struct unit *u, char *err, size_t errlen)
 		}
 		u->listen_fd[i] = fd;
 	}
+	if (make_symlinks(s, err, errlen) < 0) {
+		sockets_close(u);
+		return -1;
+	}
 	return 0;
 }
 
 void sockets_close(struct unit *u)
 {
 	const struct service *s = u->svc;
+
+	if (s->sock.remove_on_stop && u->listen_fd[0] >= 0)
+		remove_symlinks(s);
 
 	for (size_t i = 0; i < SOCKET_LISTEN_MAX; i++) {
 		const char *addr;

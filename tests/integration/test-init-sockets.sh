@@ -89,8 +89,9 @@ expect probe-socket-listening probe.socket ready
 expect probe-extra-listening probe-extra.socket ready
 [ "\$(stat -c %a /run/probe-web/stream.sock)" = 600 ] && ok socket-mode-set || bad socket-mode-set "\$(stat -c %a /run/probe-web/stream.sock)"
 [ "\$(stat -c %a /run/probe-web)" = 700 ] && ok directory-mode-set || bad directory-mode-set "\$(stat -c %a /run/probe-web)"
+[ "\$(readlink /run/probe-link/dgram)" = /run/probe/dgram.sock ] && ok symlink-made || bad symlink-made "\$(ls -l /run/probe-link 2>&1)"
 [ "\$(state probe)" = inactive ] && ok probe-waits-for-traffic || bad probe-waits-for-traffic "probe is \$(state probe)"
-python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b'first-datagram', '/run/probe/dgram.sock')"
+python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b'first-datagram', '/run/probe-link/dgram')"
 expect probe-activated-by-datagram probe ready
 wait_log probe 'datagram: first-datagram' && ok queued-datagram-delivered || bad queued-datagram-delivered "\$("\$E" log probe)"
 pid=\$(field probe main_pid)

@@ -75,7 +75,8 @@ static void every_key_parsed(void)
 			   "SocketMode=0600\nDirectoryMode=0750\nSocketUser=nobody\nSocketGroup=0\n"
 			   "FileDescriptorName=varlink\nService=other.service\nAccept=no\n"
 			   "RemoveOnStop=yes\nPassCredentials=yes\nPassSecurity=true\n"
-			   "Backlog=16\nReusePort=yes\nFreeBind=yes\nTransparent=no\n") == 0);
+			   "Backlog=16\nReusePort=yes\nFreeBind=yes\nTransparent=no\n"
+			   "ReceiveBuffer=8M\nSendBuffer=4096\nBindIPv6Only=ipv6-only\n") == 0);
 	CHECK(errors == 0 && warnings == 0);
 	CHECK(svc.sock.listen_count == 8);
 	CHECK(svc.sock.listen[1].type == LISTEN_DATAGRAM);
@@ -90,6 +91,19 @@ static void every_key_parsed(void)
 	CHECK(svc.sock.remove_on_stop && svc.sock.pass_credentials && svc.sock.pass_security);
 	CHECK(svc.sock.backlog == 16 && svc.sock.reuse_port && svc.sock.free_bind);
 	CHECK(!svc.sock.transparent);
+	CHECK(svc.sock.receive_buffer == 8ULL << 20 && svc.sock.send_buffer == 4096);
+	CHECK(svc.sock.bind_ipv6_only == 2);
+}
+
+static void symlinks_need_one_path(void)
+{
+	CHECK(parse_socket("[Socket]\nListenDatagram=/run/j/dev-log\nSymlinks=/dev/log /run/log\n") == 0);
+	CHECK(svc.sock.symlink_count == 2);
+	CHECK_STR(service_str(&svc, svc.sock.symlink[1]), "/run/log");
+	CHECK(socket_unit_symlink_target(&svc) == 0);
+	CHECK(parse_socket("[Socket]\nListenStream=/run/a\nListenStream=/run/b\nSymlinks=/dev/x\n") < 0);
+	CHECK(strstr(first_error, "exactly one Listen*= entry with a path") != NULL);
+	CHECK(parse_socket("[Socket]\nListenStream=@abs\nSymlinks=/dev/x\n") < 0);
 }
 
 static void empty_listen_resets_list(void)
@@ -138,6 +152,11 @@ static const struct bad bad_lines[] = {
 	{ "Accept=maybe", "expected yes or no" },
 	{ "Backlog=0", "expected a positive number" },
 	{ "RemoveOnStop=2", "expected yes or no" },
+	{ "ReceiveBuffer=lots", "expected bytes" },
+	{ "SendBuffer=3G", "below 2G" },
+	{ "BindIPv6Only=sometimes", "expected default, both or ipv6-only" },
+	{ "Symlinks=relative", "expected clean absolute paths" },
+	{ "Symlinks=/a /b /c /d /e", "more than 4 symlinks" },
 };
 
 static void bad_values_fail_with_reason(void)
@@ -242,6 +261,7 @@ int main(void)
 	RUN(debian_dbus_socket_loads);
 	RUN(every_key_parsed);
 	RUN(empty_listen_resets_list);
+	RUN(symlinks_need_one_path);
 	RUN(specifiers_expanded);
 	RUN(bad_values_fail_with_reason);
 	RUN(no_listen_fails);
