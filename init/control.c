@@ -119,7 +119,8 @@ static void add_names(struct ctl_writer *w, const char *key, const struct servic
 
 static const char *type_name(enum service_type t)
 {
-	return t == SERVICE_ONESHOT ? "oneshot" : t == SERVICE_NOTIFY ? "notify" : "simple";
+	return t == SERVICE_ONESHOT ? "oneshot" : t == SERVICE_NOTIFY ? "notify"
+	       : t == SERVICE_DBUS ? "dbus" : "simple";
 }
 
 static void unit_summary(struct ctl_writer *w, const struct unit *u)
@@ -133,7 +134,7 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 	ctl_record_add_str(w, "description", service_str(s, s->description));
 	ctl_record_add_str(w, "status_text", u->status_text);
 	ctl_record_add_str(w, "error", u->error);
-	ctl_record_add_str(w, "type", type_name(s->type));
+	ctl_record_add_str(w, "type", s->kind == UNIT_SOCKET ? "socket" : type_name(s->type));
 }
 
 static void reply_list(struct client *c)

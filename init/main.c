@@ -31,6 +31,7 @@
 #include "notify.h"
 #include "parse.h"
 #include "power.h"
+#include "sockets.h"
 #include "supervisor.h"
 #include "watchdog.h"
 
@@ -43,8 +44,10 @@
 #define NOTIFY_PATH RUN_DIR "/notify"
 #define CONTROL_PATH RUN_DIR "/control"
 #define CAPS_HELPER EXEC_CAPS_HELPER
+#define BUSNAME_HELPER "/usr/sbin/ember-busname-wait"
 #define MEASURE_BIN "/usr/sbin/boot-measure"
-#define POLL_MAX (2 + 16 + 3 * SERVICE_COUNT_MAX) /* output, exec status, stderr */
+#define POLL_MAX (2 + 16 + 3 * SERVICE_COUNT_MAX + SOCKETS_POLL_MAX) /* output, exec status,
+									   * stderr; watched sockets */
 #define NOFILE_WANTED 4096
 
 /* The state PID 1 keeps, in one place. */
@@ -472,13 +475,13 @@ static void open_sockets(void)
  * path. */
 static const char *find_helper(const char *name, const char *installed)
 {
-	static char paths[2][PATH_MAX];
+	static char paths[3][PATH_MAX];
 	static int used;
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	char *slash;
 
-	if (n <= 0 || used >= 2)
+	if (n <= 0 || used >= 3)
 		return installed;
 	self[n] = '\0';
 	slash = strrchr(self, '/');
@@ -496,6 +499,7 @@ static void start_supervisor(void)
 	struct supervisor_config cfg = {
 		.notify_path = NOTIFY_PATH,
 		.caps_helper = find_helper("ember-caps", CAPS_HELPER),
+		.busname_helper = find_helper("ember-busname-wait", BUSNAME_HELPER),
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
 		.kmsg_fd = pid1.kmsg_fd,

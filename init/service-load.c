@@ -81,14 +81,22 @@ static bool masked(int dirfd, const char *file)
 	return is_dev_null(&st) || (S_ISREG(st.st_mode) && st.st_size == 0);
 }
 
-/* The service name of a directory entry, or false when the entry is not a service file. */
+/* The canonical unit name of a directory entry ("sshd" for sshd.service, "x.target"), or
+ * false when the entry is not a unit file ember reads. */
 static bool name_of(const char *file, char *name, size_t size)
 {
-	size_t len = strlen(file), suffix = strlen(SERVICE_SUFFIX);
+	enum unit_kind kind;
 
-	if (file[0] == '.' || len <= suffix || strcmp(file + len - suffix, SERVICE_SUFFIX) != 0)
+	if (file[0] == '.')
 		return false;
-	snprintf(name, size, "%.*s", (int)(len - suffix), file);
+	if (!strchr(file, '.') || unit_name_canonical(file, name, size, &kind) == -2)
+		return false;
+	/* "x.socket" without a known suffix after it would read as a service: require one. */
+	size_t len = strlen(file), n = strlen(unit_kind_suffix(kind));
+	if (len <= n || strcmp(file + len - n, unit_kind_suffix(kind)) != 0)
+		return false;
+	if (unit_name_canonical(file, name, size, &kind) < 0)
+		snprintf(name, size, "%s", file); /* reported as unsafe below */
 	return true;
 }
 
@@ -108,17 +116,21 @@ static void consider(struct loader *l, const char *dir, int dirfd, const char *f
 {
 	char shown[72];
 	char name[SERVICE_NAME_MAX + 256];
+	enum unit_kind kind;
 	char path[SERVICE_PATH_MAX];
 	struct service *svc;
 
 	if (!name_of(file, name, sizeof name))
 		return;
-	if (!service_name_valid(name)) {
-		say(l->diag, SERVICE_WARNING, dir, "%s: unsafe or overlong service name "
-		    "(1-63 of A-Z a-z 0-9 _ . : -), file ignored",
+	if (unit_name_canonical(file, name, sizeof name, &kind) < 0 ||
+	    !service_name_valid(name)) {
+		say(l->diag, SERVICE_WARNING, dir, "%s: unsafe or overlong unit name "
+		    "(1-127 of A-Z a-z 0-9 _ . : - @ \\), file ignored",
 		    printable(file, shown, sizeof shown));
 		return;
 	}
+	if (unit_name_is_template(name))
+		return; /* instantiated when something names an instance */
 	if (find(l, name))
 		return; /* overridden by a directory with higher priority */
 	if (snprintf(path, sizeof path, "%s/%s", dir, file) >= (int)sizeof path) {
@@ -129,6 +141,7 @@ static void consider(struct loader *l, const char *dir, int dirfd, const char *f
 	if (!svc)
 		return;
 	service_init(svc, name, path);
+	svc->kind = kind;
 	svc->masked = masked(dirfd, file);
 }
 

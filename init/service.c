@@ -13,11 +13,15 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "dbus-wire.h"
 #include "exec-line.h"
 #include "kmsg-forward.h"
 #include "parse.h"
+#include "socket-unit.h"
 
-enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED };
+enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
+	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
+	       SECTION_INSTALL /* U1 */ };
 
 struct parser {
 	struct service *svc;
@@ -85,9 +89,10 @@ const char *service_str(const struct service *svc, strref ref)
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
-		  U2_REFS_MAX)
+		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1)
 /* U2: lifecycle strings */
 #define U2_REFS_MAX (3 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
+#define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
 
 static size_t add_list_refs(strref **refs, size_t n, strref *list, size_t count)
 {
@@ -126,6 +131,25 @@ static size_t collect_refs(struct service *s, strref **refs)
 	n = add_list_refs(refs, n, s->on_failure.name, s->on_failure.count);
 	n = add_list_refs(refs, n, s->on_success.name, s->on_success.count);
 	refs[n++] = &s->pid_file;
+	/* U4: socket units and Type=dbus */
+	for (size_t i = 0; i < s->sock.listen_count; i++)
+		refs[n++] = &s->sock.listen[i].address;
+	refs[n++] = &s->sock.user;
+	refs[n++] = &s->sock.group;
+	refs[n++] = &s->sock.fdname;
+	refs[n++] = &s->sock.service;
+	n = add_list_refs(refs, n, s->sock.symlink, s->sock.symlink_count);
+	refs[n++] = &s->bus_name;
+	/* U1: more dependencies, [Install] */
+	n = add_list_refs(refs, n, s->requisite.name, s->requisite.count);
+	n = add_list_refs(refs, n, s->binds_to.name, s->binds_to.count);
+	n = add_list_refs(refs, n, s->part_of.name, s->part_of.count);
+	n = add_list_refs(refs, n, s->conflicts.name, s->conflicts.count);
+	n = add_list_refs(refs, n, s->wanted_by.name, s->wanted_by.count);
+	n = add_list_refs(refs, n, s->required_by.name, s->required_by.count);
+	n = add_list_refs(refs, n, s->alias.name, s->alias.count);
+	n = add_list_refs(refs, n, s->also.name, s->also.count);
+	refs[n++] = &s->default_instance;
 	return n;
 }
 
@@ -165,6 +189,11 @@ static strref text_add(struct service *svc, const char *s)
 	return ref;
 }
 
+strref service_text_store(struct service *svc, const char *s)
+{
+	return text_add(svc, s);
+}
+
 static int store(struct parser *p, const char *key, const char *value, strref *ref)
 {
 	*ref = 0; /* the old text becomes garbage, reclaimed by compaction */
@@ -177,22 +206,9 @@ static int store(struct parser *p, const char *key, const char *value, strref *r
 
 /* ---- names and lookups ---------------------------------------------------------------- */
 
-static bool is_name_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '-' || c == '.' || c == ':';
-}
-
 bool service_name_valid(const char *name)
 {
-	size_t len = strlen(name);
-
-	if (len == 0 || len >= SERVICE_NAME_MAX || name[0] == '.' || name[0] == '-')
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (!is_name_char(name[i]))
-			return false;
-	return true;
+	return strlen(name) < SERVICE_NAME_MAX && unit_name_valid(name);
 }
 
 struct name_value {
@@ -415,6 +431,7 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 		{ "oneshot", SERVICE_ONESHOT }, { "notify", SERVICE_NOTIFY },
 		{ "exec", SERVICE_EXEC }, { "forking", SERVICE_FORKING }, { "idle", SERVICE_IDLE },
 		{ "notify-reload", SERVICE_NOTIFY_RELOAD },
+		{ "dbus", SERVICE_DBUS }, /* U4 */
 	};
 	for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
 		if (strcmp(value, types[i].name) == 0) {
@@ -422,11 +439,17 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 			return 0;
 		}
 	}
-	if (strcmp(value, "dbus") == 0)
-		return invalid(p, k->name, value, "Type=dbus is not supported by this ember "
-						  "(use Type=notify or Type=simple)");
 	return invalid(p, k->name, value, "expected simple, exec, forking, oneshot, notify, "
-				   "notify-reload or idle");
+				   "notify-reload, dbus or idle");
+}
+
+/* U4: BusName=: a well-known D-Bus name, checked as the bus would check it. */
+static int parse_bus_name(struct parser *p, const struct key *k, const char *value)
+{
+	if (*value && !dbus_name_valid(value))
+		return invalid(p, k->name, value, "not a valid well-known D-Bus name (two or more "
+			       "dot-separated elements of A-Z a-z 0-9 _ -, not starting with a digit)");
+	return parse_string(p, k, value);
 }
 
 static int parse_restart(struct parser *p, const struct key *k, const char *value)
@@ -569,7 +592,7 @@ static int parse_umask(struct parser *p, const struct key *k, const char *value)
 }
 
 /* User and group names as shadow-utils accepts them, or numeric ids. */
-static bool account_name_valid(const char *s)
+bool service_account_name_valid(const char *s)
 {
 	unsigned long id;
 	size_t len = strlen(s);
@@ -591,7 +614,7 @@ static bool account_name_valid(const char *s)
 
 static int parse_account(struct parser *p, const struct key *k, const char *value)
 {
-	if (*value && !account_name_valid(value))
+	if (*value && !service_account_name_valid(value))
 		return invalid(p, k->name, value, "not a valid user or group name or id");
 	return parse_string(p, k, value);
 }
@@ -631,7 +654,7 @@ static int parse_groups(struct parser *p, const struct key *k, const char *value
 	}
 	str_copy(copy, sizeof copy, value);
 	for (char *g = strtok_r(copy, " \t", &save); g; g = strtok_r(NULL, " \t", &save)) {
-		if (!account_name_valid(g))
+		if (!service_account_name_valid(g))
 			return invalid(p, k->name, g, "not a valid group name or id");
 		if (svc->group_count >= SERVICE_GROUPS_MAX)
 			return invalid(p, k->name, value, "more than 16 groups");
@@ -640,23 +663,6 @@ static int parse_groups(struct parser *p, const struct key *k, const char *value
 		svc->group_count++;
 	}
 	return 0;
-}
-
-/* Dependency names: "foo" or "foo.service"; other unit types are warned about. */
-static bool other_unit_type(const char *name)
-{
-	static const char *const suffixes[] = {
-		".target", ".socket", ".mount", ".device", ".path", ".timer", ".slice",
-		".scope", ".swap", ".automount",
-	};
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
-		size_t n = strlen(suffixes[i]);
-		if (len > n && strcmp(name + len - n, suffixes[i]) == 0)
-			return true;
-	}
-	return false;
 }
 
 static bool name_listed(const struct service *svc, const struct service_name_list *list,
@@ -668,28 +674,28 @@ static bool name_listed(const struct service *svc, const struct service_name_lis
 	return false;
 }
 
+/* Dependency names are full unit names ("foo.service", "x.target"; a bare "foo" means a
+ * service) stored canonically. Kinds ember does not have are noted and ignored. */
 static int add_dependency(struct parser *p, const struct key *k, struct service_name_list *list,
-			  char *name)
+			  const char *full)
 {
-	size_t len = strlen(name);
-	size_t suffix = strlen(SERVICE_SUFFIX);
+	char name[SERVICE_NAME_MAX];
+	int rc = unit_name_canonical(full, name, sizeof name, NULL);
 
-	if (other_unit_type(name)) {
-		warn(p, "%s=%s: not a service, ignored (ember has only services)", k->name, name);
+	if (rc == -2) {
+		warn(p, "%s=%s: ember has no units of this kind, ignored", k->name, full);
 		return 0;
 	}
-	if (len > suffix && strcmp(name + len - suffix, SERVICE_SUFFIX) == 0)
-		name[len - suffix] = '\0';
-	if (!service_name_valid(name))
-		return invalid(p, k->name, name, "not a valid service name");
+	if (rc < 0)
+		return invalid(p, k->name, full, "not a valid unit name");
 	if (strcmp(name, p->svc->name) == 0) {
-		warn(p, "%s=%s: names the service itself, ignored", k->name, name);
+		warn(p, "%s=%s: names the unit itself, ignored", k->name, full);
 		return 0;
 	}
 	if (name_listed(p->svc, list, name))
 		return 0;
 	if (list->count >= SERVICE_DEPS_MAX)
-		return invalid(p, k->name, name, "more than 32 names in this list");
+		return invalid(p, k->name, full, "more than 32 names in this list");
 	if (store(p, k->name, name, &list->name[list->count]) < 0)
 		return -1;
 	list->count++;
@@ -1069,16 +1075,43 @@ static int parse_pid_file(struct parser *p, const struct key *k, const char *val
 	return store(p, k->name, path, &p->svc->pid_file);
 }
 
+/* U1: DefaultInstance= of a template: an escaped instance string. */
+static int parse_default_instance(struct parser *p, const struct key *k, const char *value)
+{
+	char probe[SERVICE_NAME_MAX];
+
+	if (*value && unit_name_instantiate("x@", value, probe, sizeof probe) < 0)
+		return invalid(p, k->name, value, "not a valid instance name (escape it with "
+				   "systemd-escape)");
+	if (*value && !unit_name_is_template(p->svc->name))
+		warn(p, "DefaultInstance= in a unit that is not a template, ignored");
+	return parse_string(p, k, value);
+}
+
 /* ---- the key table ---------------------------------------------------------------------- */
 
 #define F(member) offsetof(struct service, member)
 static const struct key keys[] = {
 	{ SECTION_UNIT, "Description", parse_string, F(description), 0, 0, true },
 	{ SECTION_UNIT, "Documentation", parse_ignored, 0, 0, 0, false },
-	{ SECTION_UNIT, "After", parse_names, F(after), 0, 0, false },
-	{ SECTION_UNIT, "Before", parse_names, F(before), 0, 0, false },
-	{ SECTION_UNIT, "Requires", parse_names, F(requires), 0, 0, false },
-	{ SECTION_UNIT, "Wants", parse_names, F(wants), 0, 0, false },
+	/* U1: dependencies and [Install] */
+	{ SECTION_UNIT, "After", parse_names, F(after), 0, 0, true },
+	{ SECTION_UNIT, "Before", parse_names, F(before), 0, 0, true },
+	{ SECTION_UNIT, "Requires", parse_names, F(requires), 0, 0, true },
+	{ SECTION_UNIT, "Wants", parse_names, F(wants), 0, 0, true },
+	{ SECTION_UNIT, "Requisite", parse_names, F(requisite), 0, 0, true },
+	{ SECTION_UNIT, "BindsTo", parse_names, F(binds_to), 0, 0, true },
+	{ SECTION_UNIT, "PartOf", parse_names, F(part_of), 0, 0, true },
+	{ SECTION_UNIT, "Conflicts", parse_names, F(conflicts), 0, 0, true },
+	{ SECTION_UNIT, "DefaultDependencies", parse_bool_key, F(default_dependencies),
+	  0, 0, false },
+	{ SECTION_INSTALL, "WantedBy", parse_names, F(wanted_by), 0, 0, true },
+	{ SECTION_INSTALL, "RequiredBy", parse_names, F(required_by), 0, 0, true },
+	{ SECTION_INSTALL, "Alias", parse_names, F(alias), 0, 0, true },
+	{ SECTION_INSTALL, "Also", parse_names, F(also), 0, 0, true },
+	{ SECTION_INSTALL, "DefaultInstance", parse_default_instance, F(default_instance),
+	  0, 0, true },
+	/* end U1 */
 	{ SECTION_UNIT, "ConditionPathExists", parse_condition, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Type", parse_type, 0, 0, 0, false },
 	{ SECTION_SERVICE, "ExecStartPre", parse_exec, F(exec_start_pre), 0, 0, true },
@@ -1142,41 +1175,28 @@ static const struct key keys[] = {
 	  0, 0, false },
 	{ SECTION_SERVICE, "RestartForceExitStatus", parse_status_set, F(restart_force),
 	  0, 0, false },
+	/* U4: Type=dbus */
+	{ SECTION_SERVICE, "BusName", parse_bus_name, F(bus_name), 0, 0, true },
 };
 #undef F
 
-/* %n -> "name.service", %N and %p -> "name", %% -> "%"; anything else is an error. */
+/* U1: specifiers (%i %n %t ...) as lib/unit-name.c resolves them. Host facts (%H %m %b
+ * ...) are read once per load, only when a file uses one. */
+static struct unit_host parser_host;
+
+void service_forget_host(void)
+{
+	parser_host.probed = false;
+}
+
 static int expand_specifiers(struct parser *p, const char *key, const char *value, char *out,
 			     size_t size)
 {
-	size_t n = 0;
+	struct unit_spec_ctx ctx = { p->svc->name, p->svc->path, &parser_host };
+	char why[160];
 
-	for (const char *s = value; *s; s++) {
-		char piece[SERVICE_NAME_MAX + sizeof SERVICE_SUFFIX];
-		if (*s != '%') {
-			piece[0] = *s;
-			piece[1] = '\0';
-		} else if (s[1] == '%') {
-			strcpy(piece, "%");
-			s++;
-		} else if (s[1] == 'n') {
-			snprintf(piece, sizeof piece, "%s%s", p->svc->name, SERVICE_SUFFIX);
-			s++;
-		} else if (s[1] == 'N' || s[1] == 'p') {
-			snprintf(piece, sizeof piece, "%s", p->svc->name);
-			s++;
-		} else {
-			char why[64];
-			snprintf(why, sizeof why, "specifier %%%c is not supported (write %%%% for %%)",
-				 s[1] ? s[1] : ' ');
-			return invalid(p, key, value, why);
-		}
-		if (n + strlen(piece) >= size)
-			return invalid(p, key, value, "too long after expanding specifiers");
-		memcpy(out + n, piece, strlen(piece));
-		n += strlen(piece);
-	}
-	out[n] = '\0';
+	if (unit_specifiers_expand(&ctx, value, out, size, why, sizeof why) < 0)
+		return invalid(p, key, value, why);
 	return 0;
 }
 
@@ -1199,6 +1219,13 @@ static void assign(struct parser *p, const char *key, const char *value)
 		warn(p, "%s= before any [Unit] or [Service] header, ignored", key);
 		return;
 	}
+	if (p->section == SECTION_SOCKET) { /* U4 */
+		if (expand_specifiers(p, key, value, expanded, sizeof expanded) < 0)
+			return;
+		if (socket_unit_assign(p->svc, p->diag, p->line, key, expanded) > 0)
+			warn(p, "unknown key %s in [Socket], ignored", key);
+		return;
+	}
 	if (p->section == SECTION_SERVICE && service_rlimit_from_key(key) >= 0) {
 		parse_rlimit(p, key, value);
 		return;
@@ -1206,7 +1233,8 @@ static void assign(struct parser *p, const char *key, const char *value)
 	k = find_key(p->section, key);
 	if (!k) {
 		warn(p, "unknown key %s in [%s], ignored", key,
-		     p->section == SECTION_UNIT ? "Unit" : "Service");
+		     p->section == SECTION_UNIT ? "Unit" :
+		     p->section == SECTION_INSTALL ? "Install" : "Service");
 		return;
 	}
 	if (k->specifiers) {
@@ -1232,11 +1260,16 @@ static void section_header(struct parser *p, char *line)
 	line[len - 1] = '\0';
 	if (strcmp(name, "Unit") == 0) {
 		p->section = SECTION_UNIT;
-	} else if (strcmp(name, "Service") == 0) {
+	} else if (strcmp(name, "Service") == 0 && p->svc->kind == UNIT_SERVICE) {
 		p->section = SECTION_SERVICE;
+	} else if (strcmp(name, "Socket") == 0 && p->svc->kind == UNIT_SOCKET) { /* U4 */
+		p->section = SECTION_SOCKET;
+	} else if (strcmp(name, "Install") == 0) { /* U1 */
+		p->section = SECTION_INSTALL;
+		p->svc->has_install = true;
 	} else {
-		/* [Install] is meaningless here: every file is enabled. X- is for extensions. */
-		if (strcmp(name, "Install") != 0 && !str_starts_with(name, "X-"))
+		/* X- is for extensions. */
+		if (!str_starts_with(name, "X-"))
 			warn(p, "unknown section [%.64s], its keys are ignored", name);
 		p->section = SECTION_SKIPPED;
 	}
@@ -1370,6 +1403,19 @@ static void parse_text(struct parser *p, const char *text, size_t len)
 
 static void validate(struct service *svc, const struct service_diag *diag)
 {
+	if (svc->kind == UNIT_SOCKET) { /* U4 */
+		socket_unit_validate(svc, diag);
+		return;
+	}
+	if (svc->type == SERVICE_DBUS && !svc->bus_name) /* U4 */
+		service_fail(svc, diag, 0, "Type=dbus without BusName=");
+	if (svc->kind != UNIT_SERVICE)
+		return; /* U1: targets have nothing to run */
+	if (unit_name_is_template(svc->name)) {
+		service_fail(svc, diag, 0, "a template: it runs only as an instance (%.*s@INSTANCE)",
+			     (int)(strlen(svc->name) - 1), svc->name);
+		return;
+	}
 	if (svc->type != SERVICE_ONESHOT && svc->exec_start.count != 1) {
 		service_fail(svc, diag, 0, svc->exec_start.count == 0
 			     ? "no ExecStart= (only Type=oneshot may go without one)"
@@ -1407,6 +1453,9 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->std_error.kind = OUTPUT_INHERIT;
 	svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
 	svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
+	svc->sock.socket_mode = 0666; /* U4 */
+	svc->sock.directory_mode = 0755;
+	svc->sock.backlog = SOMAXCONN;
 	str_copy(svc->path, sizeof svc->path, path);
 	if (!service_name_valid(name)) {
 		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);
@@ -1414,6 +1463,8 @@ int service_init(struct service *svc, const char *name, const char *path)
 		return -1;
 	}
 	str_copy(svc->name, sizeof svc->name, name);
+	svc->kind = unit_name_kind(name); /* U1 */
+	svc->default_dependencies = true;
 	return 0;
 }
 

@@ -12,9 +12,11 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "unit-name.h"
+
 /* ---- limits (each one is documented in docs/services.md) ---- */
-#define SERVICE_NAME_MAX 64         /* name bytes incl. NUL: at most 63 characters */
-#define SERVICE_PATH_MAX 256        /* path of the file it was read from, incl. NUL */
+#define SERVICE_NAME_MAX 128        /* canonical name bytes incl. NUL (systemd: 255) */
+#define SERVICE_PATH_MAX 320        /* path of the file it was read from, incl. NUL */
 #define SERVICE_FILE_MAX 65536      /* bytes per service file */
 #define SERVICE_LINE_MAX 4096       /* bytes per logical line (after joining `\` lines) */
 #define SERVICE_TEXT_MAX 8192       /* string storage per service */
@@ -26,6 +28,8 @@
 #define SERVICE_CONDITION_MAX 8     /* ConditionPathExists= entries */
 #define SERVICE_GROUPS_MAX 16       /* SupplementaryGroups= entries */
 #define SERVICE_ERROR_MAX 192       /* the first error, kept for status output */
+#define SOCKET_LISTEN_MAX 8         /* U4: Listen*= entries per socket unit */
+#define SOCKET_SYMLINKS_MAX 4       /* U4: Symlinks= entries per socket unit */
 
 /* Where service files live, highest priority first: a file in an earlier directory
  * overrides a same-named file in a later one. */
@@ -33,6 +37,11 @@
 #define SERVICE_DIR_RUN "/run/ember/services"
 #define SERVICE_DIR_LIB "/usr/lib/ember/services"
 #define SERVICE_SUFFIX ".service"
+
+/* U1: unit kinds: enum unit_kind { UNIT_SERVICE, UNIT_SOCKET, UNIT_TARGET } lives in
+ * lib/unit-name.h (emberctl needs it too). The canonical name of a service has no suffix
+ * ("sshd", "getty@tty1"); every other kind keeps its suffix ("dbus.socket",
+ * "multi-user.target"). Dependency lists hold canonical names. */
 
 #define SERVICE_TIMEOUT_INFINITY (~0UL) /* for timeout_*_ms */
 #define RESTART_MAX_DELAY_DEFAULT_MS 30000UL  /* RestartMaxDelaySec= */
@@ -51,7 +60,9 @@ typedef uint16_t strref;
 enum service_type {
 	SERVICE_SIMPLE, SERVICE_ONESHOT, SERVICE_NOTIFY,
 	SERVICE_EXEC, SERVICE_FORKING, SERVICE_IDLE, SERVICE_NOTIFY_RELOAD,
+	SERVICE_DBUS, /* U4: ready once BusName= is owned on the system bus */
 };
+#define SOCKET_SUFFIX ".socket" /* U4 */
 enum service_restart {
 	RESTART_NO, RESTART_ON_FAILURE, RESTART_ALWAYS,
 	RESTART_ON_SUCCESS, RESTART_ON_ABNORMAL, RESTART_ON_ABORT, RESTART_ON_WATCHDOG,
@@ -83,7 +94,7 @@ struct service_exec_list {
 
 struct service_name_list {
 	uint8_t count;
-	strref name[SERVICE_DEPS_MAX]; /* service names, ".service" removed */
+	strref name[SERVICE_DEPS_MAX]; /* canonical unit names (see enum unit_kind) */
 };
 
 struct service_output_spec {
@@ -114,9 +125,36 @@ struct service_envfile {
 	bool optional; /* "-": a missing file is not an error */
 };
 
+/* ---- U4: socket units ([Socket], init/socket-unit.c) ---- */
+enum socket_listen_type {
+	LISTEN_STREAM, LISTEN_DATAGRAM, LISTEN_SEQPACKET, LISTEN_FIFO, LISTEN_NETLINK,
+};
+
+struct socket_listen {
+	uint8_t type;    /* enum socket_listen_type */
+	strref address;  /* as written: "/run/x.sock", "@abstract", "80", "[::1]:80", ... */
+};
+
+struct socket_spec {
+	uint8_t listen_count;
+	struct socket_listen listen[SOCKET_LISTEN_MAX]; /* in file order: the fd order */
+	unsigned socket_mode, directory_mode;           /* SocketMode=, DirectoryMode= */
+	strref user, group;     /* SocketUser=, SocketGroup=: names or ids */
+	strref fdname;          /* FileDescriptorName=; unset: the unit's name */
+	strref service;         /* Service=, canonical ("dbus"); unset: same name */
+	int backlog;            /* Backlog=; SOMAXCONN by default */
+	bool remove_on_stop, pass_credentials, pass_security, reuse_port;
+	bool free_bind, transparent;
+	unsigned long long receive_buffer, send_buffer; /* bytes; 0: the kernel's default */
+	uint8_t bind_ipv6_only;  /* BindIPv6Only=: 0 default (both), 1 both, 2 ipv6-only */
+	uint8_t symlink_count;
+	strref symlink[SOCKET_SYMLINKS_MAX]; /* Symlinks=: links to the one path socket */
+};
+
 struct service {
-	char name[SERVICE_NAME_MAX]; /* "sshd" for sshd.service */
+	char name[SERVICE_NAME_MAX]; /* canonical: "sshd" for sshd.service, "x.target" */
 	char path[SERVICE_PATH_MAX]; /* the file it came from */
+	enum unit_kind kind;         /* U1: from the file name's suffix */
 	bool masked;                 /* empty file or symlink to /dev/null: never started */
 	bool failed;                 /* invalid: never started; error[] says why */
 	char error[SERVICE_ERROR_MAX];
@@ -124,6 +162,9 @@ struct service {
 	/* [Unit] */
 	strref description;
 	struct service_name_list after, before, requires, wants;
+	/* U1: more dependencies */
+	struct service_name_list requisite, binds_to, part_of, conflicts;
+	bool default_dependencies; /* DefaultDependencies= (default yes) */
 	uint8_t condition_count;
 	struct service_condition condition[SERVICE_CONDITION_MAX];
 
@@ -174,6 +215,13 @@ struct service {
 	bool remain_after_exit;         /* RemainAfterExit= */
 	bool send_sigkill;              /* SendSIGKILL=, default yes */
 	bool send_sighup;               /* SendSIGHUP= */
+	/* U4: socket units and Type=dbus */
+	struct socket_spec sock;    /* kind == UNIT_SOCKET only */
+	strref bus_name;            /* BusName=: a well-known D-Bus name */
+	/* U1: [Install] (used by emberctl enable; PID 1 only asks has_install) */
+	bool has_install; /* the file has an [Install] section */
+	struct service_name_list wanted_by, required_by, alias, also;
+	strref default_instance;
 
 	/* string storage behind every strref; text_used counts bytes in use */
 	uint16_t text_used;
@@ -206,10 +254,20 @@ int service_parse(struct service *svc, const char *text, size_t len,
 void service_fail(struct service *svc, const struct service_diag *diag, unsigned line,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* Store s in svc's text storage: its ref, or 0 when the storage is full (the kind-specific
+ * parsers, e.g. socket-unit.c, use it). */
+strref service_text_store(struct service *svc, const char *s);
+/* U1: forget the host facts specifiers use (%H %m %b ...): read again when next needed. */
+void service_forget_host(void);
+
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);
 
-/* A service name is 1..63 bytes of [A-Za-z0-9_.:-], not starting with '.' or '-'. */
+/* User and group names as shadow-utils accepts them, or numeric ids. */
+bool service_account_name_valid(const char *s);
+
+/* A canonical unit name (see enum unit_kind): 1..255 bytes of [A-Za-z0-9_.:@\\-], not
+ * starting with '.', '-' or '@'; "name@" is a template, "name@inst" an instance. */
 bool service_name_valid(const char *name);
 
 /* ConditionPathExists= against a path check the caller supplies (keeps this pure).

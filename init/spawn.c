@@ -81,6 +81,30 @@ static int add_env_file(struct unit *u, const struct service_envfile *f)
 	return 0;
 }
 
+/* U4: sd_listen_fds()'s variables, after the unit's own so they win. LISTEN_PID gets a
+ * placeholder the child overwrites with its pid (sockets_child_pass). */
+#define LISTEN_PID_PLACEHOLDER "LISTEN_PID=0000000000"
+static char *listen_pid_field;
+
+static int add_listen_env(struct unit *u, const struct spawn_env *env)
+{
+	char line[32];
+
+	listen_pid_field = NULL;
+	if (!env->listen || env->listen->count == 0)
+		return 0;
+	snprintf(line, sizeof line, "LISTEN_FDS=%zu", env->listen->count);
+	if (env_add(NULL, line) < 0 || env_add(NULL, env->listen->names) < 0 ||
+	    env_add(NULL, LISTEN_PID_PLACEHOLDER) < 0) {
+		snprintf(u->error, sizeof u->error, "LISTEN_FDS: too many variables");
+		return -1;
+	}
+	for (size_t i = 0; i < scratch.count; i++)
+		if (str_starts_with(scratch.vars[i], "LISTEN_PID="))
+			listen_pid_field = (char *)scratch.vars[i] + strlen("LISTEN_PID=");
+	return 0;
+}
+
 static int build_env(struct unit *u, const struct spawn_env *env)
 {
 	char line[512];
@@ -121,7 +145,7 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	for (unsigned i = 0; i < s->envfile_count; i++)
 		if (add_env_file(u, &s->envfile[i]) < 0)
 			return -1;
-	return 0;
+	return add_listen_env(u, env);
 }
 
 /* Only PID 1's read end is non-blocking: a service writing faster than PID 1 reads
@@ -338,6 +362,22 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	return open_stdio(u, c, pipe_fd, env->console_fd);
 }
 
+/* U4, in the child: the socket fds onto 3.., out of the way of the fds the context
+ * still needs. */
+static int pass_listen_fds(const struct listen_pass *pass, struct exec_context *c,
+			   struct exec_failure *fail)
+{
+	int *const moved[] = { &c->stdin_fd, &c->stdout_fd, &c->stderr_fd, &c->report_fd,
+			       &c->workdir_fd };
+
+	if (sockets_child_pass(pass, moved, sizeof moved / sizeof *moved, listen_pid_field) == 0)
+		return 0;
+	fail->step = EXEC_STEP_STDIO;
+	fail->err = errno;
+	fail->arg = 3;
+	return -1;
+}
+
 /* ---- back in PID 1 ---- */
 
 pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *env, int *exec_fd)
@@ -375,8 +415,12 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		/* In the child: plain syscalls only (see svc_cgroup_fork). setsid first, so
 		 * a stop can reach the whole session where there are no cgroups. */
 		setsid();
+		if (listen_pid_field && pass_listen_fds(env->listen, &ctx, &fail) < 0) {
+			exec_failure_write(ctx.report_fd, &fail);
+			_exit(127);
+		}
 		exec_context_exec(&ctx, scratch.argv.path, scratch.argv.argv, &fail);
-		exec_failure_write(status[1], &fail);
+		exec_failure_write(ctx.report_fd, &fail);
 		_exit(127);
 	}
 	close_stdio(&ctx);

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "sockets.h"
 #include "supervisor.h"
 
 struct spawn_env {
@@ -13,6 +14,7 @@ struct spawn_env {
 	const char *caps_helper;   /* ember-caps */
 	int console_fd;            /* for StandardOutput=console */
 	uint64_t caught_signals;   /* signals PID 1 has handlers for (the rest are default) */
+	const struct listen_pass *listen; /* U4: socket fds for this spawn, NULL: none */
 };
 
 /* Start `line` (an ExecStart=-style command line) for unit u. Returns the pid, or -1

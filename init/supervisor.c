@@ -15,6 +15,9 @@
 #include "emergency.h"
 #include "exec-line.h"
 #include "log.h"
+#include "busname-watch.h"
+#include "socket-unit.h"
+#include "sockets.h"
 #include "spawn.h"
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
@@ -107,9 +110,18 @@ static void unit_reset(struct unit *u, struct service *svc)
 	u->exit_status = -1;
 	u->started_us = u->ready_us = u->failed_us = u->stopped_us = -1;
 	u->since_us = now_us();
+	for (size_t i = 0; i < SOCKET_LISTEN_MAX; i++) /* U4 */
+		u->listen_fd[i] = -1;
+	u->trigger_window_ms = u->failure_window_ms = -1;
 }
 
-static void unit_classify(struct unit *u)
+/* U4: a service a socket unit activates waits for traffic instead of starting at boot. */
+static bool waits_for_socket(const struct unit *u, const struct service *all, size_t n)
+{
+	return u->svc->kind == UNIT_SERVICE && sockets_activate(all, n, u->svc->name);
+}
+
+static void unit_classify(struct unit *u, const struct service *all, size_t n)
 {
 	const struct service *s = u->svc;
 
@@ -119,6 +131,8 @@ static void unit_classify(struct unit *u)
 		u->state = UNIT_INVALID;
 		snprintf(u->error, sizeof u->error, "%s", s->error);
 	} else if (sv.cfg.essential_only && !s->essential) {
+		u->state = UNIT_INACTIVE;
+	} else if (waits_for_socket(u, all, n)) {
 		u->state = UNIT_INACTIVE;
 	} else {
 		u->state = UNIT_WAITING;
@@ -139,7 +153,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	for (size_t i = 0; i < sv.count; i++) {
 		unit_reset(&sv.units[i], &sv.services[i]);
-		unit_classify(&sv.units[i]);
+		unit_classify(&sv.units[i], sv.services, sv.count);
 		check_programs(&sv.services[i]);
 	}
 	log_info("supervisor: %zu service(s) loaded", sv.count);
@@ -214,6 +228,106 @@ static pid_t spawn_line(struct unit *u, const char *line)
 	return pid;
 }
 
+/* ---- U4: socket units and Type=dbus ------------------------------------------------ */
+
+/* The main process gets the fds of every socket unit that activates its service. */
+static pid_t spawn_main_with_sockets(struct unit *u, const char *line)
+{
+	static struct listen_pass pass;
+	pid_t pid;
+
+	if (sockets_collect(sv.units, sv.count, u, &pass, u->error, sizeof u->error) < 0)
+		return -1;
+	sv.spawn.listen = &pass;
+	pid = spawn_line(u, line);
+	sv.spawn.listen = NULL;
+	return pid;
+}
+
+static void watch_bus_name(struct unit *u)
+{
+	const struct service *s = u->svc;
+	int out_w = -1;
+
+	if (spawn_output_pipe(u, &out_w) < 0)
+		out_w = -1;
+	u->busname_pid = busname_watch_spawn(sv.cfg.busname_helper, service_str(s, s->bus_name),
+					     s->timeout_start_ms, out_w, sv.spawn.caught_signals);
+	if (u->busname_pid < 0) {
+		u->busname_pid = 0;
+		fail_unit(u, "BusName=%s: cannot start %s: %s", service_str(s, s->bus_name),
+			  sv.cfg.busname_helper, strerror(errno));
+	}
+}
+
+static void stop_bus_name_watch(struct unit *u)
+{
+	if (u->busname_pid > 0)
+		kill(u->busname_pid, SIGKILL);
+}
+
+static void bus_name_watch_exited(struct unit *u, int status)
+{
+	int code = exec_status_code(status);
+	const char *name = service_str(u->svc, u->svc->bus_name);
+
+	u->busname_pid = 0;
+	if (u->state != UNIT_RUNNING || u->phase != PHASE_MAIN)
+		return; /* the service failed or stopped meanwhile */
+	if (code == 0)
+		mark_ready(u);
+	else
+		fail_unit(u, "BusName=%s: not owned on the system bus (ember-busname-wait: %s %d)",
+			  name, code == 1 ? "timed out, status" : "status", code);
+}
+
+/* A socket unit starts by binding its sockets: listening is its "ready". */
+static void start_socket_unit(struct unit *u)
+{
+	char err[UNIT_ERROR_MAX];
+
+	if (!sockets_target(sv.units, sv.count, u)) {
+		char name[SERVICE_NAME_MAX];
+		fail_unit(u, "no service %s.service to activate (Service= or a file of the same "
+			  "name)", socket_unit_service(u->svc, name, sizeof name));
+		return;
+	}
+	if (sockets_listen(u, err, sizeof err) < 0) {
+		fail_unit(u, "%s", err);
+		return;
+	}
+	u->started_us = now_us();
+	mark_ready(u);
+}
+
+/* Traffic on a watched socket: start its service (once; the socket is not watched while
+ * the service is up). Too many activations in a row fail the socket unit. */
+static void socket_traffic(struct unit *sock)
+{
+	struct unit *svc = sockets_target(sv.units, sv.count, sock);
+	char err[UNIT_ERROR_MAX];
+
+	if (!svc || !sockets_watched(sv.units, sv.count, sock))
+		return;
+	if (!sockets_trigger_allowed(sock, now_ms())) {
+		sockets_close(sock);
+		fail_unit(sock, "trigger limit hit: %s was activated %d times within %d ms",
+			  name_of(svc), TRIGGER_LIMIT_BURST, TRIGGER_LIMIT_INTERVAL_MS);
+		return;
+	}
+	if (!sockets_failure_allowed(sock, svc, now_ms())) {
+		sockets_close(sock);
+		fail_unit(sock, "%s failed %u times in a row when activated (StartLimitBurst=%u "
+			  "within StartLimitIntervalSec=%lus); not watched any more", name_of(svc),
+			  sock->failures, svc->svc->start_limit_burst,
+			  svc->svc->start_limit_interval_ms / 1000);
+		return;
+	}
+	log_info("%s: traffic, starting %s", name_of(sock), name_of(svc));
+	if (supervisor_start(name_of(svc), err, sizeof err) < 0)
+		log_error("%s: %s", name_of(sock), err);
+}
+
 static void start_main(struct unit *u)
 {
 	const struct service *s = u->svc;
@@ -228,7 +342,7 @@ static void start_main(struct unit *u)
 		return;
 	}
 	u->phase = PHASE_MAIN;
-	pid = spawn_line(u, service_str(s, s->exec_start.line[u->exec_index]));
+	pid = spawn_main_with_sockets(u, service_str(s, s->exec_start.line[u->exec_index]));
 	if (pid < 0) {
 		fail_unit(u, "%s", u->error);
 		return;
@@ -238,6 +352,8 @@ static void start_main(struct unit *u)
 	u->run_started_ms = now_ms();
 	set_state(u, s->type == SERVICE_ONESHOT ? UNIT_STARTING : UNIT_RUNNING);
 	log_info("%s: started (pid %d)", name_of(u), (int)pid);
+	if (s->type == SERVICE_DBUS)
+		watch_bus_name(u);
 }
 
 static void run_next_pre(struct unit *u)
@@ -289,6 +405,10 @@ static void begin_start(struct unit *u)
 	}
 	if (requirements_failed(u))
 		return;
+	if (u->svc->kind == UNIT_SOCKET) { /* U4 */
+		start_socket_unit(u);
+		return;
+	}
 	if (svc_cgroup_prepare(u, err, sizeof err) < 0)
 		log_warn("%s: %s", name_of(u), err);
 	u->started_us = now_us();
@@ -334,6 +454,7 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 	va_end(ap);
 	memcpy(u->error, msg, sizeof msg);
 	log_error("%s: %s", name_of(u), u->error);
+	stop_bus_name_watch(u); /* U4 */
 	u->failed_us = now_us();
 	u->deadline_ms = -1;
 	if (u->result == SVC_RESULT_SUCCESS)
@@ -483,6 +604,9 @@ static void begin_stop(struct unit *u, bool wanted)
 	if (u->state != UNIT_FAILED)
 		set_state(u, UNIT_STOPPING);
 	u->deadline_ms = deadline_after(s->timeout_stop_ms);
+	stop_bus_name_watch(u); /* U4 */
+	if (s->kind == UNIT_SOCKET)
+		sockets_close(u);
 	if (was_up && s->exec_stop.count > 0 && u->control_pid <= 0) {
 		u->exec_index = 0;
 		u->phase = PHASE_STOP_CMD;
@@ -636,6 +760,10 @@ bool supervisor_child_exited(pid_t pid, int status)
 			main_exited(u, status);
 			return true;
 		}
+		if (pid == u->busname_pid) { /* U4 */
+			bus_name_watch_exited(u, status);
+			return true;
+		}
 	}
 	return false;
 }
@@ -693,12 +821,17 @@ static void start_what_can_start(void)
 	struct depgraph_set done;
 
 	done_set(&done);
-	for (size_t i = 0; i < sv.count; i++) {
-		struct unit *u = &sv.units[i];
-		if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
-			continue;
-		if (depgraph_startable(&sv.graph, i, &done) && !idle_must_wait(u, now_ms()))
-			begin_start(u);
+	/* U4: socket units first, so their services find the fds whatever the names' order. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sv.count; i++) {
+			struct unit *u = &sv.units[i];
+			if ((u->svc->kind == UNIT_SOCKET) != (pass == 0))
+				continue;
+			if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
+				continue;
+			if (depgraph_startable(&sv.graph, i, &done) && !idle_must_wait(u, now_ms()))
+				begin_start(u);
+		}
 	}
 }
 
@@ -779,6 +912,8 @@ size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 		fds[n++] = (struct pollfd){ .fd = u->exec_fd, .events = POLLIN };
 		fds[n++] = (struct pollfd){ .fd = u->err_fd, .events = POLLIN };
 	}
+	if (n == 3 * sv.count) /* U4: watched sockets after the units' slots */
+		n += sockets_pollfds(sv.units, sv.count, fds + n, max - n);
 	return n;
 }
 
@@ -887,6 +1022,11 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
 			read_exec_status(u);
 		if (u->err_fd >= 0 && fds[k + 2].fd == u->err_fd && (fds[k + 2].revents & POLLIN))
 			read_output(u, u->err_fd, KMSG_STDERR);
+	}
+	for (size_t k = 3 * sv.count; k < n; k++) { /* U4: watched sockets */
+		struct unit *sock = fds[k].revents ? sockets_owner(sv.units, sv.count, fds[k].fd) : NULL;
+		if (sock)
+			socket_traffic(sock);
 	}
 }
 
@@ -1456,7 +1596,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			say(report, ctx, "added", svc->name);
 			check_programs(svc);
 			unit_reset(&fresh.units[i], svc);
-			unit_classify(&fresh.units[i]);
+			unit_classify(&fresh.units[i], fresh.services, n);
 		}
 	}
 	/* Removed services that still run are kept (stopping) until the next reload. */

@@ -75,6 +75,13 @@ struct unit {
 	bool reload_notified;   /* RELOADING=1 arrived for this reload */
 	bool idle_waited;       /* Type=idle: its 5 s are over, it may start */
 	long long reload_started_us; /* CLOCK_MONOTONIC, to spot a stale RELOADING=1 */
+	/* U4: socket units (init/sockets.c) and Type=dbus (init/busname-watch.c) */
+	int listen_fd[SOCKET_LISTEN_MAX]; /* a socket unit's fds while it listens, else -1 */
+	unsigned triggers;          /* activations in the current trigger-limit window */
+	long long trigger_window_ms; /* when that window began, -1 */
+	unsigned failures;          /* activations of a failed service in the current window */
+	long long failure_window_ms; /* when that window began, -1 */
+	pid_t busname_pid;          /* Type=dbus: the ember-busname-wait process */
 };
 
 struct supervisor_config {
@@ -84,6 +91,7 @@ struct supervisor_config {
 	int cgroup_options;         /* its options (cgroup2.h bits) if known, else -1 */
 	const char *notify_path;    /* NOTIFY_SOCKET path */
 	const char *caps_helper;    /* ember-caps, for services with capabilities */
+	const char *busname_helper; /* U4: ember-busname-wait, for Type=dbus */
 	bool essential_only;        /* rescue mode: Essential=yes services only */
 	int kmsg_fd;                /* PID 1's /dev/kmsg, for StandardOutput=kmsg; -1 (a container,
 				     * whose kernel log is the host's): kmsg acts as log */

@@ -31,7 +31,7 @@ bool svc_cgroup_has_pid(const struct unit *u, pid_t pid);
 /* Resource figures for emberctl status; -1 where unknown or not accounted. */
 struct svc_cgroup_stats {
 	long long memory_current, memory_peak, hugetlb_bytes, pids_current, cpu_usage_usec;
-	char path[256]; /* the cgroup, "" without */
+	char path[256 + SERVICE_NAME_MAX]; /* the cgroup, "" without */
 };
 void svc_cgroup_stats(const struct unit *u, struct svc_cgroup_stats *st);
 #endif

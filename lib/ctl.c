@@ -55,7 +55,7 @@ bool ctl_verb_name_optional(enum ctl_verb verb)
 static bool is_name_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == ':' || c == '-';
+	       c == '_' || c == '.' || c == ':' || c == '-' || c == '@' || c == '\\';
 }
 
 bool ctl_name_valid(const char *name)

@@ -427,7 +427,10 @@ static int write_oom_score_adj(int value)
  * oom_score_adj, a negative nice and raising a hard limit all need them. */
 static int apply_privileged(const struct exec_context *c, struct exec_failure *f)
 {
-	if (c->oom_score_adj_set && write_oom_score_adj(c->oom_score_adj) < 0)
+	/* As systemd: a refusal for lack of privilege (a container without
+	 * CAP_SYS_RESOURCE) is not fatal; the process keeps the inherited value. */
+	if (c->oom_score_adj_set && write_oom_score_adj(c->oom_score_adj) < 0 &&
+	    errno != EACCES && errno != EPERM)
 		return fail_at(f, EXEC_STEP_OOM_SCORE_ADJ, c->oom_score_adj);
 	if (c->nice_set && setpriority(PRIO_PROCESS, 0, c->nice) < 0)
 		return fail_at(f, EXEC_STEP_NICE, c->nice);

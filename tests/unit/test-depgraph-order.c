@@ -1,4 +1,4 @@
-// sources: init/depgraph.c init/service.c init/exec-line.c
+// sources: init/depgraph.c init/service.c init/exec-line.c init/socket-unit.c
 /* The dependency graph: waves, cycles (named, only their members dropped), Requires=
  * propagation, and the runtime questions the supervisor asks. */
 #include "harness.h"

@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c
+// sources: init/service.c init/exec-line.c init/socket-unit.c
 /* Invalid service files: each bad value fails the service with a message naming the
  * file, the line, the key and the reason; syntax errors too. */
 #include "harness.h"
@@ -45,16 +45,20 @@ struct bad_value {
 };
 
 static const struct bad_value bad_values[] = {
-	{ "Unit", "After=a/b", "not a valid service name" },
-	{ "Unit", "Before=.hidden", "not a valid service name" },
-	{ "Unit", "Requires=x@y", "not a valid service name" },
-	{ "Unit", "Wants=-dash", "not a valid service name" },
+	{ "Unit", "After=a/b", "not a valid unit name" },
+	{ "Unit", "Before=.hidden", "not a valid unit name" },
+	{ "Unit", "Requires=x y@.socket.service", "not a valid unit name" },
+	{ "Unit", "Wants=-dash", "not a valid unit name" },
+	{ "Unit", "BindsTo=a%z", "unknown specifier %z" },
+	{ "Unit", "Conflicts=@x", "not a valid unit name" },
+	{ "Unit", "DefaultDependencies=maybe", "expected" },
+	{ "Install", "WantedBy=multi/user.target", "not a valid unit name" },
+	{ "Install", "DefaultInstance=a/b", "not a valid instance name" },
 	{ "Unit", "ConditionPathExists=relative/path", "expected an absolute path" },
 	{ "Unit", "ConditionPathExists=!", "expected an absolute path" },
 	{ "Unit", "ConditionPathExists=/a/../b", "expected an absolute path" },
 	{ "Unit", "Description=100%d", "specifier %d is not supported" },
-	{ "Service", "Type=dbus", "Type=dbus is not supported by this ember" },
-	{ "Service", "Type=Simple", "expected simple, exec, forking, oneshot, notify, notify-reload or idle" },
+	{ "Service", "Type=Simple", "expected simple, exec, forking, oneshot, notify, notify-reload, dbus or idle" },
 	{ "Service", "ExecStartPre=rel/ative", "neither an absolute path nor a bare name" },
 	{ "Service", "ExecStartPost=|/bin/true", "prefix '|'" },
 	{ "Service", "ExecReload=+!/bin/true", "exclude each other" },
@@ -342,8 +346,11 @@ static void text_storage_exhausted(void)
 
 static void unsupported_specifier_in_exec(void)
 {
-	CHECK(parse("[Service]\nExecStart=/bin/echo %i\n") < 0);
-	CHECK(strstr(first_error, "specifier %i is not supported") != NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/echo %d\n") < 0);
+	CHECK(strstr(first_error, "specifier %d is not supported (credentials directory: use "
+			 "$CREDENTIALS_DIRECTORY") != NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/echo %z\n") < 0);
+	CHECK(strstr(first_error, "unknown specifier %z (write %% for a %)") != NULL);
 	CHECK(parse("[Service]\nExecStart=/bin/echo 100%\n") < 0);
 }
 

@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c
+// sources: init/service.c init/exec-line.c init/socket-unit.c
 /* Valid service files: every supported key parses to the value the docs promise. */
 #include "harness.h"
 #include "exec-context.h"
@@ -428,13 +428,19 @@ static void duplicate_dependency_names_collapse(void)
 	CHECK_STR(S(svc.after.name[0]), "b");
 }
 
-static void other_unit_types_are_warnings(void)
+static void other_unit_kinds_keep_their_suffix(void)
 {
-	CHECK(parse("[Unit]\nAfter=network.target local-fs.target real\nWants=dbus.socket\n"
+	CHECK(parse("[Unit]\nAfter=network.target local-fs.target real -.mount\n"
+		    "Wants=dbus.socket dev-ttyS0.device getty@tty1.service\n"
 		    "[Service]\nExecStart=/bin/a\n") == 0);
-	CHECK(warnings == 3);
-	CHECK(svc.after.count == 1);
-	CHECK(strstr(last_message, "dbus.socket") != NULL);
+	CHECK(warnings == 2);
+	CHECK(svc.after.count == 3);
+	CHECK_STR(S(svc.after.name[0]), "network.target");
+	CHECK_STR(S(svc.after.name[2]), "real");
+	CHECK(svc.wants.count == 2);
+	CHECK_STR(S(svc.wants.name[0]), "dbus.socket");
+	CHECK_STR(S(svc.wants.name[1]), "getty@tty1");
+	CHECK(strstr(last_message, "dev-ttyS0.device: ember has no units of this kind") != NULL);
 }
 
 static void self_dependency_is_a_warning(void)
@@ -520,10 +526,18 @@ static void name_validation(void)
 	CHECK(!service_name_valid(".."));
 	CHECK(!service_name_valid("tab\tname"));
 	CHECK(!service_name_valid("new\nline"));
-	CHECK(!service_name_valid("template@"));
+	CHECK(service_name_valid("template@"));   /* a template */
+	CHECK(service_name_valid("getty@tty1"));
+	CHECK(service_name_valid("dev-disk-by\\x2duuid-1"));
+	CHECK(!service_name_valid("@x"));
 	CHECK(!service_name_valid("sp ace"));
-	CHECK(service_name_valid("x23456789012345678901234567890123456789012345678901234567890123"));
-	CHECK(!service_name_valid("x234567890123456789012345678901234567890123456789012345678901234"));
+	char name[300];
+	memset(name, 'x', SERVICE_NAME_MAX - 1);
+	name[SERVICE_NAME_MAX - 1] = '\0';
+	CHECK(service_name_valid(name));
+	name[SERVICE_NAME_MAX - 1] = 'x';
+	name[SERVICE_NAME_MAX] = '\0';
+	CHECK(!service_name_valid(name));
 	CHECK(service_init(&svc, "bad/name", "x") < 0 && svc.failed);
 }
 
@@ -588,7 +602,7 @@ int main(void)
 	RUN(repeated_sections_merge);
 	RUN(scalar_keys_last_assignment_wins);
 	RUN(duplicate_dependency_names_collapse);
-	RUN(other_unit_types_are_warnings);
+	RUN(other_unit_kinds_keep_their_suffix);
 	RUN(self_dependency_is_a_warning);
 	RUN(unknown_key_warns_with_file_and_line);
 	RUN(key_in_the_wrong_section_is_unknown);

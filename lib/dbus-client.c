@@ -1,0 +1,295 @@
+/* A minimal D-Bus client (dbus-client.h). */
+#include "dbus-client.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "io.h"
+#include "parse.h"
+
+long long dbus_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Decode value (up to end) with %XX escapes into out. */
+static int unescape(const char *value, const char *end, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *s = value; s < end; s++) {
+		char c = *s;
+		if (c == '%') {
+			int hi, lo;
+			if (end - s < 3 || (hi = hex_digit_value(s[1])) < 0 || (lo = hex_digit_value(s[2])) < 0)
+				return -1;
+			c = (char)(hi * 16 + lo);
+			s += 2;
+		}
+		if (c == '\0' || n + 1 >= size)
+			return -1;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
+int dbus_address_unix(const char *address, char *path, size_t size)
+{
+	const char *entry = address;
+
+	while (entry && *entry) {
+		const char *end = strchr(entry, ';');
+		const char *stop = end ? end : entry + strlen(entry);
+		if (strncmp(entry, "unix:", 5) == 0) {
+			for (const char *kv = entry + 5; kv < stop;) {
+				const char *comma = memchr(kv, ',', (size_t)(stop - kv));
+				const char *kv_end = comma ? comma : stop;
+				if (strncmp(kv, "path=", 5) == 0 && kv + 5 < kv_end)
+					return unescape(kv + 5, kv_end, path, size);
+				if (strncmp(kv, "abstract=", 9) == 0 && kv + 9 < kv_end && size > 1) {
+					path[0] = '@';
+					return unescape(kv + 9, kv_end, path + 1, size - 1);
+				}
+				kv = comma ? comma + 1 : stop;
+			}
+		}
+		entry = end ? end + 1 : NULL;
+	}
+	return -1;
+}
+
+static int wait_fd(int fd, short events, long long deadline_ms)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	int timeout = -1, r;
+
+	if (deadline_ms >= 0) {
+		long long left = deadline_ms - dbus_now_ms();
+		timeout = left <= 0 ? 0 : left > 60000 ? 60000 : (int)left;
+	}
+	do
+		r = poll(&p, 1, timeout);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/* One "\r\n"-terminated line of the auth conversation (at most size - 1 bytes). */
+static int read_line(int fd, char *line, size_t size, long long deadline_ms)
+{
+	size_t n = 0;
+
+	while (n + 1 < size) {
+		ssize_t r;
+		if (wait_fd(fd, POLLIN, deadline_ms) <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		r = read(fd, line + n, 1); /* one byte at a time: nothing past the line is taken */
+		if (r <= 0) {
+			if (r == 0)
+				errno = ECONNRESET;
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			return -1;
+		}
+		if (++n >= 2 && line[n - 2] == '\r' && line[n - 1] == '\n') {
+			line[n - 2] = '\0';
+			return 0;
+		}
+	}
+	errno = EPROTO;
+	return -1;
+}
+
+static int connect_unix(const char *path)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	size_t len = strlen(path);
+	int fd;
+
+	if (len >= sizeof a.sun_path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(a.sun_path, path, len);
+	if (path[0] == '@')
+		a.sun_path[0] = '\0';
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&a,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len + (path[0] != '@'))) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static int fail(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "%s: %s", what, strerror(errno));
+	return -1;
+}
+
+static int authenticate(struct dbus_conn *c, long long deadline_ms, char *err, size_t errlen)
+{
+	char line[256];
+	size_t n = dbus_auth_line(line, sizeof line, (unsigned long)geteuid());
+
+	if (io_write_all(c->fd, "", 1) < 0 || io_write_all(c->fd, line, n) < 0)
+		return fail(err, errlen, "sending AUTH");
+	if (read_line(c->fd, line, sizeof line, deadline_ms) < 0)
+		return fail(err, errlen, "reading the AUTH answer");
+	if (strncmp(line, "OK ", 3) != 0) {
+		snprintf(err, errlen, "the bus refused AUTH EXTERNAL: %.64s", line);
+		return -1;
+	}
+	if (io_write_all(c->fd, "BEGIN\r\n", 7) < 0)
+		return fail(err, errlen, "sending BEGIN");
+	return 0;
+}
+
+int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_ms,
+		   char *err, size_t errlen)
+{
+	char path[108];
+	struct dbus_msg m;
+	uint32_t serial;
+	int r;
+
+	c->fd = -1;
+	c->len = c->pending = 0;
+	c->serial = 0;
+	if (errlen)
+		err[0] = '\0';
+	if (!address)
+		address = getenv("DBUS_SYSTEM_BUS_ADDRESS");
+	if (!address || !*address)
+		address = DBUS_SYSTEM_BUS_DEFAULT;
+	if (dbus_address_unix(address, path, sizeof path) < 0) {
+		snprintf(err, errlen, "%.200s: no unix:path= or unix:abstract= address", address);
+		errno = EINVAL;
+		return -1;
+	}
+	c->fd = connect_unix(path);
+	if (c->fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "connect %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (authenticate(c, deadline_ms, err, errlen) < 0 ||
+	    dbus_conn_call(c, "Hello", NULL, false, 0, &serial) < 0) {
+		if (!*err)
+			fail(err, errlen, "Hello");
+		dbus_conn_close(c);
+		errno = EPROTO;
+		return -1;
+	}
+	r = dbus_conn_wait_reply(c, serial, &m, deadline_ms);
+	if (r <= 0) {
+		if (r == 0)
+			snprintf(err, errlen, "Hello: no answer before the deadline");
+		else
+			fail(err, errlen, "Hello");
+		dbus_conn_close(c);
+		errno = r == 0 ? ETIMEDOUT : EPROTO;
+		return -1;
+	}
+	return 0;
+}
+
+void dbus_conn_close(struct dbus_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+int dbus_conn_call(struct dbus_conn *c, const char *member, const char *arg, bool with_u32,
+		   uint32_t u32, uint32_t *serial)
+{
+	uint8_t msg[1024];
+	size_t n = dbus_call_build(msg, sizeof msg, ++c->serial, member, arg, with_u32, u32);
+
+	if (n == 0) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	*serial = c->serial;
+	return io_write_all(c->fd, msg, n);
+}
+
+/* Drop the message at the front of buf. */
+static void consume(struct dbus_conn *c, size_t n)
+{
+	memmove(c->buf, c->buf + n, c->len - n);
+	c->len -= n;
+}
+
+int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms)
+{
+	if (c->pending) {
+		consume(c, c->pending);
+		c->pending = 0;
+	}
+	for (;;) {
+		long size = dbus_msg_size(c->buf, c->len);
+		ssize_t r;
+		if (size < 0) {
+			errno = EBADMSG;
+			return -1;
+		}
+		if (size > 0 && c->len >= (size_t)size) {
+			if (dbus_msg_parse(c->buf, (size_t)size, m) < 0) {
+				errno = EBADMSG;
+				return -1;
+			}
+			c->pending = (size_t)size;
+			return 1;
+		}
+		r = wait_fd(c->fd, POLLIN, deadline_ms);
+		if (r == 0)
+			return 0;
+		if (r < 0)
+			return -1;
+		r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+		if (r == 0)
+			errno = ECONNRESET;
+		if (r <= 0) {
+			if (r < 0 && (errno == EINTR || errno == EAGAIN))
+				continue;
+			return -1;
+		}
+		c->len += (size_t)r;
+	}
+}
+
+int dbus_conn_wait_reply(struct dbus_conn *c, uint32_t serial, struct dbus_msg *m,
+			 long long deadline_ms)
+{
+	for (;;) {
+		int r = dbus_conn_read(c, m, deadline_ms);
+		if (r <= 0)
+			return r;
+		if ((m->type != DBUS_METHOD_RETURN && m->type != DBUS_ERROR) || m->reply_serial != serial)
+			continue;
+		if (m->type == DBUS_ERROR) {
+			errno = EREMOTEIO;
+			return -1;
+		}
+		return 1;
+	}
+}

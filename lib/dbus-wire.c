@@ -1,0 +1,340 @@
+/* D-Bus wire format: the subset in dbus-wire.h. Offsets are from the start of the
+ * message, as the alignment rules of the specification count them. */
+#include "dbus-wire.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define FIXED_HEADER 16
+#define BUS_DRIVER "org.freedesktop.DBus"
+#define BUS_PATH "/org/freedesktop/DBus"
+
+enum field {
+	FIELD_PATH = 1, FIELD_INTERFACE, FIELD_MEMBER, FIELD_ERROR_NAME, FIELD_REPLY_SERIAL,
+	FIELD_DESTINATION, FIELD_SENDER, FIELD_SIGNATURE, FIELD_UNIX_FDS,
+};
+
+static bool element_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '-' ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+bool dbus_name_valid(const char *name)
+{
+	size_t len = strlen(name), elements = 1;
+	bool start = true;
+
+	if (len == 0 || len > DBUS_NAME_MAX || name[0] == '.' || name[len - 1] == '.')
+		return false;
+	for (const char *c = name; *c; c++) {
+		if (*c == '.') {
+			if (start)
+				return false; /* an empty element */
+			elements++;
+			start = true;
+			continue;
+		}
+		if (!element_char(*c, start))
+			return false;
+		start = false;
+	}
+	return elements >= 2;
+}
+
+/* ---- reading -------------------------------------------------------------------------- */
+
+struct reader {
+	const uint8_t *buf;
+	size_t pos, end;
+	bool big_endian;
+};
+
+static int align(struct reader *r, size_t to)
+{
+	size_t pos = (r->pos + to - 1) / to * to;
+	if (pos > r->end)
+		return -1;
+	r->pos = pos;
+	return 0;
+}
+
+static uint32_t u32_at(const uint8_t *p, bool big_endian)
+{
+	return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+			  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static int read_u32(struct reader *r, uint32_t *v)
+{
+	if (align(r, 4) < 0 || r->end - r->pos < 4)
+		return -1;
+	*v = u32_at(r->buf + r->pos, r->big_endian);
+	r->pos += 4;
+	return 0;
+}
+
+static int read_u8(struct reader *r, uint8_t *v)
+{
+	if (r->pos >= r->end)
+		return -1;
+	*v = r->buf[r->pos++];
+	return 0;
+}
+
+/* len bytes, then a NUL; no NUL inside. */
+static int read_text(struct reader *r, size_t len, const char **out)
+{
+	const char *s = (const char *)r->buf + r->pos;
+
+	if (len >= r->end - r->pos || s[len] != '\0' || memchr(s, '\0', len))
+		return -1;
+	*out = s;
+	r->pos += len + 1;
+	return 0;
+}
+
+static int read_string(struct reader *r, const char **out) /* 's' and 'o' */
+{
+	uint32_t len;
+	return read_u32(r, &len) < 0 ? -1 : read_text(r, len, out);
+}
+
+static int read_signature(struct reader *r, const char **out) /* 'g' */
+{
+	uint8_t len;
+	return read_u8(r, &len) < 0 ? -1 : read_text(r, len, out);
+}
+
+long dbus_msg_size(const uint8_t *buf, size_t len)
+{
+	bool big_endian;
+	uint32_t body, fields;
+	unsigned long total;
+
+	if (len < FIXED_HEADER)
+		return 0;
+	if (buf[0] != 'l' && buf[0] != 'B')
+		return -1;
+	big_endian = buf[0] == 'B';
+	if (buf[3] != 1) /* protocol version */
+		return -1;
+	body = u32_at(buf + 4, big_endian);
+	fields = u32_at(buf + 12, big_endian);
+	if (body > DBUS_MSG_MAX || fields > DBUS_MSG_MAX)
+		return -1;
+	total = (FIXED_HEADER + (unsigned long)fields + 7) / 8 * 8 + body;
+	return total > DBUS_MSG_MAX ? -1 : (long)total;
+}
+
+/* One header field: its code, a one-type signature, then the value. */
+static int read_field(struct reader *r, struct dbus_msg *m)
+{
+	uint8_t code;
+	const char *sig, *s;
+	uint32_t u;
+
+	if (align(r, 8) < 0 || read_u8(r, &code) < 0 || read_signature(r, &sig) < 0)
+		return -1;
+	if (strcmp(sig, "s") == 0 || strcmp(sig, "o") == 0) {
+		if (read_string(r, &s) < 0)
+			return -1;
+	} else if (strcmp(sig, "g") == 0) {
+		if (read_signature(r, &s) < 0)
+			return -1;
+	} else if (strcmp(sig, "u") == 0) {
+		if (read_u32(r, &u) < 0)
+			return -1;
+		if (code == FIELD_REPLY_SERIAL)
+			m->reply_serial = u;
+		return code == FIELD_REPLY_SERIAL || code == FIELD_UNIX_FDS || code > FIELD_UNIX_FDS
+			       ? 0 : -1;
+	} else {
+		return -1; /* no field ember reads has another type; refuse rather than guess */
+	}
+	switch (code) {
+	case FIELD_PATH: m->path = s; break;
+	case FIELD_INTERFACE: m->interface = s; break;
+	case FIELD_MEMBER: m->member = s; break;
+	case FIELD_ERROR_NAME: m->error_name = s; break;
+	case FIELD_DESTINATION: m->destination = s; break;
+	case FIELD_SENDER: m->sender = s; break;
+	case FIELD_SIGNATURE: m->signature = s; break;
+	default:
+		if (code <= FIELD_UNIX_FDS)
+			return -1; /* a known field with the wrong type */
+	}
+	return 0;
+}
+
+int dbus_msg_parse(const uint8_t *buf, size_t len, struct dbus_msg *m)
+{
+	long size = dbus_msg_size(buf, len);
+	struct reader r;
+	uint32_t fields;
+
+	memset(m, 0, sizeof *m);
+	if (size <= 0 || (size_t)size != len)
+		return -1;
+	r = (struct reader){ buf, FIXED_HEADER, 0, buf[0] == 'B' };
+	m->big_endian = r.big_endian;
+	m->type = buf[1];
+	m->flags = buf[2];
+	m->body_len = u32_at(buf + 4, r.big_endian);
+	m->serial = u32_at(buf + 8, r.big_endian);
+	fields = u32_at(buf + 12, r.big_endian);
+	if (m->type < DBUS_METHOD_CALL || m->type > DBUS_SIGNAL || m->serial == 0)
+		return -1;
+	r.end = FIXED_HEADER + (size_t)fields;
+	while (r.pos < r.end)
+		if (read_field(&r, m) < 0)
+			return -1;
+	r.end = len;
+	if (align(&r, 8) < 0 || len - r.pos != m->body_len)
+		return -1;
+	m->body = buf + r.pos;
+	if (m->body_len > 0 && !m->signature)
+		return -1;
+	return 0;
+}
+
+static struct reader body_reader(const struct dbus_msg *m)
+{
+	/* The body starts 8-aligned, so alignment within it equals alignment in the message. */
+	return (struct reader){ m->body, 0, m->body_len, m->big_endian };
+}
+
+int dbus_body_strings(const struct dbus_msg *m, const char **out, size_t n)
+{
+	struct reader r = body_reader(m);
+
+	if (!m->signature || strlen(m->signature) != n || strspn(m->signature, "s") != n)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (read_string(&r, &out[i]) < 0)
+			return -1;
+	return 0;
+}
+
+int dbus_body_bool(const struct dbus_msg *m, bool *out)
+{
+	struct reader r = body_reader(m);
+	uint32_t v;
+
+	if (!m->signature || strcmp(m->signature, "b") != 0 || read_u32(&r, &v) < 0 || v > 1)
+		return -1;
+	*out = v == 1;
+	return 0;
+}
+
+/* ---- writing (little-endian) ---------------------------------------------------------- */
+
+struct writer {
+	uint8_t *buf;
+	size_t pos, size;
+	bool full;
+};
+
+static void put(struct writer *w, const void *p, size_t n)
+{
+	if (w->full || n > w->size - w->pos) {
+		w->full = true;
+		return;
+	}
+	memcpy(w->buf + w->pos, p, n);
+	w->pos += n;
+}
+
+static void pad(struct writer *w, size_t to)
+{
+	static const uint8_t zeros[8];
+	put(w, zeros, (to - w->pos % to) % to);
+}
+
+static void put_u32(struct writer *w, uint32_t v)
+{
+	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+	pad(w, 4);
+	put(w, b, 4);
+}
+
+static void put_u32_at(struct writer *w, size_t at, uint32_t v)
+{
+	if (!w->full) {
+		w->buf[at] = (uint8_t)v;
+		w->buf[at + 1] = (uint8_t)(v >> 8);
+		w->buf[at + 2] = (uint8_t)(v >> 16);
+		w->buf[at + 3] = (uint8_t)(v >> 24);
+	}
+}
+
+static void put_string(struct writer *w, const char *s)
+{
+	put_u32(w, (uint32_t)strlen(s));
+	put(w, s, strlen(s) + 1);
+}
+
+static void put_field(struct writer *w, uint8_t code, char type, const char *s)
+{
+	uint8_t sig[3] = { 1, (uint8_t)type, 0 };
+
+	pad(w, 8);
+	put(w, &code, 1);
+	put(w, sig, 3);
+	if (type == 'g') {
+		uint8_t len = (uint8_t)strlen(s);
+		put(w, &len, 1);
+		put(w, s, strlen(s) + 1);
+	} else {
+		put_string(w, s);
+	}
+}
+
+size_t dbus_call_build(uint8_t *buf, size_t size, uint32_t serial, const char *member,
+		       const char *arg, bool with_u32, uint32_t u32)
+{
+	struct writer w = { buf, 0, size, false };
+	uint8_t fixed[4] = { 'l', DBUS_METHOD_CALL, 0, 1 };
+	size_t body_start;
+
+	if (arg && strlen(arg) > DBUS_NAME_MAX * 4)
+		return 0;
+	put(&w, fixed, 4);
+	put_u32(&w, 0);      /* body length, filled in below */
+	put_u32(&w, serial);
+	put_u32(&w, 0);      /* header fields length, filled in below */
+	put_field(&w, FIELD_PATH, 'o', BUS_PATH);
+	put_field(&w, FIELD_INTERFACE, 's', BUS_DRIVER);
+	put_field(&w, FIELD_MEMBER, 's', member);
+	put_field(&w, FIELD_DESTINATION, 's', BUS_DRIVER);
+	if (arg)
+		put_field(&w, FIELD_SIGNATURE, 'g', with_u32 ? "su" : "s");
+	put_u32_at(&w, 12, (uint32_t)(w.pos - FIXED_HEADER));
+	pad(&w, 8);
+	body_start = w.pos;
+	if (arg) {
+		put_string(&w, arg);
+		if (with_u32)
+			put_u32(&w, u32);
+	}
+	put_u32_at(&w, 4, (uint32_t)(w.pos - body_start));
+	return w.full ? 0 : w.pos;
+}
+
+size_t dbus_auth_line(char *buf, size_t size, unsigned long uid)
+{
+	static const char hex[] = "0123456789abcdef";
+	char dec[24];
+	int n = snprintf(dec, sizeof dec, "%lu", uid);
+	size_t pos;
+
+	pos = (size_t)snprintf(buf, size, "AUTH EXTERNAL ");
+	if (pos + (size_t)n * 2 + 3 > size)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		buf[pos++] = hex[(unsigned char)dec[i] >> 4];
+		buf[pos++] = hex[(unsigned char)dec[i] & 15];
+	}
+	memcpy(buf + pos, "\r\n", 3);
+	return pos + 2;
+}

@@ -1,0 +1,54 @@
+#ifndef EMBER_DBUS_WIRE_H
+#define EMBER_DBUS_WIRE_H
+/* The few pieces of the D-Bus wire protocol ember needs (docs/dbus.md): bus name
+ * validity, building method calls to the bus driver, and a bounded parser of the
+ * messages the bus sends back. Pure: no I/O, no allocation. The parser takes untrusted
+ * bytes: every length and offset is checked against the buffer before it is used, and a
+ * message larger than DBUS_MSG_MAX is refused. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DBUS_NAME_MAX 255
+#define DBUS_MSG_MAX 65536 /* the largest message read; the bus allows more, ember needs less */
+
+enum dbus_msg_type {
+	DBUS_METHOD_CALL = 1, DBUS_METHOD_RETURN = 2, DBUS_ERROR = 3, DBUS_SIGNAL = 4,
+};
+
+/* A parsed message; the strings point into the caller's buffer (NUL-terminated there,
+ * checked), NULL when the header field is absent. */
+struct dbus_msg {
+	uint8_t type, flags;
+	bool big_endian;
+	uint32_t serial, reply_serial;
+	const char *path, *interface, *member, *error_name, *destination, *sender, *signature;
+	const uint8_t *body;
+	uint32_t body_len;
+};
+
+/* A well-known bus name: 1..255 bytes, two or more '.'-separated non-empty elements of
+ * [A-Za-z0-9_-], no element starting with a digit. Unique names (":1.5") are refused. */
+bool dbus_name_valid(const char *name);
+
+/* The total size of the message that starts at buf, from its fixed 16-byte header:
+ * > 0; 0 when fewer than 16 bytes are there; -1 when the header is malformed or the
+ * message is larger than DBUS_MSG_MAX. */
+long dbus_msg_size(const uint8_t *buf, size_t len);
+
+/* Parse one whole message of exactly len bytes. 0, or -1 when anything is malformed. */
+int dbus_msg_parse(const uint8_t *buf, size_t len, struct dbus_msg *m);
+
+/* Body readers. The signature must be exactly "s" * n, or "b". 0 or -1. */
+int dbus_body_strings(const struct dbus_msg *m, const char **out, size_t n);
+int dbus_body_bool(const struct dbus_msg *m, bool *out);
+
+/* A method call to the bus driver (org.freedesktop.DBus) named member, with no argument
+ * (arg NULL), a string, or a string and a uint32 (with_u32). Little-endian. Returns the
+ * message's length, or 0 when it does not fit in size. */
+size_t dbus_call_build(uint8_t *buf, size_t size, uint32_t serial, const char *member,
+		       const char *arg, bool with_u32, uint32_t u32);
+
+/* "AUTH EXTERNAL <hex of the decimal uid>\r\n" into buf. Its length, or 0 if too small. */
+size_t dbus_auth_line(char *buf, size_t size, unsigned long uid);
+#endif
