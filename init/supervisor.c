@@ -1404,8 +1404,10 @@ static void lifecycle_tick(struct unit *u)
 		forking_adopt(u);
 		return;
 	}
-	if (u->state == UNIT_READY && u->main_pid <= 0 && !u->remain && u->control_pid <= 0 &&
-	    svc_cgroup_populated(u) == 0) {
+	/* Only services have processes: a listening socket unit (and a reached target) is
+	 * ready with none. */
+	if (u->svc->kind == UNIT_SERVICE && u->state == UNIT_READY && u->main_pid <= 0 &&
+	    !u->remain && u->control_pid <= 0 && svc_cgroup_populated(u) == 0) {
 		log_info("%s: no process left", name_of(u));
 		u->stopped_us = now_us();
 		set_state(u, UNIT_STOPPING);
