@@ -947,7 +947,7 @@ static int parse_default_instance(struct parser *p, const struct key *k, const c
 	if (*value && unit_name_instantiate("x@", value, probe, sizeof probe) < 0)
 		return invalid(p, k->name, value, "not a valid instance name (escape it with "
 				   "systemd-escape)");
-	if (*value && !unit_name_is_template(p->svc->name))
+	if (*value && !strchr(p->svc->name, '@'))
 		warn(p, "DefaultInstance= in a unit that is not a template, ignored");
 	return parse_string(p, k, value);
 }

@@ -640,14 +640,22 @@ static void handle_timeout(struct unit *u)
 static void start_what_can_start(void)
 {
 	struct depgraph_set done;
+	bool again = true;
 
-	done_set(&done);
-	for (size_t i = 0; i < sv.count; i++) {
-		struct unit *u = &sv.units[i];
-		if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
-			continue;
-		if (depgraph_startable(&sv.graph, i, &done))
+	/* A unit may settle at once (a target is reached, a condition skips it): then
+	 * what waits for it may start in this same turn (U1). */
+	while (again) {
+		again = false;
+		done_set(&done);
+		for (size_t i = 0; i < sv.count; i++) {
+			struct unit *u = &sv.units[i];
+			if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
+				continue;
+			if (!depgraph_startable(&sv.graph, i, &done))
+				continue;
 			begin_start(u);
+			again |= !unit_in_progress(u);
+		}
 	}
 }
 
