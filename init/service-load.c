@@ -40,12 +40,13 @@ struct loader {
 	size_t count;
 	size_t dropped; /* names beyond cap */
 	const struct service_diag *diag;
-	struct searchdir dir[LOAD_DIRS_MAX];
 	size_t ndirs;
-	char split[LOAD_DIRS_MAX][PATH_MAX]; /* "a:b" entries, split */
 	size_t nmissing;
-	char missing[MISSING_MAX][SERVICE_NAME_MAX];
 	bool root[ROOTS_MAX]; /* out[i] is wanted for its own sake */
+	/* Not cleared as a whole (PID 1 touches only the pages it uses): */
+	struct searchdir dir[LOAD_DIRS_MAX];
+	char missing[MISSING_MAX][SERVICE_NAME_MAX];
+	char split[LOAD_DIRS_MAX][PATH_MAX]; /* "a:b" entries, split */
 	char text[SERVICE_FILE_MAX + 1];
 };
 
@@ -418,12 +419,11 @@ static void apply_dropins(struct loader *l, struct service *svc)
 
 /* NAME.wants/ and NAME.requires/ in every search directory: each entry (usually a
  * symlink made by `emberctl enable`) names a unit to pull in. */
-static void apply_dependency_dirs(struct loader *l, struct service *svc)
+static void dependency_dirs_of(struct loader *l, struct service *svc, const char *full)
 {
 	static const char *const kinds[] = { "wants", "requires" };
-	char full[SERVICE_NAME_MAX + 16], sub[SERVICE_NAME_MAX + 32];
+	char sub[SERVICE_NAME_MAX + 32];
 
-	unit_name_full(svc->name, full, sizeof full);
 	for (size_t k = 0; k < 2; k++) {
 		struct service_name_list *list = k ? &svc->requires : &svc->wants;
 		snprintf(sub, sizeof sub, "%s.%s", full, kinds[k]);
@@ -453,6 +453,14 @@ static void apply_dependency_dirs(struct loader *l, struct service *svc)
 			closedir(dir);
 		}
 	}
+}
+
+static void apply_dependency_dirs(struct loader *l, struct service *svc)
+{
+	char full[SERVICE_NAME_MAX + 16];
+
+	unit_name_full(svc->name, full, sizeof full);
+	dependency_dirs_of(l, svc, full);
 }
 
 static bool missing(const struct loader *l, const char *name)
@@ -704,7 +712,7 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 	char target[SERVICE_NAME_MAX];
 	bool any_install, any_systemd = false;
 
-	memset(&l, 0, offsetof(struct loader, text));
+	memset(&l, 0, offsetof(struct loader, dir));
 	l.cfg = cfg;
 	l.out = out;
 	l.cap = cap;
@@ -728,6 +736,9 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 			t = load_unit(&l, UNIT_FALLBACK_TARGET);
 		}
 		mark_root(&l, t);
+		/* default.target.wants/ belongs to whatever default.target names. */
+		if (t && strcmp(t->name, UNIT_DEFAULT_TARGET) != 0)
+			dependency_dirs_of(&l, t, UNIT_DEFAULT_TARGET);
 	}
 	for (size_t i = 0; i < cfg->nextra; i++)
 		mark_root(&l, load_unit(&l, cfg->extra[i]));

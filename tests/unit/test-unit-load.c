@@ -191,9 +191,12 @@ static void default_target_link_and_cmdline(void)
 	    "After=multi-user.target\n");
 	snprintf(target, sizeof target, "%s/graphical.target", lib);
 	link_in(etc, "default.target", target);
+	put(lib, "viadefault.service", simple);
+	link_in(etc, "default.target.wants/viadefault.service", "/x");
 	load();
 	CHECK(named("graphical.target") && named("gui") && named("multi-user.target"));
 	CHECK_STR(named("graphical.target")->path, target);
+	CHECK(named("viadefault")); /* default.target.wants/ is the default target's */
 	load_with("rescue.target", NULL, 0);
 	CHECK(named("rescue.target") && !named("graphical.target") && !named("gui"));
 	load_with("nonsense.target", NULL, 0);
