@@ -325,6 +325,14 @@ static ssize_t read_file_at(struct loader *l, struct service *svc, const char *d
 	return read_capped(svc, l->text, l->diag);
 }
 
+static bool has_control_bytes(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 struct dropin {
 	char base[NAME_MAX + 1];
 	unsigned char dir;    /* search directory */
@@ -353,6 +361,11 @@ static size_t collect_dropins(struct loader *l, size_t d, size_t sub, const char
 		bool seen = false;
 		if (e->d_name[0] == '.' || len <= 5 || strcmp(e->d_name + len - 5, ".conf") != 0)
 			continue;
+		if (has_control_bytes(e->d_name)) { /* could forge log lines: skipped */
+			say(l->diag, SERVICE_WARNING, l->dir[d].path, "%s/: a drop-in whose name has "
+			    "control characters, ignored", subdir);
+			continue;
+		}
 		for (size_t i = 0; i < n && !seen; i++)
 			seen = strcmp(list[i].base, e->d_name) == 0;
 		if (seen)
@@ -654,10 +667,18 @@ static void load_pulled(struct loader *l, size_t from)
 			const struct service_name_list *list = pulls(&l->out[i], k);
 			for (size_t j = 0; j < list->count; j++) {
 				char name[SERVICE_NAME_MAX];
+				bool known_missing;
 				/* Copy: loading may move the table's entries (slot_for). */
 				str_copy(name, sizeof name, service_str(&l->out[i], list->name[j]));
-				if (!load_unit(l, name) && !missing(l, name))
+				known_missing = missing(l, name);
+				if (load_unit(l, name))
+					continue;
+				if (!missing(l, name))
 					break; /* no room left */
+				/* Requires=/BindsTo= of a missing unit fail it (depgraph). */
+				if (k == 0 && !known_missing)
+					say(l->diag, SERVICE_WARNING, l->out[i].path, "Wants=%s: no such "
+					    "unit, ignored", name);
 			}
 		}
 	}

@@ -267,9 +267,12 @@ static void dropin_errors_name_the_dropin(void)
 	setup();
 	put(own, "e.service", simple);
 	put(own, "e.service.d/bad.conf", "[Service]\nRestart=sometimes\n");
+	put(own, "e.service.d/forged\nE fake.conf", "[Service]\nNice=5\n");
 	load();
 	CHECK(named("e") && named("e")->failed);
 	CHECK(strstr(messages, "e.service.d/bad.conf:2: Restart=sometimes") != NULL);
+	CHECK(strstr(messages, "e.service.d/: a drop-in whose name has control characters") != NULL);
+	CHECK(!strstr(messages, "\nE fake")); /* never printed raw */
 	teardown();
 }
 
@@ -302,6 +305,7 @@ static void missing_requirement_fails_only_that_unit(void)
 	depgraph_from_services(&graph, svcs, count, &diag);
 	CHECK(named("needy")->failed && !named("fine")->failed);
 	CHECK_STR(named("needy")->error, "requires absent, which does not exist");
+	CHECK(strstr(messages, "needy.service:0: Wants=gone: no such unit, ignored") != NULL);
 	CHECK(!named("multi-user.target")->failed);
 	teardown();
 }
