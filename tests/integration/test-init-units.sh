@@ -50,6 +50,14 @@ $R mask masked
 [ -L "$ETC/multi-user.target.wants/greeter@world.service" ] && pass default-instance-linked || fail default-instance-linked "no greeter@world link"
 [ -L "$ETC/multi-user.target.wants/part.service" ] && pass also-followed || fail also-followed "no part.service link"
 $E --root="$tmp" is-enabled vendor-off masked >/dev/null; [ $? = 1 ] && pass is-enabled-exit-1 || fail is-enabled-exit-1 "exit 0"
+# Bad input: refused, nothing written outside the tree.
+unit "$ETC/local.service" '[Service]\nExecStart=/bin/true\n'
+$E --root="$tmp" -q mask local 2>/dev/null; [ $? = 1 ] && [ -f "$ETC/local.service" ] && [ ! -L "$ETC/local.service" ] &&
+	pass mask-refuses-real-file || fail mask-refuses-real-file "replaced or wrong exit"
+$E --root="$tmp" enable '../../../etc/passwd' 2>/dev/null; [ $? = 1 ] && pass enable-refuses-path || fail enable-refuses-path "accepted"
+$E --root=relative enable cron 2>/dev/null; [ $? = 100 ] && pass root-must-be-absolute || fail root-must-be-absolute "accepted"
+$E --root="$tmp" enable nothere 2>/dev/null; [ $? = 1 ] && pass enable-missing-fails || fail enable-missing-fails "exit 0"
+rm "$ETC/local.service"
 [ "$($E --root="$tmp" is-enabled rival)" = static ] && pass is-enabled-static || fail is-enabled-static "$($E --root="$tmp" is-enabled rival)"
 
 cat >"$tmp/guest.sh" <<EOS

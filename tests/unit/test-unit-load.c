@@ -262,6 +262,54 @@ static void dropins_order_override_and_reset(void)
 	teardown();
 }
 
+/* Every list key: an empty assignment in a drop-in empties what the file set. */
+static void dropin_resets_every_list_key(void)
+{
+	static const char *const keys[] = {
+		"[Unit]", "After=a.service", "Before=b.service", "Requires=c.service",
+		"Wants=d.service", "Requisite=e.service", "BindsTo=f.service", "PartOf=g.service",
+		"Conflicts=h.service", "ConditionPathExists=/", "[Service]", "Type=oneshot",
+		"ExecStartPre=/bin/true", "ExecStart=/bin/true", "ExecStop=/bin/true",
+		"Environment=A=1", "EnvironmentFile=-/x", "SupplementaryGroups=audio",
+		"[Install]", "WantedBy=multi-user.target", "RequiredBy=x.target", "Alias=y.service",
+		"Also=z.service",
+	};
+	char text[1024] = "", reset[1024] = "";
+
+	setup();
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		const char *eq = strchr(keys[i], '=');
+		strcat(text, keys[i]);
+		strcat(text, "\n");
+		if (!eq || strncmp(keys[i], "Type=", 5) == 0) {
+			if (!eq)
+				strcat(reset, keys[i]);
+			strcat(reset, eq ? "" : "\n");
+			continue;
+		}
+		strncat(reset, keys[i], (size_t)(eq - keys[i]) + 1);
+		strcat(reset, "\n");
+	}
+	put(own, "r.service", text);
+	put(own, "r.service.d/reset.conf", reset);
+	link_in(own, "multi-user.target.wants/r.service", "../r.service"); /* it has [Install] */
+	load();
+	const struct service *r = named("r");
+	CHECK(r && !r->failed);
+	if (!r) {
+		teardown();
+		return;
+	}
+	CHECK(r->after.count == 0 && r->before.count == 0 && r->requires.count == 0);
+	CHECK(r->wants.count == 0 && r->requisite.count == 0 && r->binds_to.count == 0);
+	CHECK(r->part_of.count == 0 && r->conflicts.count == 0 && r->condition_count == 0);
+	CHECK(r->exec_start_pre.count == 0 && r->exec_start.count == 0 && r->exec_stop.count == 0);
+	CHECK(r->env_count == 0 && r->envfile_count == 0 && r->group_count == 0);
+	CHECK(r->wanted_by.count == 0 && r->required_by.count == 0 && r->alias.count == 0 &&
+	      r->also.count == 0);
+	teardown();
+}
+
 static void dropin_errors_name_the_dropin(void)
 {
 	setup();
@@ -379,6 +427,7 @@ int main(void)
 	RUN(default_target_link_and_cmdline);
 	RUN(template_instances);
 	RUN(dropins_order_override_and_reset);
+	RUN(dropin_resets_every_list_key);
 	RUN(dropin_errors_name_the_dropin);
 	RUN(masks_in_either_tree);
 	RUN(missing_requirement_fails_only_that_unit);
