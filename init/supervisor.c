@@ -890,18 +890,19 @@ static struct unit *find_mutable(const char *name, char *err, size_t errlen)
 {
 	const struct unit *u = supervisor_find(name);
 	if (!u)
-		u = load_on_request(name);
-	if (!u)
 		snprintf(err, errlen, "%s: no such service", name);
 	return (struct unit *)u;
 }
 
 int supervisor_start(const char *name, char *err, size_t errlen)
 {
-	struct unit *u = find_mutable(name, err, errlen);
+	struct unit *u = supervisor_find(name) ? find_mutable(name, err, errlen)
+					       : (struct unit *)load_on_request(name);
 
-	if (!u)
+	if (!u) {
+		snprintf(err, errlen, "%s: no such service", name);
 		return -1;
+	}
 	if (u->state == UNIT_MASKED || u->state == UNIT_INVALID) {
 		snprintf(err, errlen, "%s: %s, cannot start%s%s", name, state_names[u->state],
 			 u->error[0] ? ": " : "", u->error);
