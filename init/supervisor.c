@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -993,7 +994,10 @@ static bool service_changed(const struct service *a, const struct service *b)
 	x.failed = y.failed = false;
 	memset(x.error, 0, sizeof x.error);
 	memset(y.error, 0, sizeof y.error);
-	return memcmp(&x, &y, sizeof x) != 0;
+	/* The text store counts only up to text_used: a loader slot reused (U1: units are
+	 * kept by reachability) holds old bytes after it. */
+	return memcmp(&x, &y, offsetof(struct service, text)) != 0 ||
+	       memcmp(x.text, y.text, x.text_used) != 0;
 }
 
 /* Keep the runtime state of a service that is still there; its new configuration
@@ -1046,6 +1050,10 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	}
 	sv.count = n;
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */
+	for (size_t i = 0; i < n; i++)
+		if (sv.units[i].state == UNIT_WAITING && sv.services[i].failed)
+			unit_classify(&sv.units[i]);
 	for (size_t i = n - kept; i < n; i++)
 		begin_stop(&sv.units[i], true);
 }

@@ -36,11 +36,15 @@ unit "$LIB/cyc2.service" '[Unit]\nAfter=cyc1.service\n[Service]\nExecStart=/bin/
 unit "$LIB/base.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\nAlso=part.service\n'
 unit "$LIB/part.service" '[Unit]\nPartOf=base.service\nAfter=base.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/rival.service" '[Unit]\nConflicts=base.service\n[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/tied.service" '[Unit]\nBindsTo=vendor-on.service\nAfter=vendor-on.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/picky.service" '[Unit]\nRequisite=late.service\n[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/slowpoke.service" '[Service]\nExecStartPre=/bin/sleep 2\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/picky2.service" '[Unit]\nRequisite=slowpoke.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/late.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 
 # Enablement, offline, as on an image: what starts is decided here.
 R="$E --root=$tmp -q"
-$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base >/dev/null 2>&1 &&
+$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 >/dev/null 2>&1 &&
 	pass enable-offline || fail enable-offline "$($R enable cron 2>&1)"
 $R disable vendor-off
 $R mask masked
@@ -100,6 +104,13 @@ expect partof-unit-up part ready
 "\$E" start rival && expect conflicts-stops-other base "stopped stopping" || bad conflicts-stops-other "start refused"
 expect partof-follows-stop part "stopped stopping"
 expect conflicting-unit-runs rival ready
+expect bindsto-unit-up tied ready
+"\$E" stop vendor-on && expect bindsto-follows-stop tied "stopped stopping" || bad bindsto-follows-stop "stop refused"
+"\$E" start picky 2>/dev/null; expect requisite-not-loaded-fails picky "invalid failed"
+"\$E" status picky | grep -q 'Requisite=) late' && ok requisite-not-loaded-says-why || bad requisite-not-loaded-says-why "\$("\$E" status picky)"
+expect requisite-inactive-fails picky2 failed
+"\$E" status picky2 | grep -q 'Requisite=slowpoke is not active' && ok requisite-inactive-says-why || bad requisite-inactive-says-why "\$("\$E" status picky2)"
+expect requisite-target-starts-on-its-own slowpoke ready
 "\$E" --root="$tmp" -q enable late && "\$E" reload >/dev/null && expect enable-then-reload-starts late ready ||
 	bad enable-then-reload-starts "enable or reload failed"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
