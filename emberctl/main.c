@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "client.h"
 #include "ctl.h"
+#include "enable.h"
 #include "exitcode.h"
 #include "log.h"
 #include "records.h"
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 		"       emberctl [--socket PATH] log NAME [-f]\n"
 		"       emberctl [--socket PATH] [--json] analyze [--svg FILE]\n"
 		"       emberctl [--socket PATH] poweroff|reboot|halt\n"
+		"       emberctl [--root DIR] enable|disable|mask|unmask|is-enabled NAME...\n"
 		"Talk to ember-init (PID 1) over its control socket (default %s).\n"
 		"  --json         JSON output (list, status, analyze)\n"
 		"  --socket PATH  another control socket (also $%s)\n"
@@ -222,6 +224,18 @@ int main(int argc, char **argv)
 	int fd, res, code;
 
 	log_open("emberctl");
+	for (int i = 1; i < argc; i++) { /* enable & co. work on files, not on PID 1 */
+		if (strcmp(argv[i], "--root") == 0 || strcmp(argv[i], "--socket") == 0 ||
+		    strcmp(argv[i], "--svg") == 0) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] != '-') {
+			if (enable_is_verb(argv[i]))
+				return enable_main(argc, argv);
+			break;
+		}
+	}
 	parse_args(argc, argv, &o);
 	len = build_request(&o, &req, request, sizeof request);
 	path = o.socket ? o.socket : getenv(CTL_SOCKET_ENV);

@@ -131,9 +131,9 @@ static void append(char *buf, size_t size, const char *s)
 /* The shortest cycle through start, inside its cycle component, as "a -> b -> a".
  * Returns how many services it shows. */
 static size_t describe_cycle(const struct depgraph *g, const struct depgraph_set *reach,
-			   size_t start, char *buf, size_t size)
+			   size_t start, char *buf, size_t size, uint16_t *path)
 {
-	uint16_t parent[DEPGRAPH_MAX], queue[DEPGRAPH_MAX], path[DEPGRAPH_MAX + 1];
+	uint16_t parent[DEPGRAPH_MAX], queue[DEPGRAPH_MAX];
 	bool seen[DEPGRAPH_MAX] = { false };
 	size_t head = 0, tail = 0, last = start, n = 0;
 
@@ -165,6 +165,49 @@ static size_t describe_cycle(const struct depgraph *g, const struct depgraph_set
 	return n;
 }
 
+static bool required_in_cycle(const struct depgraph *g, const struct depgraph_set *reach,
+			      size_t node)
+{
+	for (size_t a = 0; a < g->count; a++)
+		if (a != node && starts(g, a) && depgraph_set_has(&g->requires[a], node) &&
+		    same_cycle(reach, a, node))
+			return true;
+	return false;
+}
+
+/* Break one ordering cycle as systemd does: find a member that no other member requires
+ * (only wanted), and drop its ordering after its predecessor on the cycle; everything
+ * still starts. Returns false when there is no cycle or every member is required. */
+static bool break_one_cycle(struct depgraph *g, const struct depgraph_report *report)
+{
+	static struct depgraph_set reach[DEPGRAPH_MAX];
+	uint16_t path[DEPGRAPH_MAX + 1];
+	char text[DEPGRAPH_REASON_MAX / 2], why[DEPGRAPH_REASON_MAX];
+
+	closure(g, reach);
+	for (size_t a = 0; a < g->count; a++) {
+		size_t n;
+		if (!starts(g, a) || !depgraph_set_has(&reach[a], a))
+			continue;
+		n = describe_cycle(g, reach, a, text, sizeof text, path);
+		/* path[n-1] is a, path[i] follows path[i+1]; path[0] precedes a. */
+		for (size_t i = 0; i < n; i++) {
+			size_t m = path[i], pred = path[(i + 1) % n];
+			if (required_in_cycle(g, reach, m) || !depgraph_set_has(&g->before[pred], m))
+				continue;
+			g->before[pred].bits[m / 64] &= ~((uint64_t)1 << (m % 64));
+			snprintf(why, sizeof why, "ordering cycle %s: broken by dropping the "
+				 "ordering of %s after %s (%s is only wanted)", text, g->name[m],
+				 g->name[pred], g->name[m]);
+			if (report && report->note)
+				report->note(report->ctx, m, why);
+			return true;
+		}
+		return false;
+	}
+	return false;
+}
+
 /* Drop every member of an ordering cycle; each report names the cycle's members. */
 static void drop_cycles(struct depgraph *g, const struct depgraph_report *report)
 {
@@ -179,7 +222,8 @@ static void drop_cycles(struct depgraph *g, const struct depgraph_report *report
 		size_t shown, members = 0;
 		if (!in_cycle[a])
 			continue;
-		shown = describe_cycle(g, reach, a, path, sizeof path);
+		uint16_t nodes[DEPGRAPH_MAX + 1];
+		shown = describe_cycle(g, reach, a, path, sizeof path, nodes);
 		snprintf(why, sizeof why, "ordering cycle %s", path);
 		for (size_t b = 0; b < g->count; b++)
 			members += in_cycle[b] && same_cycle(reach, a, b);
@@ -256,6 +300,8 @@ static void compute_order(struct depgraph *g)
 void depgraph_solve(struct depgraph *g, const struct depgraph_report *report)
 {
 	propagate_requirements(g, report);
+	for (size_t i = 0; i < (size_t)DEPGRAPH_MAX * 4 && break_one_cycle(g, report); i++)
+		;
 	drop_cycles(g, report);
 	propagate_requirements(g, report);
 	compute_waves(g);
@@ -324,6 +370,76 @@ static void fail_service(void *ctx, size_t node, const char *why)
 	service_fail(&r->svcs[node], r->diag, 0, "%s", why);
 }
 
+static void note_service(void *ctx, size_t node, const char *why)
+{
+	struct service_report *r = ctx;
+
+	if (r->diag && r->diag->report)
+		r->diag->report(r->diag->ctx, SERVICE_WARNING, r->svcs[node].path, 0, why);
+}
+
+/* Requires= BindsTo= Requisite=: a missing unit fails the one that names it. */
+static void add_requirements(struct depgraph *g, struct service *svcs, size_t a,
+			     const struct service_name_list *list, const char *verb,
+			     const struct service_diag *diag)
+{
+	const struct service *s = &svcs[a];
+
+	for (size_t i = 0; i < list->count && starts(g, a); i++) {
+		const char *name = service_str(s, list->name[i]);
+		int b = depgraph_find(g, name);
+		if (b >= 0) {
+			depgraph_require(g, a, (size_t)b);
+			continue;
+		}
+		service_fail(&svcs[a], diag, 0, "%s %s, which does not exist", verb, name);
+		depgraph_drop(g, a, DEPGRAPH_REQUIREMENT);
+	}
+}
+
+static int find_loaded(const struct depgraph *g, const char *name)
+{
+	return depgraph_find(g, name);
+}
+
+/* DefaultDependencies=yes, as systemd adds them, towards the targets that are loaded:
+ * a service Requires= and is After= sysinit.target, After= basic.target, Before=
+ * shutdown.target; a target is After= the units it wants or requires (unless they opt
+ * out or are ordered after it) and Before= shutdown.target. */
+static void add_default_dependencies(struct depgraph *g, const struct service *svcs, size_t a)
+{
+	const struct service *s = &svcs[a];
+	int sysinit = find_loaded(g, "sysinit.target"), basic = find_loaded(g, "basic.target");
+	int shutdown = find_loaded(g, "shutdown.target");
+
+	if (!s->default_dependencies)
+		return;
+	if (shutdown >= 0 && (size_t)shutdown != a)
+		depgraph_order(g, a, (size_t)shutdown);
+	if (s->kind == UNIT_SERVICE) {
+		if (sysinit >= 0) {
+			depgraph_order(g, (size_t)sysinit, a);
+			depgraph_require(g, a, (size_t)sysinit);
+		}
+		if (basic >= 0)
+			depgraph_order(g, (size_t)basic, a);
+		return;
+	}
+	if (s->kind != UNIT_TARGET)
+		return;
+	for (size_t k = 0; k < 4; k++) {
+		const struct service_name_list *list = k == 0 ? &s->wants : k == 1 ? &s->requires :
+						       k == 2 ? &s->binds_to : &s->requisite;
+		for (size_t i = 0; i < list->count; i++) {
+			int b = depgraph_find(g, service_str(s, list->name[i]));
+			if (b < 0 || !svcs[b].default_dependencies ||
+			    depgraph_set_has(&g->before[a], (size_t)b))
+				continue;
+			depgraph_order(g, (size_t)b, a);
+		}
+	}
+}
+
 static void add_edges(struct depgraph *g, struct service *svcs, size_t a,
 		      const struct service_diag *diag)
 {
@@ -339,23 +455,18 @@ static void add_edges(struct depgraph *g, struct service *svcs, size_t a,
 		if (b >= 0)
 			depgraph_order(g, a, (size_t)b);
 	}
-	for (size_t i = 0; i < s->requires.count && starts(g, a); i++) {
-		const char *name = service_str(s, s->requires.name[i]);
-		int b = depgraph_find(g, name);
-		if (b >= 0) {
-			depgraph_require(g, a, (size_t)b);
-			continue;
-		}
-		service_fail(&svcs[a], diag, 0, "requires %s, which does not exist", name);
-		depgraph_drop(g, a, DEPGRAPH_REQUIREMENT);
-	}
+	add_requirements(g, svcs, a, &s->requires, "requires", diag);
+	add_requirements(g, svcs, a, &s->binds_to, "is bound to", diag);
+	add_requirements(g, svcs, a, &s->requisite, "needs (Requisite=)", diag);
+	add_default_dependencies(g, svcs, a);
 }
 
 void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
 			    const struct service_diag *diag)
 {
 	struct service_report r = { .svcs = svcs, .diag = diag };
-	struct depgraph_report report = { .dropped = fail_service, .ctx = &r };
+	struct depgraph_report report = { .dropped = fail_service, .note = note_service,
+					  .ctx = &r };
 
 	depgraph_init(g);
 	for (size_t a = DEPGRAPH_MAX; a < n; a++)

@@ -3,8 +3,10 @@
 /* The dependency graph of the services: After=/Before= order starts, Requires= makes a
  * failure (and a stop) spread to the services that require the one that failed.
  *
- * depgraph_solve() drops what cannot start (failed or masked services, members of an
- * ordering cycle, services that require a dropped one), then arranges the rest in waves:
+ * depgraph_solve() drops what cannot start (failed or masked services, services that
+ * require a dropped one), breaks ordering cycles as systemd does (an ordering edge into a
+ * member that no other member requires is dropped and reported; only a cycle of members
+ * that all require each other is dropped whole), then arranges the rest in waves:
  * a service is in the first wave after every service ordered before it. Everything in
  * one wave may start in parallel. The supervisor need not wait for whole waves: a
  * service may start as soon as depgraph_startable() says so.
@@ -63,6 +65,8 @@ struct depgraph {
 struct depgraph_report {
 	void (*dropped)(void *ctx, size_t node, const char *why);
 	void *ctx;
+	/* A cycle broken by dropping one ordering edge (node keeps starting); may be NULL. */
+	void (*note)(void *ctx, size_t node, const char *why);
 };
 
 void depgraph_init(struct depgraph *g);

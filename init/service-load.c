@@ -1,10 +1,14 @@
-/* Finding and reading service files: the directories in priority order, overrides,
- * masks, size caps. Parsing is service.c's job; this file only does the I/O. */
+/* Finding and reading unit files: the search path in priority order, masks, templates
+ * and instances, drop-ins, .wants/.requires directories, and which units are loaded at
+ * all (those reachable from the default target, see docs/services.md "Where units come
+ * from"). Parsing is service.c's job; this file does the I/O. */
 #include "service.h"
+#include "socket-unit.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,12 +16,40 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "parse.h"
+#include "unit-targets.h"
+
+#define LOAD_DIRS_MAX 16
+#define MISSING_MAX 64
+#define DROPINS_MAX 32
+#define BLOOM_BITS 4096
+#define ROOTS_MAX 1024
+
+/* One directory of the search path, opened once. The bloom filter holds every entry
+ * name, so the many names a directory does not have cost no system call. */
+struct searchdir {
+	const char *path;
+	int fd;
+	bool systemd; /* a systemd directory: its units start only when pulled in */
+	uint64_t bloom[BLOOM_BITS / 64];
+};
+
 struct loader {
+	const struct service_load_config *cfg;
 	struct service *out;
 	size_t cap;
 	size_t count;
 	size_t dropped; /* names beyond cap */
 	const struct service_diag *diag;
+	size_t ndirs;
+	size_t nmissing;
+	bool root[ROOTS_MAX]; /* out[i] is wanted for its own sake */
+	bool pulled[ROOTS_MAX]; /* out[i] is pulled in from the default target */
+	/* Not cleared as a whole (PID 1 touches only the pages it uses): */
+	struct searchdir dir[LOAD_DIRS_MAX];
+	char missing[MISSING_MAX][SERVICE_NAME_MAX];
+	char split[LOAD_DIRS_MAX][PATH_MAX]; /* "a:b" entries, split */
+	char text[SERVICE_FILE_MAX + 1];
 };
 
 static void say(const struct service_diag *diag, enum service_severity severity,
@@ -59,6 +91,134 @@ static struct service *slot_for(struct loader *l, const char *name)
 	return strcmp(name, l->out[last].name) < 0 ? &l->out[last] : NULL;
 }
 
+/* ---- the search path --------------------------------------------------------------- */
+
+static unsigned bloom_hash(const char *s, unsigned seed)
+{
+	unsigned h = 2166136261u ^ seed;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h % BLOOM_BITS;
+}
+
+static void bloom_add(struct searchdir *d, const char *name)
+{
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned bit = bloom_hash(name, k);
+		d->bloom[bit / 64] |= (uint64_t)1 << (bit % 64);
+	}
+}
+
+static bool bloom_maybe(const struct searchdir *d, const char *name)
+{
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned bit = bloom_hash(name, k);
+		if (!((d->bloom[bit / 64] >> (bit % 64)) & 1))
+			return false;
+	}
+	return true;
+}
+
+/* A directory whose path has a "/systemd/" component holds systemd's units. */
+static bool is_systemd_dir(const char *path)
+{
+	return strstr(path, "/systemd/") != NULL;
+}
+
+static void open_dir(struct loader *l, const char *path)
+{
+	struct searchdir *d;
+	struct stat st;
+	DIR *dir;
+	struct dirent *e;
+	int fd;
+
+	if (l->ndirs >= LOAD_DIRS_MAX)
+		return;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			say(l->diag, SERVICE_WARNING, path, "cannot read directory: %s",
+			    strerror(errno));
+		return;
+	}
+	/* Merged /usr: /lib/systemd/system is /usr/lib/systemd/system. Search it once. */
+	for (size_t i = 0; fstat(fd, &st) == 0 && i < l->ndirs; i++) {
+		struct stat other;
+		if (fstat(l->dir[i].fd, &other) == 0 && other.st_dev == st.st_dev &&
+		    other.st_ino == st.st_ino) {
+			close(fd);
+			return;
+		}
+	}
+	d = &l->dir[l->ndirs];
+	memset(d, 0, sizeof *d);
+	d->path = path;
+	d->systemd = is_systemd_dir(path);
+	d->fd = fd;
+	dir = fdopendir(dup(fd));
+	if (!dir) {
+		close(fd);
+		return;
+	}
+	while ((e = readdir(dir)))
+		if (e->d_name[0] != '.')
+			bloom_add(d, e->d_name);
+	closedir(dir);
+	l->ndirs++;
+}
+
+static void open_dirs(struct loader *l, const char *const *dirs, size_t ndirs)
+{
+	static const char *const defaults[] = {
+		SERVICE_DIR_ETC, SERVICE_DIR_RUN, SERVICE_DIR_LIB, "/etc/systemd/system",
+		"/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system",
+		"/lib/systemd/system",
+	};
+	size_t nsplit = 0;
+
+	if (!dirs) {
+		dirs = defaults;
+		ndirs = sizeof defaults / sizeof *defaults;
+	}
+	/* An entry may list several directories: "/a:/b" (ember.services= on the kernel
+	 * command line names one value). */
+	for (size_t i = 0; i < ndirs; i++) {
+		const char *p = dirs[i];
+		if (!strchr(p, ':')) {
+			open_dir(l, p);
+			continue;
+		}
+		while (*p && nsplit < LOAD_DIRS_MAX) {
+			size_t len = strcspn(p, ":");
+			if (len > 0 && len < PATH_MAX) {
+				snprintf(l->split[nsplit], PATH_MAX, "%.*s", (int)len, p);
+				open_dir(l, l->split[nsplit++]);
+			}
+			p += len + (p[len] == ':');
+		}
+	}
+}
+
+static void close_dirs(struct loader *l)
+{
+	for (size_t i = 0; i < l->ndirs; i++)
+		close(l->dir[i].fd);
+}
+
+/* The first directory that has entry, or -1. */
+static int locate(const struct loader *l, const char *entry, size_t from)
+{
+	struct stat st;
+
+	for (size_t i = from; i < l->ndirs; i++)
+		if (bloom_maybe(&l->dir[i], entry) &&
+		    fstatat(l->dir[i].fd, entry, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return (int)i;
+	return -1;
+}
+
 static bool is_dev_null(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1 && minor(st->st_rdev) == 3;
@@ -81,25 +241,6 @@ static bool masked(int dirfd, const char *file)
 	return is_dev_null(&st) || (S_ISREG(st.st_mode) && st.st_size == 0);
 }
 
-/* The canonical unit name of a directory entry ("sshd" for sshd.service, "x.target"), or
- * false when the entry is not a unit file ember reads. */
-static bool name_of(const char *file, char *name, size_t size)
-{
-	enum unit_kind kind;
-
-	if (file[0] == '.')
-		return false;
-	if (!strchr(file, '.') || unit_name_canonical(file, name, size, &kind) == -2)
-		return false;
-	/* "x.socket" without a known suffix after it would read as a service: require one. */
-	size_t len = strlen(file), n = strlen(unit_kind_suffix(kind));
-	if (len <= n || strcmp(file + len - n, unit_kind_suffix(kind)) != 0)
-		return false;
-	if (unit_name_canonical(file, name, size, &kind) < 0)
-		snprintf(name, size, "%s", file); /* reported as unsafe below */
-	return true;
-}
-
 /* A file name fit for a log line: control bytes become '?', so a crafted name cannot
  * forge log lines. */
 static const char *printable(const char *file, char *buf, size_t size)
@@ -110,55 +251,6 @@ static const char *printable(const char *file, char *buf, size_t size)
 		buf[i] = (unsigned char)file[i] < 0x20 || file[i] == 0x7f ? '?' : file[i];
 	buf[i] = '\0';
 	return buf;
-}
-
-static void consider(struct loader *l, const char *dir, int dirfd, const char *file)
-{
-	char shown[72];
-	char name[SERVICE_NAME_MAX + 256];
-	enum unit_kind kind;
-	char path[SERVICE_PATH_MAX];
-	struct service *svc;
-
-	if (!name_of(file, name, sizeof name))
-		return;
-	if (unit_name_canonical(file, name, sizeof name, &kind) < 0 ||
-	    !service_name_valid(name)) {
-		say(l->diag, SERVICE_WARNING, dir, "%s: unsafe or overlong unit name "
-		    "(1-127 of A-Z a-z 0-9 _ . : - @ \\), file ignored",
-		    printable(file, shown, sizeof shown));
-		return;
-	}
-	if (unit_name_is_template(name))
-		return; /* instantiated when something names an instance */
-	if (find(l, name))
-		return; /* overridden by a directory with higher priority */
-	if (snprintf(path, sizeof path, "%s/%s", dir, file) >= (int)sizeof path) {
-		say(l->diag, SERVICE_WARNING, dir, "%s: path too long, file ignored", file);
-		return;
-	}
-	svc = slot_for(l, name);
-	if (!svc)
-		return;
-	service_init(svc, name, path);
-	svc->kind = kind;
-	svc->masked = masked(dirfd, file);
-}
-
-static void scan_dir(struct loader *l, const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			say(l->diag, SERVICE_WARNING, dir, "cannot read directory: %s",
-			    strerror(errno));
-		return;
-	}
-	while ((e = readdir(d)))
-		consider(l, dir, dirfd(d), e->d_name);
-	closedir(d);
 }
 
 /* Read the file at svc->path into text (SERVICE_FILE_MAX + 1 bytes): its length, or -1
@@ -219,33 +311,514 @@ static void sort_by_name(struct service *s, size_t n)
 	}
 }
 
+
+/* ---- one unit: fragment, drop-ins, .wants/.requires ------------------------------------ */
+
+static ssize_t read_file_at(struct loader *l, struct service *svc, const char *dir,
+			    const char *file)
+{
+	char path[SERVICE_PATH_MAX];
+
+	if (snprintf(path, sizeof path, "%s/%s", dir, file) >= (int)sizeof path) {
+		service_fail(svc, l->diag, 0, "%s/%s: path too long", dir, file);
+		return -1;
+	}
+	str_copy(svc->path, sizeof svc->path, path);
+	return read_capped(svc, l->text, l->diag);
+}
+
+static bool has_control_bytes(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+struct dropin {
+	char base[NAME_MAX + 1];
+	unsigned char dir;    /* search directory */
+	unsigned char sub;    /* which of the .d directories */
+};
+
+/* Collect the *.conf files of one NAME.d directory; a base name already seen (from a
+ * directory with higher priority) is skipped: the first one wins. */
+static size_t collect_dropins(struct loader *l, size_t d, size_t sub, const char *subdir,
+			      struct dropin *list, size_t n)
+{
+	int fd;
+	DIR *dir;
+	struct dirent *e;
+
+	if (!bloom_maybe(&l->dir[d], subdir))
+		return n;
+	fd = openat(l->dir[d].fd, subdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || !(dir = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return n;
+	}
+	while ((e = readdir(dir)) && n < DROPINS_MAX) {
+		size_t len = strlen(e->d_name);
+		bool seen = false;
+		if (e->d_name[0] == '.' || len <= 5 || strcmp(e->d_name + len - 5, ".conf") != 0)
+			continue;
+		if (has_control_bytes(e->d_name)) { /* could forge log lines: skipped */
+			say(l->diag, SERVICE_WARNING, l->dir[d].path, "%s/: a drop-in whose name has "
+			    "control characters, ignored", subdir);
+			continue;
+		}
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = strcmp(list[i].base, e->d_name) == 0;
+		if (seen)
+			continue;
+		str_copy(list[n].base, sizeof list[n].base, e->d_name);
+		list[n].dir = (unsigned char)d;
+		list[n].sub = (unsigned char)sub;
+		n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+static void sort_dropins(struct dropin *list, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && strcmp(list[j].base, list[j - 1].base) < 0; j--) {
+			struct dropin tmp = list[j];
+			list[j] = list[j - 1];
+			list[j - 1] = tmp;
+		}
+}
+
+/* Drop-ins, as systemd applies them: NAME.d/ of the unit, TEMPLATE.d/ of its template,
+ * and the kind's own directory (service.d/), in every search directory; ordered by base
+ * name across all of them; of two same-named files the higher-priority one wins, and a
+ * masked one (empty, or a link to /dev/null) hides the lower ones and adds nothing. */
+static void apply_dropins(struct loader *l, struct service *svc)
+{
+	char subdirs[3][SERVICE_NAME_MAX + 32];
+	struct dropin list[DROPINS_MAX];
+	char fragment[SERVICE_PATH_MAX];
+	char full[SERVICE_NAME_MAX + 16], tmpl[SERVICE_NAME_MAX];
+	size_t nsub = 0, n = 0;
+
+	unit_name_full(svc->name, full, sizeof full);
+	snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", full);
+	if (unit_name_is_instance(svc->name) &&
+	    unit_name_template_of(svc->name, tmpl, sizeof tmpl) == 0 &&
+	    unit_name_full(tmpl, full, sizeof full) == 0)
+		snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", full);
+	snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", unit_kind_suffix(svc->kind) + 1);
+	for (size_t d = 0; d < l->ndirs; d++)
+		for (size_t s = 0; s < nsub; s++)
+			n = collect_dropins(l, d, s, subdirs[s], list, n);
+	if (n == 0)
+		return;
+	sort_dropins(list, n);
+	str_copy(fragment, sizeof fragment, svc->path);
+	for (size_t i = 0; i < n && !svc->failed; i++) {
+		char file[sizeof subdirs[0] + NAME_MAX + 2];
+		ssize_t len;
+		snprintf(file, sizeof file, "%.*s/%.*s", (int)sizeof subdirs[0],
+			 subdirs[list[i].sub % 3], NAME_MAX, list[i].base);
+		if (masked(l->dir[list[i].dir].fd, file))
+			continue;
+		len = read_file_at(l, svc, l->dir[list[i].dir].path, file);
+		if (len >= 0)
+			service_parse_more(svc, l->text, (size_t)len, l->diag);
+	}
+	if (!svc->failed) /* the failing drop-in stays named in path */
+		str_copy(svc->path, sizeof svc->path, fragment);
+}
+
+/* NAME.wants/ and NAME.requires/ in every search directory: each entry (usually a
+ * symlink made by `emberctl enable`) names a unit to pull in. */
+static void dependency_dirs_of(struct loader *l, struct service *svc, const char *full)
+{
+	static const char *const kinds[] = { "wants", "requires" };
+	char sub[SERVICE_NAME_MAX + 32];
+
+	for (size_t k = 0; k < 2; k++) {
+		struct service_name_list *list = k ? &svc->requires : &svc->wants;
+		snprintf(sub, sizeof sub, "%s.%s", full, kinds[k]);
+		for (size_t d = 0; d < l->ndirs; d++) {
+			int fd;
+			DIR *dir;
+			struct dirent *e;
+			if (!bloom_maybe(&l->dir[d], sub))
+				continue;
+			fd = openat(l->dir[d].fd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0 || !(dir = fdopendir(fd))) {
+				if (fd >= 0)
+					close(fd);
+				continue;
+			}
+			while ((e = readdir(dir))) {
+				char name[SERVICE_NAME_MAX];
+				if (e->d_name[0] == '.' ||
+				    unit_name_canonical(e->d_name, name, sizeof name, NULL) < 0 ||
+				    unit_name_is_template(name) || !service_name_valid(name))
+					continue;
+				if (service_add_name(svc, list, name) < 0)
+					say(l->diag, SERVICE_WARNING, l->dir[d].path,
+					    "%s/%s: too many names for %s, ignored", sub, e->d_name,
+					    svc->name);
+			}
+			closedir(dir);
+		}
+	}
+}
+
+static void apply_dependency_dirs(struct loader *l, struct service *svc)
+{
+	char full[SERVICE_NAME_MAX + 16];
+
+	unit_name_full(svc->name, full, sizeof full);
+	dependency_dirs_of(l, svc, full);
+}
+
+static bool missing(const struct loader *l, const char *name)
+{
+	for (size_t i = 0; i < l->nmissing; i++)
+		if (strcmp(l->missing[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void note_missing(struct loader *l, const char *name)
+{
+	if (l->nmissing < MISSING_MAX)
+		str_copy(l->missing[l->nmissing++], sizeof l->missing[0], name);
+}
+
+/* Find the file of name: its own, else its template's (for an instance). */
+static int fragment_of(struct loader *l, const char *name, char *file, size_t size)
+{
+	char tmpl[SERVICE_NAME_MAX];
+	int d;
+
+	unit_name_full(name, file, size);
+	d = locate(l, file, 0);
+	if (d >= 0 || !unit_name_is_instance(name) ||
+	    unit_name_template_of(name, tmpl, sizeof tmpl) < 0)
+		return d;
+	unit_name_full(tmpl, file, size);
+	return locate(l, file, 0);
+}
+
+/* Load name (canonical) unless it is loaded already. NULL when there is no such unit or
+ * no room; a missing unit is not an error here (the dependency graph decides). */
+static struct service *load_unit(struct loader *l, const char *name)
+{
+	char file[SERVICE_NAME_MAX + 16];
+	const char *builtin = NULL;
+	struct service *svc = find(l, name);
+	int d;
+
+	if (svc)
+		return svc;
+	if (missing(l, name) || !service_name_valid(name) || unit_name_is_template(name))
+		return NULL;
+	d = fragment_of(l, name, file, sizeof file);
+	if (d < 0 && unit_name_kind(name) == UNIT_TARGET)
+		builtin = unit_target_builtin(name);
+	if (d < 0 && !builtin) {
+		note_missing(l, name);
+		return NULL;
+	}
+	svc = slot_for(l, name);
+	if (!svc)
+		return NULL;
+	if ((size_t)(svc - l->out) < ROOTS_MAX)
+		l->root[svc - l->out] = false;
+	if (builtin) {
+		service_init(svc, name, UNIT_BUILTIN_PATH);
+		service_parse_more(svc, builtin, strlen(builtin), l->diag);
+		apply_dropins(l, svc);
+		apply_dependency_dirs(l, svc);
+		service_validate(svc, l->diag);
+		return svc;
+	}
+	service_init(svc, name, "");
+	if (snprintf(svc->path, sizeof svc->path, "%s/%s", l->dir[d].path, file) >=
+	    (int)sizeof svc->path) {
+		service_fail(svc, l->diag, 0, "path too long");
+		return svc;
+	}
+	svc->masked = masked(l->dir[d].fd, file);
+	if (svc->masked)
+		return svc;
+	ssize_t len = read_capped(svc, l->text, l->diag);
+	if (len < 0)
+		return svc;
+	service_parse_more(svc, l->text, (size_t)len, l->diag);
+	apply_dropins(l, svc);
+	apply_dependency_dirs(l, svc);
+	service_validate(svc, l->diag);
+	return svc;
+}
+
+/* Does file name a unit file ember reads (.service, .socket, .target)? */
+static bool unit_file_name(const char *file)
+{
+	size_t len = strlen(file);
+
+	for (int k = UNIT_SERVICE; k <= UNIT_TARGET; k++) {
+		const char *suffix = unit_kind_suffix((enum unit_kind)k);
+		size_t n = strlen(suffix);
+		if (len > n && strcmp(file + len - n, suffix) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ---- which units: ember's own, the default target and what it pulls in ---------------- */
+
+/* ember's own directories: every unit there without [Install] starts at boot, as it
+ * always did (implicitly wanted by the default target). Returns true when some unit
+ * there has an [Install] section (its enablement then decides). */
+static bool load_own_units(struct loader *l)
+{
+	bool any_install = false;
+
+	for (size_t d = 0; d < l->ndirs; d++) {
+		DIR *dir;
+		struct dirent *e;
+		int fd;
+		if (l->dir[d].systemd)
+			continue;
+		fd = dup(l->dir[d].fd);
+		if (fd < 0 || !(dir = fdopendir(fd))) {
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		rewinddir(dir);
+		while ((e = readdir(dir))) {
+			char name[SERVICE_NAME_MAX + 256], shown[72];
+			enum unit_kind kind;
+			struct service *svc;
+			if (e->d_name[0] == '.' || !unit_file_name(e->d_name))
+				continue;
+			if (unit_name_canonical(e->d_name, name, sizeof name, &kind) < 0 ||
+			    !service_name_valid(name)) {
+				say(l->diag, SERVICE_WARNING, l->dir[d].path, "%s: unsafe or overlong "
+				    "unit name (1-127 of A-Z a-z 0-9 _ . : - @ \\\\), file ignored",
+				    printable(e->d_name, shown, sizeof shown));
+				continue;
+			}
+			if (unit_name_is_template(name))
+				continue; /* instantiated when something names an instance */
+			svc = load_unit(l, name);
+			if (svc && svc->has_install)
+				any_install = true;
+		}
+		closedir(dir);
+	}
+	return any_install;
+}
+
+/* The default target: the kernel command line's, else what default.target links to,
+ * else default.target itself if it is a file, else multi-user.target. */
+static void default_target(struct loader *l, char *out, size_t size)
+{
+	char target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+	int d;
+
+	if (l->cfg->default_target && *l->cfg->default_target) {
+		str_copy(out, size, l->cfg->default_target);
+		return;
+	}
+	str_copy(out, size, UNIT_FALLBACK_TARGET);
+	d = locate(l, UNIT_DEFAULT_TARGET, 0);
+	if (d < 0)
+		return;
+	n = readlinkat(l->dir[d].fd, UNIT_DEFAULT_TARGET, target, sizeof target - 1);
+	if (n < 0) {
+		str_copy(out, size, UNIT_DEFAULT_TARGET);
+		return;
+	}
+	target[n] = '\0';
+	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	if (unit_name_canonical(base, out, size, NULL) < 0 ||
+	    unit_name_kind(out) != UNIT_TARGET)
+		str_copy(out, size, UNIT_FALLBACK_TARGET);
+}
+
+/* What pulls a unit in: Wants= Requires= BindsTo= (Requisite= does not: it only checks
+ * that the other unit is active already). */
+#define PULLS 3
+static const struct service_name_list *pulls(const struct service *s, size_t k)
+{
+	switch (k) {
+	case 0: return &s->wants;
+	case 1: return &s->requires;
+	default: return &s->binds_to;
+	}
+}
+
+/* The service a socket unit activates, when it is loaded. */
+static struct service *activated_by(struct loader *l, const struct service *sock)
+{
+	char name[SERVICE_NAME_MAX];
+
+	if (sock->kind != UNIT_SOCKET)
+		return NULL;
+	return find(l, socket_unit_service(sock, name, sizeof name));
+}
+
+/* Load everything the loaded units pull in (Wants Requires BindsTo), and the service
+ * each socket unit activates, breadth first: the table itself is the queue. */
+static void load_pulled(struct loader *l, size_t from)
+{
+	for (size_t i = from; i < l->count; i++) {
+		if (l->out[i].kind == UNIT_SOCKET) {
+			char name[SERVICE_NAME_MAX];
+			socket_unit_service(&l->out[i], name, sizeof name);
+			load_unit(l, name); /* a missing one fails the socket unit at run time */
+		}
+		for (size_t k = 0; k < PULLS; k++) {
+			const struct service_name_list *list = pulls(&l->out[i], k);
+			for (size_t j = 0; j < list->count; j++) {
+				char name[SERVICE_NAME_MAX];
+				bool known_missing;
+				/* Copy: loading may move the table's entries (slot_for). */
+				str_copy(name, sizeof name, service_str(&l->out[i], list->name[j]));
+				known_missing = missing(l, name);
+				if (load_unit(l, name))
+					continue;
+				if (!missing(l, name))
+					break; /* no room left */
+				/* Requires=/BindsTo= of a missing unit fail it (depgraph). */
+				if (k == 0 && !known_missing)
+					say(l->diag, SERVICE_WARNING, l->out[i].path, "Wants=%s: no such "
+					    "unit, ignored", name);
+			}
+		}
+	}
+}
+
+static bool reach(bool *set, size_t i)
+{
+	if (set[i])
+		return false;
+	set[i] = true;
+	return true;
+}
+
+/* Grow set to everything its units pull in; with triggers, also to the services its
+ * socket units activate (they are needed, but started on traffic, not pulled in). */
+static void spread(struct loader *l, bool *set, bool triggers)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < l->count; i++) {
+			struct service *t;
+			if (!set[i])
+				continue;
+			for (size_t k = 0; k < PULLS; k++) {
+				const struct service_name_list *list = pulls(&l->out[i], k);
+				for (size_t j = 0; j < list->count; j++) {
+					t = find(l, service_str(&l->out[i], list->name[j]));
+					if (t && reach(set, (size_t)(t - l->out)))
+						changed = true;
+				}
+			}
+			t = triggers ? activated_by(l, &l->out[i]) : NULL;
+			if (t && reach(set, (size_t)(t - l->out)))
+				changed = true;
+		}
+	}
+}
+
+/* Keep only the units reachable from the roots (root[]: the default target, ember's own
+ * units without [Install], units named by the caller), and say which ones the default
+ * target pulls in. */
+static void keep_reachable(struct loader *l)
+{
+	size_t n = 0;
+
+	if (l->count > ROOTS_MAX)
+		return;
+	spread(l, l->root, true);
+	spread(l, l->pulled, false);
+	for (size_t i = 0; i < l->count; i++) {
+		if (!l->root[i])
+			continue;
+		if (i != n)
+			memcpy(&l->out[n], &l->out[i], sizeof l->out[i]);
+		l->out[n].pulled = l->pulled[i];
+		n++;
+	}
+	l->count = n;
+}
+
+static void mark_root(struct loader *l, const struct service *svc)
+{
+	if (svc && (size_t)(svc - l->out) < ROOTS_MAX)
+		l->root[svc - l->out] = true;
+}
+
+int service_load_from(const struct service_load_config *cfg, struct service *out, size_t cap,
+		      size_t *count, const struct service_diag *diag)
+{
+	static struct loader l; /* 64 KiB of file buffer: not on PID 1's stack */
+	char target[SERVICE_NAME_MAX];
+	bool any_install, any_systemd = false;
+
+	memset(&l, 0, offsetof(struct loader, dir));
+	l.cfg = cfg;
+	l.out = out;
+	l.cap = cap;
+	l.diag = diag;
+	service_forget_host();
+	open_dirs(&l, cfg->dirs, cfg->ndirs);
+	for (size_t d = 0; d < l.ndirs; d++)
+		any_systemd |= l.dir[d].systemd;
+	any_install = load_own_units(&l);
+	for (size_t i = 0; i < l.count && i < ROOTS_MAX; i++)
+		l.root[i] = !l.out[i].has_install;
+	/* The default target only when something can use it: a systemd directory, an
+	 * ember unit with [Install], or a target asked for. A pure ember system loads
+	 * exactly its own units, as before. */
+	if (any_systemd || any_install || (cfg->default_target && *cfg->default_target)) {
+		default_target(&l, target, sizeof target);
+		struct service *t = load_unit(&l, target);
+		if (!t && strcmp(target, UNIT_FALLBACK_TARGET) != 0) {
+			say(diag, SERVICE_ERROR, target, "default target not found, using %s",
+			    UNIT_FALLBACK_TARGET);
+			t = load_unit(&l, UNIT_FALLBACK_TARGET);
+		}
+		mark_root(&l, t);
+		if (t && (size_t)(t - l.out) < ROOTS_MAX)
+			l.pulled[t - l.out] = true;
+		/* default.target.wants/ belongs to whatever default.target names. */
+		if (t && strcmp(t->name, UNIT_DEFAULT_TARGET) != 0)
+			dependency_dirs_of(&l, t, UNIT_DEFAULT_TARGET);
+	}
+	for (size_t i = 0; i < cfg->nextra; i++)
+		mark_root(&l, load_unit(&l, cfg->extra[i]));
+	load_pulled(&l, 0);
+	keep_reachable(&l);
+	close_dirs(&l);
+	sort_by_name(out, l.count);
+	if (l.dropped)
+		say(diag, SERVICE_ERROR, l.ndirs ? l.dir[0].path : "", "%zu unit files not loaded: "
+		    "more than %zu units (kept the first by name, up to %s)", l.dropped, cap,
+		    l.count ? out[l.count - 1].name : "none");
+	*count = l.count;
+	return 0;
+}
+
 int service_load(const char *const *dirs, size_t ndirs, struct service *out, size_t cap,
 		 size_t *count, const struct service_diag *diag)
 {
-	static const char *const default_dirs[] = { SERVICE_DIR_ETC, SERVICE_DIR_RUN,
-						    SERVICE_DIR_LIB };
-	struct loader l = { .out = out, .cap = cap, .count = 0, .dropped = 0, .diag = diag };
-	char text[SERVICE_FILE_MAX + 1];
+	struct service_load_config cfg = { .dirs = dirs, .ndirs = ndirs };
 
-	if (!dirs) {
-		dirs = default_dirs;
-		ndirs = sizeof default_dirs / sizeof *default_dirs;
-	}
-	for (size_t i = 0; i < ndirs; i++)
-		scan_dir(&l, dirs[i]);
-	sort_by_name(out, l.count);
-	if (l.dropped)
-		say(diag, SERVICE_ERROR, dirs[0], "%zu service files not loaded: more than %zu "
-		    "services (kept the first by name, up to %s)", l.dropped, cap,
-		    l.count ? out[l.count - 1].name : "none");
-	for (size_t i = 0; i < l.count; i++) {
-		ssize_t len;
-		if (out[i].masked || out[i].failed)
-			continue;
-		len = read_capped(&out[i], text, diag);
-		if (len >= 0)
-			service_parse(&out[i], text, (size_t)len, diag);
-	}
-	*count = l.count;
-	return 0;
+	return service_load_from(&cfg, out, cap, count, diag);
 }

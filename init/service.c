@@ -1083,7 +1083,7 @@ static int parse_default_instance(struct parser *p, const struct key *k, const c
 	if (*value && unit_name_instantiate("x@", value, probe, sizeof probe) < 0)
 		return invalid(p, k->name, value, "not a valid instance name (escape it with "
 				   "systemd-escape)");
-	if (*value && !unit_name_is_template(p->svc->name))
+	if (*value && !strchr(p->svc->name, '@'))
 		warn(p, "DefaultInstance= in a unit that is not a template, ignored");
 	return parse_string(p, k, value);
 }
@@ -1465,6 +1465,41 @@ int service_init(struct service *svc, const char *name, const char *path)
 	str_copy(svc->name, sizeof svc->name, name);
 	svc->kind = unit_name_kind(name); /* U1 */
 	svc->default_dependencies = true;
+	return 0;
+}
+
+/* U1: one more file (a drop-in) onto svc, without the whole-unit checks. */
+int service_parse_more(struct service *svc, const char *text, size_t len,
+		       const struct service_diag *diag)
+{
+	struct parser p = { .svc = svc, .diag = diag, .line = 0, .section = SECTION_NONE };
+
+	if (len > SERVICE_FILE_MAX)
+		service_fail(svc, diag, 0, "file is %zu bytes, more than the limit of %d", len,
+			     SERVICE_FILE_MAX);
+	else
+		parse_text(&p, text, len);
+	return svc->failed ? -1 : 0;
+}
+
+int service_validate(struct service *svc, const struct service_diag *diag)
+{
+	if (!svc->failed)
+		validate(svc, diag);
+	return svc->failed ? -1 : 0;
+}
+
+/* U1: a name the loader adds (.wants/.requires directories, built-in relations). */
+int service_add_name(struct service *svc, struct service_name_list *list, const char *name)
+{
+	if (strcmp(name, svc->name) == 0 || name_listed(svc, list, name))
+		return 0;
+	if (list->count >= SERVICE_DEPS_MAX)
+		return -1;
+	list->name[list->count] = text_add(svc, name);
+	if (!list->name[list->count])
+		return -1;
+	list->count++;
 	return 0;
 }
 

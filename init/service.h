@@ -220,6 +220,8 @@ struct service {
 	strref bus_name;            /* BusName=: a well-known D-Bus name */
 	/* U1: [Install] (used by emberctl enable; PID 1 only asks has_install) */
 	bool has_install; /* the file has an [Install] section */
+	bool pulled;      /* the loader: pulled in from the default target, so it starts at
+			   * boot even where a socket unit could activate it */
 	struct service_name_list wanted_by, required_by, alias, also;
 	strref default_instance;
 
@@ -257,6 +259,15 @@ void service_fail(struct service *svc, const struct service_diag *diag, unsigned
 /* Store s in svc's text storage: its ref, or 0 when the storage is full (the kind-specific
  * parsers, e.g. socket-unit.c, use it). */
 strref service_text_store(struct service *svc, const char *s);
+/* U1: parse a drop-in onto svc (as service_parse, without the whole-unit checks), then
+ * check the whole once every file is in. */
+int service_parse_more(struct service *svc, const char *text, size_t len,
+		       const struct service_diag *diag);
+int service_validate(struct service *svc, const struct service_diag *diag);
+/* U1: add a canonical name to one of svc's lists (duplicates and itself are skipped).
+ * 0, or -1 when the list or the text storage is full. */
+int service_add_name(struct service *svc, struct service_name_list *list, const char *name);
+
 /* U1: forget the host facts specifiers use (%H %m %b ...): read again when next needed. */
 void service_forget_host(void);
 
@@ -295,4 +306,21 @@ int service_rlimit_from_key(const char *key);     /* "LimitNOFILE" -> RLIMIT_NOF
  * directories are reported through diag and never stop the others. */
 int service_load(const char *const *dirs, size_t ndirs, struct service *out, size_t cap,
 		 size_t *count, const struct service_diag *diag);
+
+/* U1: the loader with every option. dirs: as above; an entry may list several,
+ * "/a:/b". A directory whose path has a "/systemd/" component is a systemd directory:
+ * its units load only when pulled in; units in the others (ember's own) without
+ * [Install] load and start as always. The default target (default_target, else
+ * default.target, else multi-user.target) is loaded with everything it pulls in when
+ * a systemd directory exists or a unit has [Install]. extra: units to load as well
+ * (started by name). Only reachable units are kept. */
+struct service_load_config {
+	const char *const *dirs;
+	size_t ndirs;
+	const char *default_target; /* canonical, NULL: default.target's choice */
+	const char *const *extra;
+	size_t nextra;
+};
+int service_load_from(const struct service_load_config *cfg, struct service *out, size_t cap,
+		      size_t *count, const struct service_diag *diag);
 #endif

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,7 +23,10 @@
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
 #include "svc-pidfile.h"
+#include "unit-deps.h"
+#include "parse.h"
 
+#define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
 #define KILL_GRACE_MS 5000      /* after SIGKILL, how long to wait for an empty cgroup */
 #define STOP_POLL_MS 50         /* how often a stopping service's cgroup is checked */
 #define OUTPUT_READS_PER_TURN 4 /* per service and loop turn: a flood cannot starve others */
@@ -40,6 +44,12 @@ static struct {
 	struct spawn_env spawn;
 	bool stopping_all;
 	long long boot_ready_us;
+	/* U1: the default target from the kernel command line, and units started by name
+	 * that nothing else pulls in (loaded again on every reload) */
+	char default_target[SERVICE_NAME_MAX];
+	char extra[UNIT_EXTRA_MAX][SERVICE_NAME_MAX];
+	const char *extra_ptr[UNIT_EXTRA_MAX];
+	size_t nextra;
 	void (*boot_ready_cb)(void);
 	void (*essential_cb)(const char *name);
 } sv; /* zero-initialised: 5 MB that must stay in .bss, not the binary */
@@ -71,6 +81,27 @@ static const char *name_of(const struct unit *u) { return u->svc->name; }
 
 static size_t index_of(const struct unit *u) { return (size_t)(u - sv.units); }
 
+static void begin_stop(struct unit *u, bool wanted);
+
+/* U1: BindsTo=/PartOf= (unit-deps.c): when u goes down, so do the units bound to it. */
+static void stop_bound(struct unit *u, enum unit_state s)
+{
+	struct unit *bound[SERVICE_COUNT_MAX];
+	size_t n;
+
+	if (s != UNIT_STOPPING && s != UNIT_STOPPED && s != UNIT_FAILED && s != UNIT_PERMANENT)
+		return;
+	n = unit_bound_to(u, s == UNIT_STOPPING || s == UNIT_STOPPED, bound, SERVICE_COUNT_MAX);
+	for (size_t i = 0; i < n; i++) {
+		log_info("%s: stopped because %s went down (BindsTo=/PartOf=)", name_of(bound[i]),
+			 name_of(u));
+		if (bound[i]->state == UNIT_WAITING)
+			bound[i]->state = UNIT_STOPPED;
+		else
+			begin_stop(bound[i], true);
+	}
+}
+
 static void set_state(struct unit *u, enum unit_state s)
 {
 	if (u->state == s)
@@ -78,6 +109,7 @@ static void set_state(struct unit *u, enum unit_state s)
 	u->state = s;
 	u->since_us = now_us();
 	log_debug("%s: %s", name_of(u), state_names[s]);
+	stop_bound(u, s);
 }
 
 static long long deadline_after(unsigned long ms)
@@ -115,10 +147,13 @@ static void unit_reset(struct unit *u, struct service *svc)
 	u->trigger_window_ms = u->failure_window_ms = -1;
 }
 
-/* U4: a service a socket unit activates waits for traffic instead of starting at boot. */
+/* U4: a service a socket unit activates waits for traffic instead of starting at boot,
+ * unless the default target pulls it in (Debian enables dbus.service as well as
+ * dbus.socket): then it starts at boot and still gets the fds. */
 static bool waits_for_socket(const struct unit *u, const struct service *all, size_t n)
 {
-	return u->svc->kind == UNIT_SERVICE && sockets_activate(all, n, u->svc->name);
+	return u->svc->kind == UNIT_SERVICE && !u->svc->pulled &&
+	       sockets_activate(all, n, u->svc->name);
 }
 
 static void unit_classify(struct unit *u, const struct service *all, size_t n)
@@ -140,6 +175,18 @@ static void unit_classify(struct unit *u, const struct service *all, size_t n)
 	}
 }
 
+/* U1: the search path, the default target and the units started by name. */
+static void load_units(struct service *out, size_t *count)
+{
+	struct service_load_config lc = {
+		.dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs,
+		.default_target = sv.default_target[0] ? sv.default_target : NULL,
+		.extra = sv.extra_ptr, .nextra = sv.nextra,
+	};
+
+	service_load_from(&lc, out, SERVICE_COUNT_MAX, count, &diag);
+}
+
 void supervisor_init(const struct supervisor_config *cfg)
 {
 	sv.boot_ready_us = -1;
@@ -149,7 +196,8 @@ void supervisor_init(const struct supervisor_config *cfg)
 	sv.spawn.console_fd = -1;
 	sv.spawn.caught_signals = emergency_caught_signals();
 	svc_cgroup_init(cfg->cgroup_root, cfg->cgroup_options);
-	service_load(cfg->dirs, cfg->ndirs, sv.services, SERVICE_COUNT_MAX, &sv.count, &diag);
+	unit_cmdline_target(sv.default_target, sizeof sv.default_target);
+	load_units(sv.services, &sv.count);
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	for (size_t i = 0; i < sv.count; i++) {
 		unit_reset(&sv.units[i], &sv.services[i]);
@@ -379,8 +427,8 @@ static bool requirements_failed(struct unit *u)
 {
 	const struct service *s = u->svc;
 
-	for (unsigned i = 0; i < s->requires.count; i++) {
-		const struct unit *r = supervisor_find(service_str(s, s->requires.name[i]));
+	for (unsigned i = 0; i < unit_requirement_count(s); i++) {
+		const struct unit *r = supervisor_find(unit_requirement(s, i));
 		if (!r)
 			continue; /* the graph already failed it */
 		if (r->state == UNIT_FAILED || r->state == UNIT_PERMANENT || r->state == UNIT_INVALID ||
@@ -388,6 +436,29 @@ static bool requirements_failed(struct unit *u)
 			fail_unit(u, "dependency failed: %s", name_of(r));
 			return true;
 		}
+	}
+	return false;
+}
+
+/* U1: Requisite= must be active already; Conflicts= units are stopped first. True when
+ * the start failed. */
+static bool conflicts_and_requisites(struct unit *u)
+{
+	struct unit *other[SERVICE_COUNT_MAX];
+	const char *inactive = unit_requisite_inactive(u);
+	size_t n;
+
+	if (inactive) {
+		fail_unit(u, "Requisite=%s is not active", inactive);
+		return true;
+	}
+	n = unit_conflicting(u, other, SERVICE_COUNT_MAX);
+	for (size_t i = 0; i < n; i++) {
+		log_info("%s: stopped, it conflicts with %s", name_of(other[i]), name_of(u));
+		if (other[i]->state == UNIT_WAITING)
+			other[i]->state = UNIT_STOPPED;
+		else
+			begin_stop(other[i], true);
 	}
 	return false;
 }
@@ -403,10 +474,15 @@ static void begin_start(struct unit *u)
 		log_info("%s: condition not met, skipped", name_of(u));
 		return;
 	}
-	if (requirements_failed(u))
+	if (requirements_failed(u) || conflicts_and_requisites(u))
 		return;
 	if (u->svc->kind == UNIT_SOCKET) { /* U4 */
 		start_socket_unit(u);
+		return;
+	}
+	if (u->svc->kind == UNIT_TARGET) { /* U1: reached once what it is after is done */
+		u->started_us = now_us();
+		mark_ready(u);
 		return;
 	}
 	if (svc_cgroup_prepare(u, err, sizeof err) < 0)
@@ -819,18 +895,26 @@ static void handle_timeout(struct unit *u)
 static void start_what_can_start(void)
 {
 	struct depgraph_set done;
+	bool again = true;
 
-	done_set(&done);
-	/* U4: socket units first, so their services find the fds whatever the names' order. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < sv.count; i++) {
-			struct unit *u = &sv.units[i];
-			if ((u->svc->kind == UNIT_SOCKET) != (pass == 0))
-				continue;
-			if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
-				continue;
-			if (depgraph_startable(&sv.graph, i, &done) && !idle_must_wait(u, now_ms()))
+	/* A unit may settle at once (a target is reached, a condition skips it): then
+	 * what waits for it may start in this same turn (U1). Socket units go first, so
+	 * their services find the fds whatever the names' order (U4). */
+	while (again) {
+		again = false;
+		done_set(&done);
+		for (int pass = 0; pass < 2; pass++) {
+			for (size_t i = 0; i < sv.count; i++) {
+				struct unit *u = &sv.units[i];
+				if ((u->svc->kind == UNIT_SOCKET) != (pass == 0))
+					continue;
+				if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
+					continue;
+				if (!depgraph_startable(&sv.graph, i, &done) || idle_must_wait(u, now_ms()))
+					continue;
 				begin_start(u);
+				again |= !unit_in_progress(u);
+			}
 		}
 	}
 }
@@ -1069,6 +1153,23 @@ const struct unit *supervisor_find(const char *name)
 	for (size_t i = 0; i < sv.count; i++)
 		if (strcmp(sv.units[i].svc->name, name) == 0)
 			return &sv.units[i];
+	return NULL;
+}
+
+/* U1: a unit not loaded yet (an instance of a template, a unit nothing pulls in) is
+ * loaded on request, and stays among the loaded ones from then on. */
+static const struct unit *load_on_request(const char *name)
+{
+	if (!service_name_valid(name) || unit_name_is_template(name) ||
+	    sv.nextra >= UNIT_EXTRA_MAX)
+		return NULL;
+	str_copy(sv.extra[sv.nextra], sizeof sv.extra[0], name);
+	sv.extra_ptr[sv.nextra] = sv.extra[sv.nextra];
+	sv.nextra++;
+	supervisor_reload(NULL, NULL);
+	if (supervisor_find(name))
+		return supervisor_find(name);
+	sv.nextra--;
 	return NULL;
 }
 
@@ -1477,10 +1578,13 @@ void supervisor_notify_reloading(struct unit *u, unsigned long long monotonic_us
 
 int supervisor_start(const char *name, char *err, size_t errlen)
 {
-	struct unit *u = find_mutable(name, err, errlen);
+	struct unit *u = supervisor_find(name) ? find_mutable(name, err, errlen)
+					       : (struct unit *)load_on_request(name);
 
-	if (!u)
+	if (!u) {
+		snprintf(err, errlen, "%s: no such service", name);
 		return -1;
+	}
 	if (u->state == UNIT_MASKED || u->state == UNIT_INVALID) {
 		snprintf(err, errlen, "%s: %s, cannot start%s%s", name, state_names[u->state],
 			 u->error[0] ? ": " : "", u->error);
@@ -1554,9 +1658,10 @@ static struct {
 static void say(void (*report)(void *, const char *), void *ctx, const char *verb,
 		const char *name)
 {
-	char line[128];
+	char line[SERVICE_NAME_MAX + 16];
 	snprintf(line, sizeof line, "%s %s", verb, name);
-	report(ctx, line);
+	if (report)
+		report(ctx, line);
 	log_info("reload: %s", line);
 }
 
@@ -1571,7 +1676,10 @@ static bool service_changed(const struct service *a, const struct service *b)
 	x.failed = y.failed = false;
 	memset(x.error, 0, sizeof x.error);
 	memset(y.error, 0, sizeof y.error);
-	return memcmp(&x, &y, sizeof x) != 0;
+	/* The text store counts only up to text_used: a loader slot reused (U1: units are
+	 * kept by reachability) holds old bytes after it. */
+	return memcmp(&x, &y, offsetof(struct service, text)) != 0 ||
+	       memcmp(x.text, y.text, x.text_used) != 0;
 }
 
 /* Keep the runtime state of a service that is still there; its new configuration
@@ -1586,7 +1694,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 {
 	size_t n = 0, kept = 0;
 
-	service_load(sv.cfg.dirs, sv.cfg.ndirs, fresh.services, SERVICE_COUNT_MAX, &n, &diag);
+	load_units(fresh.services, &n);
 	for (size_t i = 0; i < n; i++) {
 		struct service *svc = &fresh.services[i];
 		const struct unit *old = supervisor_find(svc->name);
@@ -1625,6 +1733,10 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	}
 	sv.count = n;
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */
+	for (size_t i = 0; i < n; i++)
+		if (sv.units[i].state == UNIT_WAITING && sv.services[i].failed)
+			unit_classify(&sv.units[i], sv.services, sv.count);
 	for (size_t i = n - kept; i < n; i++)
 		begin_stop(&sv.units[i], true);
 }

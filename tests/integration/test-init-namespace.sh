@@ -3,6 +3,8 @@
 # namespace (container mode): test mode, reaping, status report, clean stop.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# The host's own unit directories are not this test's: a PID 1 reading them would start
+# the host's enabled units inside the namespace.
 
 out=$("$BIN/ember-init" 2>&1); rc=$?
 [ $rc = 100 ] && pass refuses-when-not-pid1 || fail refuses-when-not-pid1 "exit $rc"
@@ -21,7 +23,7 @@ exit 7
 EOS
 chmod +x "$tmp/guest.sh"
 timeout 30 unshare --pid --mount --uts --fork --mount-proc \
-	env container=ember-test "$BIN/ember-init" ember.run="$tmp/guest.sh" >"$tmp/log" 2>&1
+	env container=ember-test "$BIN/ember-init" ember.services="$tmp/no-units" ember.run="$tmp/guest.sh" >"$tmp/log" 2>&1
 rc=$?
 [ $rc != 124 ] && pass namespace-run-terminates || fail namespace-run-terminates "timed out"
 grep -q "^pid1=$BIN/ember-init$" "$tmp/log" && pass runs-as-pid1-of-namespace || fail runs-as-pid1-of-namespace "$(head -3 "$tmp/log")"
@@ -35,7 +37,7 @@ pgrep -f "sleep 1000" >/dev/null && fail leaves-nothing-running "sleep 1000 surv
 # without cgroups.
 printf '#!/bin/sh\nexit 0\n' >"$tmp/true.sh"; chmod +x "$tmp/true.sh"
 timeout 30 unshare --pid --mount --uts --fork --mount-proc \
-	env container=ember-test "$BIN/ember-init" ember.cgroup="$tmp" ember.run="$tmp/true.sh" >"$tmp/log3" 2>&1
+	env container=ember-test "$BIN/ember-init" ember.services="$tmp/no-units" ember.cgroup="$tmp" ember.run="$tmp/true.sh" >"$tmp/log3" 2>&1
 grep -q "cgroups: $tmp is not on cgroup2; services run without cgroups" "$tmp/log3" &&
 	grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log3" && pass cgroup-root-not-cgroup2-reported ||
 	fail cgroup-root-not-cgroup2-reported "$(grep -E 'cgroup|EMBER-RUN' "$tmp/log3" | tr '\n' ' ')"
@@ -49,7 +51,7 @@ sleep 1001
 EOS
 chmod +x "$tmp/asks.sh"
 timeout 30 unshare --pid --mount --uts --fork --mount-proc \
-	env container=ember-test "$BIN/ember-init" ember.run="$tmp/asks.sh" >"$tmp/log2" 2>&1
+	env container=ember-test "$BIN/ember-init" ember.services="$tmp/no-units" ember.run="$tmp/asks.sh" >"$tmp/log2" 2>&1
 grep -q '^EMBER-RUN-EXIT=143$' "$tmp/log2" && pass run-status-reported-when-stopped ||
 	fail run-status-reported-when-stopped "$(grep -E 'EMBER-RUN|shutdown' "$tmp/log2" | tr '\n' ' ')"
 finish

@@ -1,5 +1,6 @@
 // sources: init/depgraph.c init/service.c init/exec-line.c init/socket-unit.c
-/* The dependency graph: waves, cycles (named, only their members dropped), Requires=
+/* The dependency graph: waves, cycles (named; broken at a member only wanted, else only
+ * their members dropped), Requires=
  * propagation, and the runtime questions the supervisor asks. */
 #include "harness.h"
 #include "../../init/depgraph.h"
@@ -20,7 +21,7 @@ static void on_drop(void *ctx, size_t node, const char *why)
 	report_count++;
 }
 
-static const struct depgraph_report report = { on_drop, &g };
+static const struct depgraph_report report = { on_drop, &g, on_drop };
 
 static const char *const names[] = { "a", "b", "c", "d", "e", "f", "g", "h" };
 
@@ -112,6 +113,8 @@ static void two_node_cycle_is_dropped_and_named(void)
 	graph_of(4);
 	order("a", "b");
 	order("b", "a");
+	require("a", "b");
+	require("b", "a"); /* every member required: the cycle cannot be broken */
 	order("a", "d"); /* d is after a cycle member, but not in the cycle */
 	depgraph_solve(&g, &report);
 	CHECK(report_count == 2);
@@ -127,6 +130,9 @@ static void three_node_cycle_path(void)
 	order("a", "b");
 	order("b", "c");
 	order("c", "a");
+	require("a", "b");
+	require("b", "c");
+	require("c", "a");
 	order("d", "a");
 	order("c", "e");
 	depgraph_solve(&g, &report);
@@ -142,20 +148,55 @@ static void cycle_component_with_more_members_lists_them(void)
 	order("b", "a");
 	order("b", "c");
 	order("c", "b");
+	require("a", "b");
+	require("b", "a");
+	require("c", "b");
 	depgraph_solve(&g, &report);
 	CHECK(report_count == 3);
 	CHECK_STR(reports[0], "a: ordering cycle a -> b -> a (members: a b c); not started");
 	CHECK_STR(order_text(), "d");
 }
 
-static void self_loop_is_a_cycle(void)
+static void self_loop_is_broken(void)
 {
 	graph_of(2);
 	order("a", "a");
 	depgraph_solve(&g, &report);
 	CHECK(report_count == 1);
-	CHECK_STR(reports[0], "a: ordering cycle a -> a; not started");
-	CHECK_STR(order_text(), "b");
+	CHECK_STR(reports[0], "a: ordering cycle a -> a: broken by dropping the ordering of a "
+		  "after a (a is only wanted)");
+	CHECK_STR(order_text(), "a b");
+}
+
+/* As systemd: a cycle through a member no other member requires loses one ordering
+ * edge (reported), and the boot goes on with every unit. */
+static void wanted_member_breaks_the_cycle(void)
+{
+	graph_of(4);
+	order("a", "b");
+	order("b", "c");
+	order("c", "a");
+	require("b", "a");
+	require("c", "b"); /* a is required by b; b by c; c by no one: c gives way */
+	order("c", "d");
+	depgraph_solve(&g, &report);
+	CHECK(report_count == 1);
+	CHECK(strstr(reports[0], "c: ordering cycle") != NULL);
+	CHECK(strstr(reports[0], "broken by dropping the ordering of c after b (c is only "
+			 "wanted)") != NULL);
+	CHECK_STR(order_text(), "c | a d | b");
+}
+
+static void two_wanted_cycles_both_broken(void)
+{
+	graph_of(4);
+	order("a", "b");
+	order("b", "a");
+	order("c", "d");
+	order("d", "c");
+	depgraph_solve(&g, &report);
+	CHECK(report_count == 2);
+	CHECK(g.order_count == 4);
 }
 
 static void two_separate_cycles(void)
@@ -165,6 +206,10 @@ static void two_separate_cycles(void)
 	order("b", "a");
 	order("c", "d");
 	order("d", "c");
+	require("a", "b");
+	require("b", "a");
+	require("c", "d");
+	require("d", "c");
 	depgraph_solve(&g, &report);
 	CHECK(report_count == 4);
 	CHECK_STR(reports[2], "c: ordering cycle c -> d -> c; not started");
@@ -176,6 +221,8 @@ static void requiring_a_cycle_member_drops_the_requirer(void)
 	graph_of(3);
 	order("a", "b");
 	order("b", "a");
+	require("a", "b");
+	require("b", "a");
 	require("c", "a");
 	depgraph_solve(&g, &report);
 	CHECK(report_count == 3);
@@ -312,6 +359,8 @@ static void full_graph_and_long_chain(void)
 	CHECK(g.wave_count == DEPGRAPH_MAX);
 	CHECK(g.order[0] == DEPGRAPH_MAX - 1 && g.order[DEPGRAPH_MAX - 1] == 0);
 	depgraph_order(&g, 0, DEPGRAPH_MAX - 1); /* close the loop: one cycle of all */
+	for (size_t i = 0; i < DEPGRAPH_MAX; i++) /* all required: dropped whole */
+		depgraph_require(&g, i, (i + 1) % DEPGRAPH_MAX);
 	depgraph_solve(&g, &report);
 	CHECK(g.order_count == 0 && report_count == DEPGRAPH_MAX);
 	CHECK(strstr(reports[0], "...") != NULL); /* the message is cut, not overrun */
@@ -381,11 +430,24 @@ static void services_failed_parse_propagates(void)
 	CHECK(g.order_count == 0);
 }
 
-static void services_cycle_fails_only_members(void)
+static void services_cycle_of_wanted_units_is_broken(void)
 {
 	diag_errors = 0;
 	load(0, "x", "[Unit]\nAfter=y\n[Service]\nExecStart=/bin/x\n");
 	load(1, "y", "[Unit]\nAfter=x\n[Service]\nExecStart=/bin/y\n");
+	load(2, "z", "[Unit]\nAfter=x\n[Service]\nExecStart=/bin/z\n");
+	diag_last[0] = '\0';
+	depgraph_from_services(&g, svcs, 3, &diag);
+	CHECK(!svcs[0].failed && !svcs[1].failed && !svcs[2].failed);
+	CHECK(strstr(diag_last, "ordering cycle x -> y -> x: broken by dropping") != NULL);
+	CHECK(g.order_count == 3);
+}
+
+static void services_cycle_fails_only_members(void)
+{
+	diag_errors = 0;
+	load(0, "x", "[Unit]\nAfter=y\nRequires=y\n[Service]\nExecStart=/bin/x\n");
+	load(1, "y", "[Unit]\nAfter=x\nRequires=x\n[Service]\nExecStart=/bin/y\n");
 	load(2, "z", "[Unit]\nAfter=x\n[Service]\nExecStart=/bin/z\n");
 	depgraph_from_services(&g, svcs, 3, &diag);
 	CHECK(svcs[0].failed && svcs[1].failed && !svcs[2].failed);
@@ -402,7 +464,9 @@ int main(void)
 	RUN(two_node_cycle_is_dropped_and_named);
 	RUN(three_node_cycle_path);
 	RUN(cycle_component_with_more_members_lists_them);
-	RUN(self_loop_is_a_cycle);
+	RUN(self_loop_is_broken);
+	RUN(wanted_member_breaks_the_cycle);
+	RUN(two_wanted_cycles_both_broken);
 	RUN(two_separate_cycles);
 	RUN(requiring_a_cycle_member_drops_the_requirer);
 	RUN(requires_propagates_failure_transitively);
@@ -418,5 +482,6 @@ int main(void)
 	RUN(services_missing_requirement_fails);
 	RUN(services_failed_parse_propagates);
 	RUN(services_cycle_fails_only_members);
+	RUN(services_cycle_of_wanted_units_is_broken);
 	return harness_done();
 }

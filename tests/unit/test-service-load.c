@@ -1,4 +1,4 @@
-// sources: init/service-load.c init/service.c init/exec-line.c init/socket-unit.c
+// sources: init/service-load.c init/unit-targets.c init/service.c init/exec-line.c init/socket-unit.c
 /* Loading from directories: priority overrides, masking, caps, odd files. Uses a fresh
  * temporary tree per case and removes it afterwards. */
 #include "harness.h"
@@ -273,7 +273,7 @@ static void capacity_keeps_the_first_names(void)
 	CHECK_STR(svcs[1].name, "b");
 	CHECK_STR(svcs[2].name, "c");
 	CHECK(errors == 1);
-	CHECK(strstr(messages, "2 service files not loaded: more than 3 services") != NULL);
+	CHECK(strstr(messages, "2 unit files not loaded: more than 3 units") != NULL);
 	teardown();
 }
 

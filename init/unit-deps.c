@@ -1,0 +1,107 @@
+/* Run-time meaning of the dependency keys; see unit-deps.h. Answers only: the supervisor
+ * starts and stops. Linear scans over at most SERVICE_COUNT_MAX units. */
+#include "unit-deps.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "supervisor.h"
+#include "unit-targets.h"
+
+size_t unit_requirement_count(const struct service *s)
+{
+	return (size_t)s->requires.count + s->binds_to.count + s->requisite.count;
+}
+
+const char *unit_requirement(const struct service *s, size_t i)
+{
+	if (i < s->requires.count)
+		return service_str(s, s->requires.name[i]);
+	i -= s->requires.count;
+	if (i < s->binds_to.count)
+		return service_str(s, s->binds_to.name[i]);
+	i -= s->binds_to.count;
+	return i < s->requisite.count ? service_str(s, s->requisite.name[i]) : "";
+}
+
+static bool listed(const struct service *s, const struct service_name_list *list,
+		   const char *name)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(service_str(s, list->name[i]), name) == 0)
+			return true;
+	return false;
+}
+
+static bool active(const struct unit *u)
+{
+	return u->state == UNIT_READY || u->state == UNIT_RUNNING ||
+	       (u->state == UNIT_STOPPED && u->svc->type == SERVICE_ONESHOT &&
+		u->exit_status == 0 && u->started_us >= 0);
+}
+
+static bool up(const struct unit *u)
+{
+	return u->main_pid > 0 || u->state == UNIT_STARTING || u->state == UNIT_RUNNING ||
+	       u->state == UNIT_READY || u->state == UNIT_WAITING;
+}
+
+const char *unit_requisite_inactive(const struct unit *u)
+{
+	const struct service *s = u->svc;
+
+	for (size_t i = 0; i < s->requisite.count; i++) {
+		const char *name = service_str(s, s->requisite.name[i]);
+		const struct unit *r = supervisor_find(name);
+		if (!r || !active(r))
+			return name;
+	}
+	return NULL;
+}
+
+size_t unit_conflicting(const struct unit *u, struct unit **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < supervisor_count() && n < max; i++) {
+		struct unit *o = (struct unit *)supervisor_unit(i);
+		if (o == u || !up(o) || o->stop_wanted)
+			continue;
+		if (listed(u->svc, &u->svc->conflicts, o->svc->name) ||
+		    listed(o->svc, &o->svc->conflicts, u->svc->name))
+			out[n++] = o;
+	}
+	return n;
+}
+
+size_t unit_bound_to(const struct unit *u, bool stopped, struct unit **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < supervisor_count() && n < max; i++) {
+		struct unit *o = (struct unit *)supervisor_unit(i);
+		if (o == u || !up(o) || o->stop_wanted || o->state == UNIT_STOPPING)
+			continue;
+		if (listed(o->svc, &o->svc->binds_to, u->svc->name) ||
+		    (stopped && listed(o->svc, &o->svc->part_of, u->svc->name)))
+			out[n++] = o;
+	}
+	return n;
+}
+
+void unit_cmdline_target(char *out, size_t size)
+{
+	char cmdline[4096];
+	int fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, cmdline, sizeof cmdline - 1);
+
+	if (fd >= 0)
+		close(fd);
+	out[0] = '\0';
+	if (n <= 0)
+		return;
+	cmdline[n] = '\0';
+	if (unit_default_from_cmdline(cmdline, out, size) < 0)
+		out[0] = '\0';
+}

@@ -1,0 +1,130 @@
+#!/bin/sh
+# Real unit trees under ember-init as PID 1 of a PID+mount namespace: systemd's
+# directories next to ember's own, enablement made by `emberctl enable --root` deciding
+# what starts (and nothing else loaded), a real package's unit (cron, from the unit corpus
+# cache) changed by a drop-in, a template instance (DefaultInstance= and one started by
+# name), a mask, a missing Requires= (only that unit fails), an ordering cycle (reported,
+# the boot goes on), targets, PartOf=/Conflicts= at run time, enable + reload while up.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+OWN=$tmp/etc/ember/services ETC=$tmp/etc/systemd/system LIB=$tmp/lib/systemd/system
+mkdir -p "$OWN" "$ETC" "$LIB" "$tmp/mark"
+E=$BIN/emberctl
+
+# A real package's unit when the corpus cache has it (tests/... never stores one).
+CRON=$HOME/.cache/ember/unit-corpus/cron/lib/systemd/system/cron.service
+if [ -f "$CRON" ]; then
+	cp "$CRON" "$LIB/cron.service"; REAL=yes
+else
+	printf '[Unit]\nDescription=cron stand-in\n[Service]\nExecStart=/usr/sbin/cron -f\n[Install]\nWantedBy=multi-user.target\n' >"$LIB/cron.service"
+	REAL=no
+fi
+# The drop-in replaces the daemon by a marker (an empty ExecStart= resets the list).
+mkdir -p "$ETC/cron.service.d"
+printf '[Service]\nExecStart=\nExecStart=/bin/sh -c "echo cron-from-dropin; exec sleep 1000"\n' \
+	>"$ETC/cron.service.d/50-test.conf"
+
+unit() { printf '%b' "$2" >"$1"; }
+unit "$OWN/own.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/vendor-on.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/vendor-off.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/greeter@.service" '[Unit]\nDescription=greeter %I\n[Service]\nExecStart=/bin/sh -c "echo greet %i %I; exec sleep 1000"\n[Install]\nWantedBy=multi-user.target\nDefaultInstance=world\n'
+unit "$LIB/masked.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/needy.service" '[Unit]\nRequires=absent.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/cyc1.service" '[Unit]\nAfter=cyc2.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/cyc2.service" '[Unit]\nAfter=cyc1.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/base.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\nAlso=part.service\n'
+unit "$LIB/part.service" '[Unit]\nPartOf=base.service\nAfter=base.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/rival.service" '[Unit]\nConflicts=base.service\n[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/tied.service" '[Unit]\nBindsTo=vendor-on.service\nAfter=vendor-on.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/picky.service" '[Unit]\nRequisite=late.service\n[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/slowpoke.service" '[Service]\nExecStartPre=/bin/sleep 2\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/picky2.service" '[Unit]\nRequisite=slowpoke.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/late.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+
+# Enablement, offline, as on an image: what starts is decided here.
+R="$E --root=$tmp -q"
+$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 >/dev/null 2>&1 &&
+	pass enable-offline || fail enable-offline "$($R enable cron 2>&1)"
+$R disable vendor-off
+$R mask masked
+[ "$($E --root="$tmp" is-enabled vendor-on)" = enabled ] && pass is-enabled-enabled || fail is-enabled-enabled "$($E --root="$tmp" is-enabled vendor-on)"
+[ "$($E --root="$tmp" is-enabled vendor-off)" = disabled ] && pass is-enabled-disabled || fail is-enabled-disabled "$($E --root="$tmp" is-enabled vendor-off)"
+[ "$($E --root="$tmp" is-enabled masked)" = masked ] && pass is-enabled-masked || fail is-enabled-masked "$($E --root="$tmp" is-enabled masked)"
+[ -L "$ETC/multi-user.target.wants/greeter@world.service" ] && pass default-instance-linked || fail default-instance-linked "no greeter@world link"
+[ -L "$ETC/multi-user.target.wants/part.service" ] && pass also-followed || fail also-followed "no part.service link"
+$E --root="$tmp" is-enabled vendor-off masked >/dev/null; [ $? = 1 ] && pass is-enabled-exit-1 || fail is-enabled-exit-1 "exit 0"
+# Bad input: refused, nothing written outside the tree.
+unit "$ETC/local.service" '[Service]\nExecStart=/bin/true\n'
+$E --root="$tmp" -q mask local 2>/dev/null; [ $? = 1 ] && [ -f "$ETC/local.service" ] && [ ! -L "$ETC/local.service" ] &&
+	pass mask-refuses-real-file || fail mask-refuses-real-file "replaced or wrong exit"
+$E --root="$tmp" enable '../../../etc/passwd' 2>/dev/null; [ $? = 1 ] && pass enable-refuses-path || fail enable-refuses-path "accepted"
+$E --root=relative enable cron 2>/dev/null; [ $? = 100 ] && pass root-must-be-absolute || fail root-must-be-absolute "accepted"
+$E --root="$tmp" enable nothere 2>/dev/null; [ $? = 1 ] && pass enable-missing-fails || fail enable-missing-fails "exit 0"
+rm "$ETC/local.service"
+[ "$($E --root="$tmp" is-enabled rival)" = static ] && pass is-enabled-static || fail is-enabled-static "$($E --root="$tmp" is-enabled rival)"
+
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$E"
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" 2>/dev/null | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+wait_state() {
+	i=0
+	while [ \$i -lt 200 ]; do
+		s=\$(state "\$1"); for want in \$2; do [ "\$s" = "\$want" ] && return 0; done
+		sleep 0.05; i=\$((i+1))
+	done
+	return 1
+}
+expect() { wait_state "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2 is '\$(state \$2)', expected \$3"; }
+
+expect own-unit-starts own ready
+expect enabled-vendor-unit-starts vendor-on ready
+"\$E" status vendor-off >/dev/null 2>&1; [ \$? = 4 ] && ok disabled-unit-not-loaded || bad disabled-unit-not-loaded "vendor-off is \$(state vendor-off)"
+"\$E" status late >/dev/null 2>&1; [ \$? = 4 ] && ok unreferenced-unit-not-loaded || bad unreferenced-unit-not-loaded "late is \$(state late)"
+expect dropin-unit-starts cron ready
+sleep 0.2
+"\$E" log cron | grep -q cron-from-dropin && ok dropin-overrides-execstart || bad dropin-overrides-execstart "\$("\$E" log cron | tail -3)"
+expect default-instance-starts 'greeter@world' ready
+sleep 0.2
+"\$E" log 'greeter@world' | grep -q '^greet world world' && ok instance-specifiers || bad instance-specifiers "\$("\$E" log 'greeter@world')"
+"\$E" start 'greeter@second' && expect instance-started-by-name 'greeter@second' ready || bad instance-started-by-name "start refused"
+sleep 0.2
+"\$E" log 'greeter@second' | grep -q '^greet second second' && ok instance-by-name-specifiers || bad instance-by-name-specifiers "\$("\$E" log 'greeter@second')"
+expect mask-honoured masked masked
+expect missing-requires-fails-unit needy "invalid failed"
+"\$E" status needy | grep -q 'absent' && ok missing-requires-named || bad missing-requires-named "\$("\$E" status needy)"
+expect cycle-member-1-starts cyc1 ready
+expect cycle-member-2-starts cyc2 ready
+expect target-reached multi-user.target ready
+expect basic-target-reached basic.target ready
+expect partof-unit-up part ready
+"\$E" start rival && expect conflicts-stops-other base "stopped stopping" || bad conflicts-stops-other "start refused"
+expect partof-follows-stop part "stopped stopping"
+expect conflicting-unit-runs rival ready
+expect bindsto-unit-up tied ready
+"\$E" stop vendor-on && expect bindsto-follows-stop tied "stopped stopping" || bad bindsto-follows-stop "stop refused"
+"\$E" start picky 2>/dev/null; expect requisite-not-loaded-fails picky "invalid failed"
+"\$E" status picky | grep -q 'Requisite=) late' && ok requisite-not-loaded-says-why || bad requisite-not-loaded-says-why "\$("\$E" status picky)"
+expect requisite-inactive-fails picky2 failed
+"\$E" status picky2 | grep -q 'Requisite=slowpoke is not active' && ok requisite-inactive-says-why || bad requisite-inactive-says-why "\$("\$E" status picky2)"
+expect requisite-target-starts-on-its-own slowpoke ready
+"\$E" --root="$tmp" -q enable late && "\$E" reload >/dev/null && expect enable-then-reload-starts late ready ||
+	bad enable-then-reload-starts "enable or reload failed"
+kill -0 1 && ok pid1-alive || bad pid1-alive gone
+exit 0
+EOS
+chmod +x "$tmp/guest.sh"
+timeout 120 unshare --pid --mount --uts --fork --mount-proc \
+	env container=ember-test "$BIN/ember-init" ember.services="$OWN:$ETC:$LIB" \
+	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+grep -q 'ordering cycle.*broken by dropping' "$tmp/log" && pass cycle-reported || fail cycle-reported "no cycle line in the log"
+[ "$REAL" = yes ] && pass real-cron-unit-used || skip real-cron-unit-used "no unit corpus cache (scripts/unit-corpus.sh fetches it)"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
+finish

@@ -1,0 +1,472 @@
+// sources: init/service-load.c init/unit-targets.c init/service.c init/socket-unit.c init/exec-line.c init/depgraph.c
+/* Where units come from: ember's and systemd's directories, what the default target pulls
+ * in (and nothing else), templates, drop-ins (order, override, reset), masks, and the
+ * dependency graph over a loaded tree (missing Requires=, cycles). A fresh tree per case. */
+#include "harness.h"
+#include "../../init/depgraph.h"
+#include "../../init/service.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[64], own[128], etc[128], lib[128];
+static const char *dirs[3] = { own, etc, lib };
+static struct service svcs[64];
+static size_t count;
+static char messages[8192];
+static struct depgraph graph;
+
+static void record(void *ctx, enum service_severity severity, const char *file, unsigned line,
+		   const char *message)
+{
+	size_t n = strlen(messages);
+
+	snprintf(messages + n, sizeof messages - n, "%s %s:%u: %s\n",
+		 severity == SERVICE_ERROR ? "E" : "W", file, line, message);
+}
+
+static const struct service_diag diag = { record, NULL };
+
+static void mkdirs(const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+static void setup(void)
+{
+	strcpy(root, "/tmp/ember-test-units.XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	snprintf(own, sizeof own, "%s/etc/ember/services", root);
+	snprintf(etc, sizeof etc, "%s/etc/systemd/system", root);
+	snprintf(lib, sizeof lib, "%s/lib/systemd/system", root);
+	mkdirs(own);
+	mkdirs(etc);
+	mkdirs(lib);
+	messages[0] = '\0';
+	count = 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void teardown(void)
+{
+	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if (strchr(file, '/')) {
+		*strrchr(path, '/') = '\0';
+		mkdirs(path);
+		snprintf(path, sizeof path, "%s/%s", dir, file);
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* As `emberctl enable` makes them: DIR/TARGET.wants/FILE -> ../FILE's real path. */
+static void link_in(const char *dir, const char *entry, const char *target)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/%s", dir, entry);
+	*strrchr(path, '/') = '\0';
+	mkdirs(path);
+	snprintf(path, sizeof path, "%s/%s", dir, entry);
+	if (symlink(target, path) < 0)
+		perror(path);
+}
+
+static void load_with(const char *target, const char *const *extra, size_t nextra)
+{
+	struct service_load_config cfg = { .dirs = dirs, .ndirs = 3, .default_target = target,
+					   .extra = extra, .nextra = nextra };
+
+	CHECK(service_load_from(&cfg, svcs, 64, &count, &diag) == 0);
+}
+
+static void load(void)
+{
+	load_with(NULL, NULL, 0);
+}
+
+static const struct service *named(const char *name)
+{
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(svcs[i].name, name) == 0)
+			return &svcs[i];
+	return NULL;
+}
+
+static const char *exec0(const struct service *s)
+{
+	return s && s->exec_start.count ? service_str(s, s->exec_start.line[0]) : "(none)";
+}
+
+static const char *const simple = "[Service]\nExecStart=/bin/sleep 1\n";
+static const char *const installable =
+	"[Service]\nExecStart=/bin/sleep 1\n[Install]\nWantedBy=multi-user.target\n";
+
+static void pure_ember_tree_loads_only_its_own(void)
+{
+	setup();
+	rmdir(etc);
+	rmdir(lib);
+	put(own, "a.service", simple);
+	put(own, "b.service", "[Unit]\nWants=c.target\n[Service]\nExecStart=/bin/b\n");
+	put(own, "c.target", "[Unit]\nDescription=custom\n");
+	load();
+	CHECK(count == 3 && named("a") && named("b") && named("c.target"));
+	CHECK(named("c.target")->kind == UNIT_TARGET && !named("c.target")->failed);
+	CHECK(!named("multi-user.target")); /* no target machinery without a reason */
+	teardown();
+}
+
+static void systemd_units_start_only_when_enabled(void)
+{
+	char target[512];
+
+	setup();
+	put(own, "mine.service", simple);
+	put(lib, "enabled.service", installable);
+	put(lib, "disabled.service", installable);
+	snprintf(target, sizeof target, "%s/enabled.service", lib);
+	link_in(etc, "multi-user.target.wants/enabled.service", target);
+	load();
+	CHECK(named("mine") && named("enabled"));
+	CHECK(!named("disabled"));
+	CHECK(named("multi-user.target") && named("basic.target") && named("sysinit.target"));
+	CHECK_STR(named("multi-user.target")->path, "(built-in)");
+	CHECK(!named("graphical.target") && !named("rescue.target"));
+	teardown();
+}
+
+static void own_units_with_install_need_enabling(void)
+{
+	setup();
+	put(own, "plain.service", simple);
+	put(own, "opt.service", installable);
+	put(own, "opt2.service", installable);
+	link_in(own, "multi-user.target.wants/opt2.service", "../opt2.service");
+	load();
+	CHECK(named("plain") && !named("opt") && named("opt2"));
+	teardown();
+}
+
+static void default_target_link_and_cmdline(void)
+{
+	char target[512];
+
+	setup();
+	put(lib, "gui.service", "[Service]\nExecStart=/bin/gui\n");
+	put(lib, "graphical.target", "[Unit]\nRequires=multi-user.target\nWants=gui.service\n"
+	    "After=multi-user.target\n");
+	snprintf(target, sizeof target, "%s/graphical.target", lib);
+	link_in(etc, "default.target", target);
+	put(lib, "viadefault.service", simple);
+	link_in(etc, "default.target.wants/viadefault.service", "/x");
+	load();
+	CHECK(named("graphical.target") && named("gui") && named("multi-user.target"));
+	CHECK_STR(named("graphical.target")->path, target);
+	CHECK(named("viadefault")); /* default.target.wants/ is the default target's */
+	load_with("rescue.target", NULL, 0);
+	CHECK(named("rescue.target") && !named("graphical.target") && !named("gui"));
+	load_with("nonsense.target", NULL, 0);
+	CHECK(named("multi-user.target") && !named("nonsense.target"));
+	CHECK(strstr(messages, "nonsense.target:0: default target not found, using "
+			       "multi-user.target") != NULL);
+	teardown();
+}
+
+static void template_instances(void)
+{
+	char target[512];
+
+	setup();
+	put(lib, "getty@.service", "[Unit]\nDescription=Getty on %I\n"
+	    "[Service]\nExecStart=/sbin/agetty -o '-p -- \\\\u' --noclear %I $TERM\n");
+	snprintf(target, sizeof target, "%s/getty@.service", lib);
+	link_in(etc, "getty.target.wants/getty@tty1.service", target);
+	put(lib, "fsck@.service", "[Service]\nType=oneshot\nExecStart=/sbin/fsck %f\n");
+	static const char *const extra[] = { "fsck@dev-disk-by\\x2dlabel-data", "getty@" };
+	load_with(NULL, extra, 2);
+	CHECK(named("getty.target") && named("getty@tty1") && !named("getty@"));
+	CHECK_STR(exec0(named("getty@tty1")), "/sbin/agetty -o '-p -- \\\\u' --noclear tty1 $TERM");
+	CHECK_STR(service_str(named("getty@tty1"), named("getty@tty1")->description),
+		  "Getty on tty1");
+	CHECK_STR(named("getty@tty1")->path, target);
+	CHECK_STR(exec0(named("fsck@dev-disk-by\\x2dlabel-data")),
+		  "/sbin/fsck /dev/disk/by-label/data");
+	teardown();
+}
+
+static void dropins_order_override_and_reset(void)
+{
+	char run[160];
+
+	setup();
+	snprintf(run, sizeof run, "%s/run/systemd/system", root);
+	mkdirs(run);
+	put(lib, "d.service", "[Unit]\nAfter=x.service y.service\n[Service]\n"
+	    "ExecStart=/bin/d\nEnvironment=A=1\n[Install]\nWantedBy=multi-user.target\n");
+	put(lib, "d.service.d/10-a.conf", "[Service]\nEnvironment=B=2\n");
+	put(etc, "d.service.d/10-a.conf", "[Service]\nEnvironment=C=3\n"); /* wins over lib's */
+	put(lib, "service.d/05-all.conf", "[Service]\nEnvironment=ALL=1\n");
+	put(run, "d.service.d/20-reset.conf", "[Unit]\nAfter=\nAfter=z.service\n");
+	put(lib, "d.service.d/30-restart.conf", "[Service]\nRestart=always\n");
+	put(etc, "d.service.d/30-restart.conf", ""); /* an empty file masks lib's */
+	put(lib, "d.service.d/notconf.txt", "[Service]\nEnvironment=NO=1\n");
+	link_in(etc, "multi-user.target.wants/d.service", "/whatever/d.service");
+	const char *four[] = { own, etc, run, lib };
+	struct service_load_config cfg = { .dirs = four, .ndirs = 4 };
+	CHECK(service_load_from(&cfg, svcs, 64, &count, &diag) == 0);
+	const struct service *d = named("d");
+	CHECK(d && !d->failed);
+	if (!d)
+		{ teardown(); return; }
+	CHECK(d->env_count == 3);
+	CHECK_STR(service_str(d, d->env[0]), "A=1");
+	CHECK_STR(service_str(d, d->env[1]), "ALL=1");
+	CHECK_STR(service_str(d, d->env[2]), "C=3");
+	CHECK(d->after.count == 1);
+	CHECK_STR(service_str(d, d->after.name[0]), "z");
+	CHECK(d->restart == RESTART_NO);
+	teardown();
+}
+
+/* Every list key: an empty assignment in a drop-in empties what the file set. */
+static void dropin_resets_every_list_key(void)
+{
+	static const char *const keys[] = {
+		"[Unit]", "After=a.service", "Before=b.service", "Requires=c.service",
+		"Wants=d.service", "Requisite=e.service", "BindsTo=f.service", "PartOf=g.service",
+		"Conflicts=h.service", "ConditionPathExists=/", "[Service]", "Type=oneshot",
+		"ExecStartPre=/bin/true", "ExecStart=/bin/true", "ExecStop=/bin/true",
+		"Environment=A=1", "EnvironmentFile=-/x", "SupplementaryGroups=audio",
+		"[Install]", "WantedBy=multi-user.target", "RequiredBy=x.target", "Alias=y.service",
+		"Also=z.service",
+	};
+	char text[1024] = "", reset[1024] = "";
+
+	setup();
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		const char *eq = strchr(keys[i], '=');
+		strcat(text, keys[i]);
+		strcat(text, "\n");
+		if (!eq || strncmp(keys[i], "Type=", 5) == 0) {
+			if (!eq)
+				strcat(reset, keys[i]);
+			strcat(reset, eq ? "" : "\n");
+			continue;
+		}
+		strncat(reset, keys[i], (size_t)(eq - keys[i]) + 1);
+		strcat(reset, "\n");
+	}
+	put(own, "r.service", text);
+	put(own, "r.service.d/reset.conf", reset);
+	link_in(own, "multi-user.target.wants/r.service", "../r.service"); /* it has [Install] */
+	load();
+	const struct service *r = named("r");
+	CHECK(r && !r->failed);
+	if (!r) {
+		teardown();
+		return;
+	}
+	CHECK(r->after.count == 0 && r->before.count == 0 && r->requires.count == 0);
+	CHECK(r->wants.count == 0 && r->requisite.count == 0 && r->binds_to.count == 0);
+	CHECK(r->part_of.count == 0 && r->conflicts.count == 0 && r->condition_count == 0);
+	CHECK(r->exec_start_pre.count == 0 && r->exec_start.count == 0 && r->exec_stop.count == 0);
+	CHECK(r->env_count == 0 && r->envfile_count == 0 && r->group_count == 0);
+	CHECK(r->wanted_by.count == 0 && r->required_by.count == 0 && r->alias.count == 0 &&
+	      r->also.count == 0);
+	teardown();
+}
+
+static void dropin_errors_name_the_dropin(void)
+{
+	setup();
+	put(own, "e.service", simple);
+	put(own, "e.service.d/bad.conf", "[Service]\nRestart=sometimes\n");
+	put(own, "e.service.d/forged\nE fake.conf", "[Service]\nNice=5\n");
+	load();
+	CHECK(named("e") && named("e")->failed);
+	CHECK(strstr(messages, "e.service.d/bad.conf:2: Restart=sometimes") != NULL);
+	CHECK(strstr(messages, "e.service.d/: a drop-in whose name has control characters") != NULL);
+	CHECK(!strstr(messages, "\nE fake")); /* never printed raw */
+	teardown();
+}
+
+static void masks_in_either_tree(void)
+{
+	setup();
+	put(lib, "m.service", installable);
+	link_in(etc, "m.service", "/dev/null");
+	link_in(etc, "multi-user.target.wants/m.service", "/lib/systemd/system/m.service");
+	put(lib, "n.service", simple);
+	put(own, "n.service", ""); /* an empty file in ember's own directory */
+	link_in(etc, "multi-user.target.wants/n.service", "/lib/systemd/system/n.service");
+	load();
+	CHECK(named("m") && named("m")->masked);
+	CHECK(named("n") && named("n")->masked);
+	teardown();
+}
+
+static void missing_requirement_fails_only_that_unit(void)
+{
+	setup();
+	put(lib, "needy.service", "[Unit]\nRequires=absent.service\nWants=gone.service\n"
+	    "After=gone.service\n[Service]\nExecStart=/bin/n\n");
+	put(lib, "fine.service", "[Unit]\nWants=gone.service\nAfter=gone.service\n"
+	    "[Service]\nExecStart=/bin/f\n");
+	link_in(etc, "multi-user.target.wants/needy.service", "/x");
+	link_in(etc, "multi-user.target.wants/fine.service", "/x");
+	load();
+	CHECK(named("needy") && named("fine") && !named("absent") && !named("gone"));
+	depgraph_from_services(&graph, svcs, count, &diag);
+	CHECK(named("needy")->failed && !named("fine")->failed);
+	CHECK_STR(named("needy")->error, "requires absent, which does not exist");
+	CHECK(strstr(messages, "needy.service:0: Wants=gone: no such unit, ignored") != NULL);
+	CHECK(!named("multi-user.target")->failed);
+	teardown();
+}
+
+static void cycle_is_broken_and_boot_goes_on(void)
+{
+	setup();
+	put(lib, "p.service", "[Unit]\nAfter=q.service\n[Service]\nExecStart=/bin/p\n");
+	put(lib, "q.service", "[Unit]\nAfter=p.service\nWants=p.service\n"
+	    "[Service]\nExecStart=/bin/q\n");
+	link_in(etc, "multi-user.target.wants/q.service", "/x");
+	load();
+	CHECK(named("p") && named("q"));
+	depgraph_from_services(&graph, svcs, count, &diag);
+	CHECK(!named("p")->failed && !named("q")->failed);
+	CHECK(strstr(messages, "ordering cycle") && strstr(messages, "broken by dropping"));
+	int mu = depgraph_find(&graph, "multi-user.target");
+	CHECK(mu >= 0 && graph.cause[mu] == DEPGRAPH_STARTS);
+	teardown();
+}
+
+static void default_dependencies_order_services_after_basic(void)
+{
+	setup();
+	put(lib, "s.service", simple);
+	put(lib, "early.service", "[Unit]\nDefaultDependencies=no\n[Service]\nExecStart=/bin/e\n");
+	link_in(etc, "multi-user.target.wants/s.service", "/x");
+	link_in(etc, "sysinit.target.wants/early.service", "/x");
+	load();
+	depgraph_from_services(&graph, svcs, count, &diag);
+	int s = depgraph_find(&graph, "s"), basic = depgraph_find(&graph, "basic.target");
+	int sysinit = depgraph_find(&graph, "sysinit.target"), early = depgraph_find(&graph, "early");
+	int mu = depgraph_find(&graph, "multi-user.target");
+	CHECK(s >= 0 && basic >= 0 && sysinit >= 0 && early >= 0 && mu >= 0);
+	if (s < 0 || basic < 0 || sysinit < 0 || early < 0 || mu < 0)
+		{ teardown(); return; }
+	CHECK(graph.wave[basic] < graph.wave[s]);      /* After=basic.target */
+	CHECK(graph.wave[s] < graph.wave[mu]);         /* the target waits for what it wants */
+	CHECK(graph.wave[early] < graph.wave[sysinit]); /* sysinit waits; early does not */
+	CHECK(depgraph_set_has(&graph.requires[s], (size_t)sysinit));
+	CHECK(!depgraph_set_has(&graph.requires[early], (size_t)sysinit));
+	teardown();
+}
+
+static void unreachable_units_are_not_loaded(void)
+{
+	setup();
+	for (int i = 0; i < 40; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "vendor%02d.service", i);
+		put(lib, name, installable);
+	}
+	put(lib, "chain1.service", "[Unit]\nRequires=chain2.service\n[Service]\nExecStart=/bin/c\n");
+	put(lib, "chain2.service", "[Unit]\nBindsTo=chain3.service\n[Service]\nExecStart=/bin/c\n");
+	put(lib, "chain3.service", "[Unit]\nRequisite=chain4.service\n[Service]\nExecStart=/bin/c\n");
+	put(lib, "chain4.service", simple);
+	link_in(etc, "multi-user.target.wants/chain1.service", "/x");
+	load();
+	CHECK(named("chain1") && named("chain2") && named("chain3"));
+	CHECK(!named("chain4")); /* Requisite= does not pull in */
+	for (size_t i = 0; i < count; i++)
+		CHECK(strncmp(svcs[i].name, "vendor", 6) != 0);
+	teardown();
+}
+
+/* As Debian ships D-Bus: sockets.target wants dbus.socket and multi-user.target wants
+ * dbus.service, so the service is pulled in (starts at boot and gets the socket's fd).
+ * A socket unit whose service nothing pulls in still loads that service, not pulled in:
+ * it starts on traffic. */
+static void socket_units_load_their_services(void)
+{
+	char target[512];
+
+	setup();
+	put(lib, "dbus.socket", "[Socket]\nListenStream=/run/dbus/system_bus_socket\n"
+	    "[Install]\nWantedBy=sockets.target\n");
+	put(lib, "dbus.service", "[Unit]\nRequires=dbus.socket\n[Service]\nType=notify\n"
+	    "ExecStart=/usr/bin/dbus-daemon --system --address=systemd:\n");
+	put(lib, "lazy.socket", "[Socket]\nListenStream=/run/lazy\nService=lazy-worker.service\n"
+	    "[Install]\nWantedBy=sockets.target\n");
+	put(lib, "lazy-worker.service", simple);
+	put(lib, "unused.socket", "[Socket]\nListenStream=/run/unused\n");
+	put(lib, "unused.service", simple);
+	snprintf(target, sizeof target, "%s/dbus.socket", lib);
+	link_in(lib, "sockets.target.wants/dbus.socket", target);
+	snprintf(target, sizeof target, "%s/lazy.socket", lib);
+	link_in(etc, "sockets.target.wants/lazy.socket", target);
+	snprintf(target, sizeof target, "%s/dbus.service", lib);
+	link_in(lib, "multi-user.target.wants/dbus.service", target);
+	load();
+	CHECK(named("dbus.socket") && named("dbus.socket")->pulled);
+	CHECK(named("dbus") && named("dbus")->pulled);
+	CHECK(named("lazy.socket") && named("lazy.socket")->pulled);
+	CHECK(named("lazy-worker") && !named("lazy-worker")->pulled);
+	CHECK(!named("unused.socket") && !named("unused"));
+	teardown();
+}
+
+int main(void)
+{
+	RUN(pure_ember_tree_loads_only_its_own);
+	RUN(systemd_units_start_only_when_enabled);
+	RUN(own_units_with_install_need_enabling);
+	RUN(default_target_link_and_cmdline);
+	RUN(template_instances);
+	RUN(dropins_order_override_and_reset);
+	RUN(dropin_resets_every_list_key);
+	RUN(dropin_errors_name_the_dropin);
+	RUN(masks_in_either_tree);
+	RUN(missing_requirement_fails_only_that_unit);
+	RUN(cycle_is_broken_and_boot_goes_on);
+	RUN(default_dependencies_order_services_after_basic);
+	RUN(unreachable_units_are_not_loaded);
+	RUN(socket_units_load_their_services);
+	return harness_done();
+}
