@@ -1,5 +1,7 @@
 #include "supervisor.h"
 
+#include "condition.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -90,7 +92,7 @@ static void diag_report(void *ctx, enum service_severity sev, const char *file,
 		(sev == SERVICE_WARNING ? log_warn : log_error)("%s: %s", file, msg);
 }
 
-static const struct service_diag diag = { diag_report, NULL };
+static const struct service_diag diag = { diag_report, NULL, false };
 
 static void unit_reset(struct unit *u, struct service *svc)
 {
@@ -182,12 +184,6 @@ static void begin_stop(struct unit *u, bool wanted);
 static bool should_restart(const struct unit *u, int status);
 static void schedule_restart(struct unit *u);
 
-static bool path_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
-
 static pid_t spawn_line(struct unit *u, const char *line)
 {
 	int exec_fd = -1;
@@ -264,10 +260,18 @@ static void begin_start(struct unit *u)
 
 	u->restart_pending = false;
 	u->error[0] = '\0';
-	if (!service_conditions_met(u->svc, path_exists)) {
+	switch (service_conditions_check(u->svc, &condition_probe_system, err, sizeof err)) {
+	case SERVICE_CONDITION_FAILED: /* U3: skipped, not failed: status says which */
+		snprintf(u->error, sizeof u->error, "condition failed: %.*s",
+			 (int)sizeof u->error - 20, err);
 		set_state(u, UNIT_CONDITION);
-		log_info("%s: condition not met, skipped", name_of(u));
+		log_info("%s: %s, skipped", name_of(u), u->error);
 		return;
+	case SERVICE_ASSERT_FAILED:
+		fail_unit(u, "assertion failed: %.*s", (int)sizeof u->error - 20, err);
+		return;
+	case SERVICE_CONDITIONS_MET:
+		break;
 	}
 	if (requirements_failed(u))
 		return;

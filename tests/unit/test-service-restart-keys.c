@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c
+// sources: init/service.c init/condition.c init/unit-compat.c init/exec-line.c
 #include "harness.h"
 #include "service.h"
 
