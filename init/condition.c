@@ -144,11 +144,11 @@ static bool next_word(const char **s, char *buf, size_t size)
 {
 	size_t n = 0;
 
-	while (**s == ' ' || **s == '\t')
+	while (**s == ' ' || **s == '\t' || **s == '\n')
 		(*s)++;
 	if (!**s)
 		return false;
-	while (**s && **s != ' ' && **s != '\t') {
+	while (**s && **s != ' ' && **s != '\t' && **s != '\n') {
 		if (n + 1 < size)
 			buf[n++] = **s;
 		(*s)++;
