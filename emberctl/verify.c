@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "exitcode.h"
 #include "init/service.h"
+#include "init/unit-compat.h"
 #include "io.h"
 #include "json.h"
 #include "log.h"
@@ -69,6 +70,8 @@ static void usage(FILE *f)
 		"  --root=DIR    look NAMEs up below DIR (an image's root)\n"
 		"  --verbose     also list ignored keys that are harmless, with the reason\n"
 		"  --json        one JSON document instead of text\n"
+		"  --keys        print every key systemd documents for [Unit], [Service],\n"
+		"                [Socket] and [Install] and what ember does with it (Markdown)\n"
 		"Exit: 0 no unit refused, 1 a unit refused (or unreadable), 100 usage.\n");
 }
 
@@ -284,6 +287,59 @@ static void print_json_unit(const struct file_result *r, bool first)
 	printf("]}");
 }
 
+/* ---- --keys: the compatibility table of docs/services.md ---------------------------- */
+
+struct key_row {
+	unsigned section;
+	const char *key, *status, *note;
+};
+
+#define KEY_ROWS_MAX 1024
+static struct key_row key_rows[KEY_ROWS_MAX];
+
+static int key_row_order(const void *a, const void *b)
+{
+	const struct key_row *x = a, *y = b;
+	if (x->section != y->section)
+		return x->section < y->section ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static const char *status_of(enum unit_compat_class class)
+{
+	switch (class) {
+	case COMPAT_HARMLESS: return "ignored, harmless";
+	case COMPAT_CHANGES: return "ignored, changes behaviour";
+	case COMPAT_REFUSED: return "refused";
+	}
+	return "?";
+}
+
+/* Every key the parser implements, then every row of the compat table, one line per
+ * section, sorted: the same table whatever order the sources list them in. */
+static void print_keys(void)
+{
+	static char names[KEY_ROWS_MAX][64]; /* service_key_at() reuses its buffer */
+	size_t n = 0;
+	const char *section, *key;
+
+	for (size_t i = 0; (key = service_key_at(i, &section)) && n < KEY_ROWS_MAX; i++) {
+		snprintf(names[n], sizeof names[n], "%s", key);
+		key_rows[n] = (struct key_row){ unit_compat_section(section), names[n], "supported", "" };
+		n++;
+	}
+	for (size_t i = 0; i < unit_compat_count; i++)
+		for (unsigned bit = 1; bit <= COMPAT_INSTALL; bit <<= 1)
+			if ((unit_compat_table[i].sections & bit) && n < KEY_ROWS_MAX)
+				key_rows[n++] = (struct key_row){ bit, unit_compat_table[i].key,
+					status_of(unit_compat_table[i].class), unit_compat_table[i].note };
+	qsort(key_rows, n, sizeof *key_rows, key_row_order);
+	printf("| Section | Key | ember | What ember does instead |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < n; i++)
+		printf("| [%s] | `%s=` | %s | %s |\n", unit_compat_section_name(key_rows[i].section),
+		       key_rows[i].key, key_rows[i].status, key_rows[i].note);
+}
+
 static int parse_options(int argc, char **argv, struct verify_options *o, int *first)
 {
 	int i;
@@ -298,6 +354,9 @@ static int parse_options(int argc, char **argv, struct verify_options *o, int *f
 			break;
 		} else if (strcmp(a, "--json") == 0) {
 			o->json = true;
+		} else if (strcmp(a, "--keys") == 0) {
+			print_keys();
+			exit(EXIT_OK);
 		} else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			o->verbose = true;
 		} else if (strncmp(a, "--root=", 7) == 0 && a[7]) {
