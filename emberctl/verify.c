@@ -213,8 +213,23 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 	ssize_t len;
 	struct stat st;
 
-	if (stat(r->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+	struct stat null;
+
+	if (stat(r->path, &st) < 0) {
+		file_error(r, "cannot read: %s", strerror(errno));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
 		file_error(r, "is a directory, not a unit file");
+		return;
+	}
+	if (S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 && st.st_rdev == null.st_rdev) {
+		if (o->verbose)
+			record(r, SERVICE_NOTE, r->path, 0, "a link to /dev/null: the unit is masked");
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) { /* a FIFO would block the read; a device is no unit */
+		file_error(r, "not a regular file");
 		return;
 	}
 	len = io_read_file(r->path, text, sizeof text);
@@ -222,7 +237,7 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 		file_error(r, "cannot read: %s", strerror(errno));
 		return;
 	}
-	if (len == 0) { /* an empty file or a link to /dev/null */
+	if (len == 0) { /* an empty file masks, as on systemd */
 		if (o->verbose)
 			record(r, SERVICE_NOTE, r->path, 0, "empty: the unit is masked");
 		return;
