@@ -926,6 +926,8 @@ int condition_value_check(enum condition_kind kind, const char *value, char *why
 	bool b;
 	const char *s = value;
 
+	if (kind <= CONDITION_FILE_IS_EXECUTABLE || kind == CONDITION_NEEDS_UPDATE)
+		return absolute_path(value) ? 0 : check_failed(why, size, "expected an absolute path");
 	if (!*value)
 		return check_failed(why, size, "empty value");
 	switch (kind) {
@@ -952,9 +954,6 @@ int condition_value_check(enum condition_kind kind, const char *value, char *why
 	case CONDITION_CREDENTIAL:
 		return strchr(value, '/') ? check_failed(why, size, "a credential name has no '/'") : 0;
 	default:
-		break;
+		return 0;
 	}
-	if (kind <= CONDITION_FILE_IS_EXECUTABLE || kind == CONDITION_NEEDS_UPDATE)
-		return absolute_path(value) ? 0 : check_failed(why, size, "expected an absolute path");
-	return 0;
 }
