@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "parse.h"
@@ -238,6 +239,20 @@ static const char *const dmi_files[] = {
 	"/sys/class/dmi/id/product_version",
 };
 
+/* The id of the first vendor a DMI file names (each file is read once). */
+static const char *dmi_vendor(const struct condition_probe *p, const char *path)
+{
+	char buf[256];
+
+	if (fact(p, path, buf, sizeof buf) < 0)
+		return NULL;
+	for (size_t v = 0; v < sizeof dmi_vendors / sizeof *dmi_vendors; v++)
+		for (const char *c = buf; *c; c++)
+			if (strncasecmp(c, dmi_vendors[v].text, strlen(dmi_vendors[v].text)) == 0)
+				return dmi_vendors[v].id;
+	return NULL;
+}
+
 static const char *detect_container(const struct condition_probe *p)
 {
 	static char id[32];
@@ -282,10 +297,11 @@ static const char *detect_vm(const struct condition_probe *p)
 	if (fact_contains(p, "/proc/device-tree/hypervisor/compatible", "xen") ||
 	    fact_contains(p, "/sys/hypervisor/type", "xen"))
 		return "xen";
-	for (size_t f = 0; f < sizeof dmi_files / sizeof *dmi_files; f++)
-		for (size_t v = 0; v < sizeof dmi_vendors / sizeof *dmi_vendors; v++)
-			if (fact_contains(p, dmi_files[f], dmi_vendors[v].text))
-				return dmi_vendors[v].id;
+	for (size_t f = 0; f < sizeof dmi_files / sizeof *dmi_files; f++) {
+		const char *id = dmi_vendor(p, dmi_files[f]);
+		if (id)
+			return id;
+	}
 	if (fact_contains(p, "/sys/class/dmi/id/sys_vendor", "Microsoft Corporation") &&
 	    fact_contains(p, "/sys/class/dmi/id/product_name", "Virtual Machine"))
 		return "microsoft";
