@@ -52,6 +52,8 @@ struct diagnostic {
 
 struct file_result {
 	const char *path;
+	const char *unit; /* the unit to load it as: the NAME asked for (an instance of a
+			   * template file), or NULL for the file's own name */
 	unsigned warnings, errors, notes;
 	size_t count; /* diagnostics kept in diag[] */
 	struct diagnostic diag[DIAG_MAX];
@@ -209,7 +211,7 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 	struct service_diag diag = { record, r, o->verbose };
 	char name[512];
 	bool template;
-	const char *why, *file = base_name(r->path);
+	const char *why, *file = r->unit ? r->unit : base_name(r->path);
 	ssize_t len;
 	struct stat st;
 
@@ -248,10 +250,12 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 	}
 	unit_name(file, name, sizeof name, &template);
 	if (service_init(&svc, name, r->path) < 0) {
-		if (template || strchr(name, '@'))
-			file_error(r, "%s: a template or instance: this ember cannot load units with "
-				   "'@' in their name (instantiate it as NAME@INSTANCE once "
-				   "templates are supported)", file);
+		if (template)
+			file_error(r, "%s: a template: it runs only as an instance (NAME@INSTANCE), "
+				   "and this ember cannot load units with '@' in their name", file);
+		else if (strchr(name, '@'))
+			file_error(r, "%s: an instance of a template: this ember cannot load units "
+				   "with '@' in their name", file);
 		else
 			file_error(r, "%s: not a valid unit name (1-63 of A-Z a-z 0-9 _ . : -)", file);
 		return;
@@ -399,7 +403,7 @@ int verify_main(int argc, char **argv)
 	static struct file_result r;
 	struct verify_options o;
 	unsigned counts[3] = { 0, 0, 0 }; /* clean, changes, refused */
-	char path[1024];
+	char path[1024], unit[512];
 	int first;
 
 	parse_options(argc, argv, &o, &first);
@@ -412,6 +416,8 @@ int verify_main(int argc, char **argv)
 		if (strchr(arg, '/') || find_unit(&o, arg, path, sizeof path) < 0)
 			snprintf(path, sizeof path, "%s", arg);
 		r.path = path;
+		snprintf(unit, sizeof unit, "%s%s", arg, strchr(arg, '.') ? "" : SERVICE_SUFFIX);
+		r.unit = strchr(arg, '/') ? NULL : unit;
 		if (!strchr(arg, '/') && access(path, F_OK) < 0)
 			file_error(&r, "no such unit in ember's or systemd's unit directories%s%s",
 				   o.root ? " below " : "", o.root ? o.root : "");
