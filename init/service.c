@@ -660,7 +660,10 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 	if (len > suffix && strcmp(name + len - suffix, SERVICE_SUFFIX) == 0)
 		name[len - suffix] = '\0';
 	if (!service_name_valid(name))
-		return invalid(p, k->name, name, "not a valid service name");
+		return invalid(p, k->name, name, strchr(name, '@')
+			       ? "a dependency on an instance of a template: this ember cannot "
+				 "load units with '@' in their name"
+			       : "not a valid service name");
 	if (strcmp(name, p->svc->name) == 0) {
 		warn(p, "%s=%s: names the service itself, ignored", k->name, name);
 		return 0;

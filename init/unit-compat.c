@@ -58,7 +58,8 @@ const struct unit_compat unit_compat_table[] = {
 	H("AllowIsolate", U, "ember has no isolate operation"),
 	H("IgnoreOnIsolate", U, "ember has no isolate operation"),
 	H("CollectMode", U, "ember keeps every loaded unit's status until the next boot"),
-	C("FailureAction", U, "no reboot or power-off when the unit fails"),
+	/* systemd still reads these four in [Service], where they used to be */
+	C("FailureAction", U | S, "no reboot or power-off when the unit fails"),
 	C("SuccessAction", U, "no reboot or power-off when the unit succeeds"),
 	H("FailureActionExitStatus", U, "only matters with FailureAction="),
 	H("SuccessActionExitStatus", U, "only matters with SuccessAction="),
@@ -66,11 +67,11 @@ const struct unit_compat unit_compat_table[] = {
 	C("JobRunningTimeoutSec", U, "no timeout on waiting for the unit's dependencies"),
 	C("JobTimeoutAction", U, "no action when waiting for the unit times out"),
 	H("JobTimeoutRebootArgument", U, "only matters with JobTimeoutAction="),
-	C("StartLimitInterval", U, "old name of StartLimitIntervalSec=, not read: the default of "
+	C("StartLimitInterval", U | S, "old name of StartLimitIntervalSec=, not read: the default of "
 				   "10 s applies"),
-	C("StartLimitAction", U, "no reboot or power-off when the start limit is hit: the unit "
+	C("StartLimitAction", U | S, "no reboot or power-off when the start limit is hit: the unit "
 				 "just stays failed"),
-	H("RebootArgument", U, "only matters with the *Action= keys"),
+	H("RebootArgument", U | S, "only matters with the *Action= keys"),
 
 	/* ---- [Install]: systemd.unit(5); ember enables by directory, not by links ---- */
 	C("WantedBy", I, "enablement is not read: a unit in ember's directories starts at boot"),

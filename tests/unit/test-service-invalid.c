@@ -47,7 +47,7 @@ struct bad_value {
 static const struct bad_value bad_values[] = {
 	{ "Unit", "After=a/b", "not a valid service name" },
 	{ "Unit", "Before=.hidden", "not a valid service name" },
-	{ "Unit", "Requires=x@y", "not a valid service name" },
+	{ "Unit", "Requires=x@y", "an instance of a template" },
 	{ "Unit", "Wants=-dash", "not a valid service name" },
 	{ "Unit", "ConditionPathExists=relative/path", "expected an absolute path" },
 	{ "Unit", "ConditionPathExists=!", "expected an absolute path" },
