@@ -85,6 +85,7 @@ print("# | result | files | share |")
 print("# |---|---|---|")
 for k in ("clean", "changes", "refused"):
     print("# | %s | %d | %.1f %% |" % (k, c[k], pct(k)))
+print("# | loads (clean + changes) | %d | %.1f %% |" % (c["clean"] + c["changes"], pct("clean") + pct("changes")))
 print("#")
 print("# | package | files | clean | changes | refused |")
 print("# |---|---|---|---|---|")
