@@ -42,7 +42,7 @@ static void usage(FILE *f)
 		"       emberctl [--socket PATH] poweroff|reboot|halt\n"
 		"       emberctl verify [--json] [--verbose] [--root=DIR] FILE|NAME...\n"
 		"Talk to ember-init (PID 1) over its control socket (default %s).\n"
-		"  --json         JSON output (list, status, analyze)\n"
+		"  --json         JSON output (list, status, analyze, verify)\n"
 		"  --socket PATH  another control socket (also $%s)\n"
 		"  -f, --follow   log: keep printing new lines\n"
 		"  --svg FILE     analyze: also write a boot chart (\"-\": stdout)\n"
