@@ -43,8 +43,17 @@ fi
 mkdir -p "$CORPUS/.debs"
 status=0
 
+# apt's candidate versions of every package, asked once (apt-cache is slow to start):
+# lines "package version".
+CANDIDATES=$(mktemp)
+trap 'rm -f "$CANDIDATES"' EXIT
+ask_candidates() {
+	# shellcheck disable=SC2086
+	apt-cache policy $PACKAGES 2>/dev/null |
+		awk '/^[^ ]+:$/ { pkg = substr($1, 1, length($1) - 1) } $1 == "Candidate:" { print pkg, $2 }' >"$CANDIDATES"
+}
 candidate() {
-	apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }'
+	awk -v p="$1" '$1 == p { print $2 }' "$CANDIDATES"
 }
 
 # Copy the unit files of an extracted package tree $1 into $2, keeping their paths.
@@ -67,6 +76,7 @@ fetch() {
 	if [ -z "$version" ] || [ "$version" = "(none)" ]; then
 		if [ ! -e "$CORPUS/.updated" ] && [ "$(id -u)" -eq 0 ]; then
 			apt-get update -qq >/dev/null && touch "$CORPUS/.updated"
+			ask_candidates
 			version=$(candidate "$pkg")
 		fi
 	fi
@@ -97,6 +107,7 @@ fetch() {
 	mv "$CORPUS/$pkg.new" "$CORPUS/$pkg"
 }
 
+ask_candidates
 for pkg in $PACKAGES; do
 	fetch "$pkg" || status=1
 done
