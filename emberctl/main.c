@@ -17,6 +17,7 @@
 #include "log.h"
 #include "records.h"
 #include "show.h"
+#include "verify.h"
 
 /* emberctl's own exit codes; 1, 2 and 4 come from PID 1's final status (ctl.h). */
 enum {
@@ -41,8 +42,9 @@ static void usage(FILE *f)
 		"       emberctl [--socket PATH] [--json] analyze [--svg FILE]\n"
 		"       emberctl [--socket PATH] poweroff|reboot|halt\n"
 		"       emberctl [--root DIR] enable|disable|mask|unmask|is-enabled NAME...\n"
+		"       emberctl verify [--json] [--verbose] [--root=DIR] FILE|NAME...\n"
 		"Talk to ember-init (PID 1) over its control socket (default %s).\n"
-		"  --json         JSON output (list, status, analyze)\n"
+		"  --json         JSON output (list, status, analyze, verify)\n"
 		"  --socket PATH  another control socket (also $%s)\n"
 		"  -f, --follow   log: keep printing new lines\n"
 		"  --svg FILE     analyze: also write a boot chart (\"-\": stdout)\n"
@@ -213,6 +215,34 @@ static int show(const struct options *o, enum ctl_verb verb, struct reply *r)
 	return code;
 }
 
+/* The verb's position: the first word that is not an option or an option's value. */
+static int verb_index(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--socket") == 0 || strcmp(argv[i], "--svg") == 0)
+			i++;
+		else if (strcmp(argv[i], "--") == 0)
+			return i + 1 < argc ? i + 1 : -1;
+		else if (argv[i][0] != '-' || argv[i][1] == '\0')
+			return i;
+	}
+	return -1;
+}
+
+/* verify runs offline (emberctl/verify.c): it never talks to PID 1. */
+static bool is_verify(int argc, char **argv)
+{
+	int v = verb_index(argc, argv);
+	char *verb;
+
+	if (v < 0 || strcmp(argv[v], "verify") != 0)
+		return false;
+	verb = argv[v]; /* argv becomes "verify" followed by every other word, in order */
+	memmove(argv + 2, argv + 1, (size_t)(v - 1) * sizeof *argv);
+	argv[1] = verb;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -224,6 +254,8 @@ int main(int argc, char **argv)
 	int fd, res, code;
 
 	log_open("emberctl");
+	if (is_verify(argc, argv))
+		return verify_main(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) { /* enable & co. work on files, not on PID 1 */
 		if (strcmp(argv[i], "--root") == 0 || strcmp(argv[i], "--socket") == 0 ||
 		    strcmp(argv[i], "--svg") == 0) {

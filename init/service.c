@@ -14,8 +14,10 @@
 #include <sys/stat.h>
 
 #include "dbus-wire.h"
+#include "condition.h"
 #include "exec-line.h"
 #include "kmsg-forward.h"
+#include "unit-compat.h"
 #include "parse.h"
 #include "socket-unit.h"
 
@@ -111,7 +113,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	n = add_list_refs(refs, n, s->requires.name, s->requires.count);
 	n = add_list_refs(refs, n, s->wants.name, s->wants.count);
 	for (size_t i = 0; i < s->condition_count; i++)
-		refs[n++] = &s->condition[i].path;
+		refs[n++] = &s->condition[i].value;
 	n = add_list_refs(refs, n, s->exec_start_pre.line, s->exec_start_pre.count);
 	n = add_list_refs(refs, n, s->exec_start.line, s->exec_start.count);
 	n = add_list_refs(refs, n, s->exec_stop.line, s->exec_stop.count);
@@ -341,11 +343,6 @@ static int parse_string(struct parser *p, const struct key *k, const char *value
 		return 0;
 	}
 	return store(p, k->name, value, ref);
-}
-
-static int parse_ignored(struct parser *p, const struct key *k, const char *value)
-{
-	return 0;
 }
 
 static int parse_bool_key(struct parser *p, const struct key *k, const char *value)
@@ -719,29 +716,40 @@ static int parse_names(struct parser *p, const struct key *k, const char *value)
 	return 0;
 }
 
-static int parse_condition(struct parser *p, const struct key *k, const char *value)
+/* U3: Condition*= and Assert*=. An empty value resets the conditions (or the asserts)
+ * read so far, as systemd does. */
+static int parse_condition(struct parser *p, const char *key, const char *value)
 {
 	struct service *svc = p->svc;
 	struct service_condition c = { 0 };
-	const char *path = value;
+	bool assert = false;
+	int kind = condition_kind_from_key(key, &assert);
+	const char *rest = value;
+	char why[128];
 
+	c.kind = (uint8_t)kind;
+	c.assert = assert;
 	if (!*value) {
-		svc->condition_count = 0;
+		size_t kept = 0;
+		for (size_t i = 0; i < svc->condition_count; i++)
+			if (svc->condition[i].assert != assert)
+				svc->condition[kept++] = svc->condition[i];
+		svc->condition_count = (uint8_t)kept;
 		return 0;
 	}
-	for (;; path++) {
-		if (*path == '|' && !c.trigger)
+	for (;; rest++) {
+		if (*rest == '|' && !c.trigger)
 			c.trigger = true;
-		else if (*path == '!' && !c.negate)
+		else if (*rest == '!' && !c.negate)
 			c.negate = true;
-		else
+		else if (*rest != ' ')
 			break;
 	}
-	if (!path_absolute_clean(path))
-		return invalid(p, k->name, value, "expected an absolute path, optionally after ! or |");
+	if (condition_value_check((enum condition_kind)kind, rest, why, sizeof why) < 0)
+		return invalid(p, key, value, why);
 	if (svc->condition_count >= SERVICE_CONDITION_MAX)
-		return invalid(p, k->name, value, "more than 8 conditions");
-	if (store(p, k->name, path, &c.path) < 0)
+		return invalid(p, key, value, "more than 16 conditions and asserts");
+	if (store(p, key, rest, &c.value) < 0)
 		return -1;
 	svc->condition[svc->condition_count++] = c;
 	return 0;
@@ -1093,7 +1101,6 @@ static int parse_default_instance(struct parser *p, const struct key *k, const c
 #define F(member) offsetof(struct service, member)
 static const struct key keys[] = {
 	{ SECTION_UNIT, "Description", parse_string, F(description), 0, 0, true },
-	{ SECTION_UNIT, "Documentation", parse_ignored, 0, 0, 0, false },
 	/* U1: dependencies and [Install] */
 	{ SECTION_UNIT, "After", parse_names, F(after), 0, 0, true },
 	{ SECTION_UNIT, "Before", parse_names, F(before), 0, 0, true },
@@ -1112,7 +1119,6 @@ static const struct key keys[] = {
 	{ SECTION_INSTALL, "DefaultInstance", parse_default_instance, F(default_instance),
 	  0, 0, true },
 	/* end U1 */
-	{ SECTION_UNIT, "ConditionPathExists", parse_condition, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Type", parse_type, 0, 0, 0, false },
 	{ SECTION_SERVICE, "ExecStartPre", parse_exec, F(exec_start_pre), 0, 0, true },
 	{ SECTION_SERVICE, "ExecStart", parse_exec, F(exec_start), 0, 0, true },
@@ -1208,6 +1214,46 @@ static const struct key *find_key(enum section section, const char *name)
 	return NULL;
 }
 
+static const char *section_name(enum section section)
+{
+	switch (section) {
+	case SECTION_UNIT: return "Unit";
+	case SECTION_SERVICE: return "Service";
+	case SECTION_SOCKET: return "Socket";
+	case SECTION_INSTALL: return "Install";
+	default: return "?";
+	}
+}
+
+/* U3: a key not in the table above. systemd's keys are classified in init/unit-compat.c:
+ * harmless ones are ignored (a note for `emberctl verify --verbose`), ones that change
+ * what the unit does are ignored with a warning saying what changes, the rest fail the
+ * unit. A key systemd does not document either is a warning, as it is for systemd. */
+static void unknown_key(struct parser *p, const char *key, const char *value)
+{
+	const struct unit_compat *row = unit_compat_find(section_name(p->section), key);
+	char message[SERVICE_ERROR_MAX];
+
+	if (!row) {
+		warn(p, "%s: unknown key in [%s], ignored", key, section_name(p->section));
+		return;
+	}
+	switch (unit_compat_classify(row, value)) {
+	case COMPAT_HARMLESS:
+		if (p->diag && p->diag->notes) {
+			snprintf(message, sizeof message, "%s: ignored, harmless: %s", key, row->note);
+			report(p->diag, SERVICE_NOTE, p->svc->path, p->line, message);
+		}
+		break;
+	case COMPAT_CHANGES:
+		warn(p, "%s: not supported by ember: %s", key, row->note);
+		break;
+	case COMPAT_REFUSED:
+		service_fail(p->svc, p->diag, p->line, "%s: refused by ember: %s", key, row->note);
+		break;
+	}
+}
+
 static void assign(struct parser *p, const char *key, const char *value)
 {
 	const struct key *k;
@@ -1223,7 +1269,13 @@ static void assign(struct parser *p, const char *key, const char *value)
 		if (expand_specifiers(p, key, value, expanded, sizeof expanded) < 0)
 			return;
 		if (socket_unit_assign(p->svc, p->diag, p->line, key, expanded) > 0)
-			warn(p, "unknown key %s in [Socket], ignored", key);
+			unknown_key(p, key, value);
+		return;
+	}
+	if (p->section == SECTION_UNIT && condition_kind_from_key(key, &(bool){ false }) >= 0) {
+		/* U3: Condition*= and Assert*= (init/condition.c) */
+		if (expand_specifiers(p, key, value, expanded, sizeof expanded) == 0)
+			parse_condition(p, key, expanded);
 		return;
 	}
 	if (p->section == SECTION_SERVICE && service_rlimit_from_key(key) >= 0) {
@@ -1232,9 +1284,7 @@ static void assign(struct parser *p, const char *key, const char *value)
 	}
 	k = find_key(p->section, key);
 	if (!k) {
-		warn(p, "unknown key %s in [%s], ignored", key,
-		     p->section == SECTION_UNIT ? "Unit" :
-		     p->section == SECTION_INSTALL ? "Install" : "Service");
+		unknown_key(p, key, value);
 		return;
 	}
 	if (k->specifiers) {
@@ -1518,23 +1568,90 @@ int service_parse(struct service *svc, const char *text, size_t len,
 	return svc->failed ? -1 : 0;
 }
 
+/* ---- the keys this parser knows (for unit-compat's test and the docs' table) -------- */
+
+const char *service_key_at(size_t i, const char **section)
+{
+	static char condition_key[64];
+	size_t nkeys = sizeof keys / sizeof *keys;
+
+	if (i < nkeys) {
+		*section = section_name(keys[i].section);
+		return keys[i].name;
+	}
+	i -= nkeys;
+	*section = "Service";
+	if (i < RLIMIT_KEY_COUNT)
+		return rlimit_keys[i].key;
+	i -= RLIMIT_KEY_COUNT;
+	*section = "Unit";
+	if (i < 2 * CONDITION_KIND_COUNT) {
+		snprintf(condition_key, sizeof condition_key, "%s%s", i % 2 ? "Assert" : "Condition",
+			 condition_kind_name((enum condition_kind)(i / 2)));
+		return condition_key;
+	}
+	return NULL;
+}
+
 /* ---- helpers for the supervisor -------------------------------------------------------- */
 
-bool service_conditions_met(const struct service *svc, bool (*path_exists)(const char *path))
+/* U3: conditions, then asserts; see service.h. */
+static bool group_holds(const struct service *svc, const struct condition_probe *probe,
+			bool assert, const struct service_condition **failed)
 {
+	const struct service_condition *first_trigger = NULL;
 	bool any_trigger = false, trigger_met = false;
 
 	for (size_t i = 0; i < svc->condition_count; i++) {
 		const struct service_condition *c = &svc->condition[i];
-		bool holds = path_exists(service_str(svc, c->path)) != c->negate;
+		bool holds;
+		if (c->assert != assert)
+			continue;
+		if (c->trigger && trigger_met)
+			continue; /* the group already holds: skip the (maybe costly) test */
+		holds = condition_test(probe, c->kind, service_str(svc, c->value)) != c->negate;
 		if (c->trigger) {
 			any_trigger = true;
-			trigger_met = trigger_met || holds;
+			trigger_met = holds;
+			if (!first_trigger)
+				first_trigger = c;
 		} else if (!holds) {
+			*failed = c;
 			return false;
 		}
 	}
-	return !any_trigger || trigger_met;
+	if (any_trigger && !trigger_met) {
+		*failed = first_trigger;
+		return false;
+	}
+	return true;
+}
+
+static void describe_condition(const struct service *svc, const struct service_condition *c,
+			       char *what, size_t size)
+{
+	snprintf(what, size, "%s%s=%s%s%s", c->assert ? "Assert" : "Condition",
+		 condition_kind_name(c->kind), c->trigger ? "|" : "", c->negate ? "!" : "",
+		 service_str(svc, c->value));
+}
+
+enum service_conditions_result service_conditions_check(const struct service *svc,
+							const struct condition_probe *probe,
+							char *what, size_t size)
+{
+	const struct service_condition *failed = NULL;
+
+	if (size)
+		what[0] = '\0';
+	if (!group_holds(svc, probe, false, &failed)) {
+		describe_condition(svc, failed, what, size);
+		return SERVICE_CONDITION_FAILED;
+	}
+	if (!group_holds(svc, probe, true, &failed)) {
+		describe_condition(svc, failed, what, size);
+		return SERVICE_ASSERT_FAILED;
+	}
+	return SERVICE_CONDITIONS_MET;
 }
 
 /* ---- EnvironmentFile= contents ------------------------------------------------------------ */

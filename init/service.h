@@ -25,7 +25,7 @@
 #define SERVICE_EXEC_MAX 8          /* command lines per Exec*= list */
 #define SERVICE_ENV_MAX 64          /* Environment= assignments */
 #define SERVICE_ENVFILE_MAX 8       /* EnvironmentFile= entries */
-#define SERVICE_CONDITION_MAX 8     /* ConditionPathExists= entries */
+#define SERVICE_CONDITION_MAX 16    /* Condition*= and Assert*= entries together */
 #define SERVICE_GROUPS_MAX 16       /* SupplementaryGroups= entries */
 #define SERVICE_ERROR_MAX 192       /* the first error, kept for status output */
 #define SOCKET_LISTEN_MAX 8         /* U4: Listen*= entries per socket unit */
@@ -102,10 +102,13 @@ struct service_output_spec {
 	strref path; /* for file:, append:, truncate: */
 };
 
+/* U3: conditions and asserts. One Condition*= or Assert*= line (init/condition.h). */
 struct service_condition {
-	strref path;
-	bool negate;  /* "!": the path must not exist */
-	bool trigger; /* "|": at least one trigger condition must hold */
+	strref value;  /* after "|" and "!" */
+	uint8_t kind;  /* enum condition_kind */
+	bool negate;   /* "!": the test must fail */
+	bool trigger;  /* "|": at least one trigger of its group (conditions or asserts) must hold */
+	bool assert;   /* Assert*=: failing fails the start instead of skipping it */
 };
 
 /* U2: SuccessExitStatus=, RestartPreventExitStatus=, RestartForceExitStatus=: exit codes
@@ -233,11 +236,12 @@ struct service {
 /* Diagnostics: every warning and error goes to report() with the file, the line (0 when
  * it concerns the whole file) and a message that names the key and the reason. A NULL
  * struct or report drops them (the first error is still kept in service.error). */
-enum service_severity { SERVICE_WARNING, SERVICE_ERROR };
+enum service_severity { SERVICE_WARNING, SERVICE_ERROR, SERVICE_NOTE };
 struct service_diag {
 	void (*report)(void *ctx, enum service_severity severity, const char *file,
 		       unsigned line, const char *message);
 	void *ctx;
+	bool notes; /* U3: also report SERVICE_NOTE: harmless keys that are ignored */
 };
 
 /* Reset svc to defaults for a service called name read from path. Returns 0, or -1 when
@@ -281,9 +285,22 @@ bool service_account_name_valid(const char *s);
  * starting with '.', '-' or '@'; "name@" is a template, "name@inst" an instance. */
 bool service_name_valid(const char *name);
 
-/* ConditionPathExists= against a path check the caller supplies (keeps this pure).
- * True when the service should start. */
-bool service_conditions_met(const struct service *svc, bool (*path_exists)(const char *path));
+/* U3: Condition*= and Assert*= against the system a probe describes (init/condition.h;
+ * the supervisor passes condition_probe_system, tests a fake). Conditions are checked
+ * first: one failing skips the start (the unit is inactive, not failed); then asserts:
+ * one failing fails the start. what gets the first failing line, e.g.
+ * "ConditionPathExists=!/etc/foo" (for a group of "|" triggers: the first of them). */
+enum service_conditions_result {
+	SERVICE_CONDITIONS_MET, SERVICE_CONDITION_FAILED, SERVICE_ASSERT_FAILED,
+};
+struct condition_probe;
+enum service_conditions_result service_conditions_check(const struct service *svc,
+							const struct condition_probe *probe,
+							char *what, size_t size);
+
+/* U3: the keys the parser implements, for tests and generated docs: the i-th key's
+ * name and section ("Unit", "Service"), or NULL after the last. */
+const char *service_key_at(size_t i, const char **section);
 
 /* Parse an EnvironmentFile's bytes: calls add(ctx, "NAME=value") for each assignment.
  * Lines are NAME=value, optionally with "export ", quotes and comments as in

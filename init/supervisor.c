@@ -1,5 +1,7 @@
 #include "supervisor.h"
 
+#include "condition.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -129,7 +131,7 @@ static void diag_report(void *ctx, enum service_severity sev, const char *file,
 		(sev == SERVICE_WARNING ? log_warn : log_error)("%s: %s", file, msg);
 }
 
-static const struct service_diag diag = { diag_report, NULL };
+static const struct service_diag diag = { diag_report, NULL, false };
 static void check_programs(const struct service *s); /* U2 */
 
 static void unit_reset(struct unit *u, struct service *svc)
@@ -256,12 +258,6 @@ static void start_next_main(struct unit *u);
 static void forking_parent_exited(struct unit *u);
 static void settle_failed(struct unit *u);
 static void start_listed(struct unit *u, const struct service_name_list *list, const char *key);
-
-static bool path_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0;
-}
 
 static pid_t spawn_line(struct unit *u, const char *line)
 {
@@ -469,10 +465,18 @@ static void begin_start(struct unit *u)
 
 	u->restart_pending = false;
 	u->error[0] = '\0';
-	if (!service_conditions_met(u->svc, path_exists)) {
+	switch (service_conditions_check(u->svc, &condition_probe_system, err, sizeof err)) {
+	case SERVICE_CONDITION_FAILED: /* U3: skipped, not failed: status says which */
+		snprintf(u->error, sizeof u->error, "condition failed: %.*s",
+			 (int)sizeof u->error - 20, err);
 		set_state(u, UNIT_CONDITION);
-		log_info("%s: condition not met, skipped", name_of(u));
+		log_info("%s: %s, skipped", name_of(u), u->error);
 		return;
+	case SERVICE_ASSERT_FAILED:
+		fail_unit(u, "assertion failed: %.*s", (int)sizeof u->error - 20, err);
+		return;
+	case SERVICE_CONDITIONS_MET:
+		break;
 	}
 	if (requirements_failed(u) || conflicts_and_requisites(u))
 		return;

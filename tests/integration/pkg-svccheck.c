@@ -21,7 +21,7 @@ static void record(void *ctx, enum service_severity severity, const char *file,
 
 int main(int argc, char **argv)
 {
-	const struct service_diag diag = { record, NULL };
+	const struct service_diag diag = { record, NULL, false };
 	size_t count = 0;
 
 	if (argc != 2) {

@@ -1,4 +1,4 @@
-// sources: init/depgraph.c init/service.c init/exec-line.c init/socket-unit.c
+// sources: init/depgraph.c init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
 /* The dependency graph: waves, cycles (named; broken at a member only wanted, else only
  * their members dropped), Requires=
  * propagation, and the runtime questions the supervisor asks. */
@@ -380,7 +380,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 	snprintf(diag_last, sizeof diag_last, "%s: %s", file, message);
 }
 
-static const struct service_diag diag = { record, NULL };
+static const struct service_diag diag = { record, NULL, false };
 
 static void load(size_t i, const char *name, const char *text)
 {

@@ -1,4 +1,4 @@
-// sources: init/service-load.c init/unit-targets.c init/service.c init/exec-line.c init/depgraph.c init/socket-unit.c
+// sources: init/service-load.c init/unit-targets.c init/service.c init/exec-line.c init/depgraph.c init/socket-unit.c init/condition.c init/unit-compat.c
 /* The example service files in etc/services/ load without a warning and start in the
  * order their comments promise. Finds the tree through $TOP (set by tests/run). */
 #include "harness.h"
@@ -21,7 +21,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 	problems++;
 }
 
-static const struct service_diag diag = { record, NULL };
+static const struct service_diag diag = { record, NULL, false };
 
 static const struct service *named(const char *name)
 {

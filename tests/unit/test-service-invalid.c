@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c init/socket-unit.c
+// sources: init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
 /* Invalid service files: each bad value fails the service with a message naming the
  * file, the line, the key and the reason; syntax errors too. */
 #include "harness.h"
@@ -22,7 +22,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 		snprintf(first_error, sizeof first_error, "%s:%u: %s", file, line, message);
 }
 
-static const struct service_diag diag = { record, NULL };
+static const struct service_diag diag = { record, NULL, false };
 
 static int parse_bytes(const char *text, size_t len)
 {

@@ -1,4 +1,4 @@
-// sources: init/service-load.c init/unit-targets.c init/service.c init/exec-line.c init/socket-unit.c
+// sources: init/service-load.c init/unit-targets.c init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
 /* Loading from directories: priority overrides, masking, caps, odd files. Uses a fresh
  * temporary tree per case and removes it afterwards. */
 #include "harness.h"
@@ -32,7 +32,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 	snprintf(messages + n, sizeof messages - n, "%s:%u: %s\n", file, line, message);
 }
 
-static const struct service_diag diag = { record, NULL };
+static const struct service_diag diag = { record, NULL, false };
 
 static void setup(void)
 {

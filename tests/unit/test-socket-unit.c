@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c init/socket-unit.c
+// sources: init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
 /* .socket units and Type=dbus in the parser: every [Socket] key, the address forms,
  * the fd names, and each bad value failing the unit with the key and the reason. */
 #include "harness.h"
@@ -26,7 +26,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 		snprintf(dst, sizeof first_error, "%s:%u: %s", file, line, message);
 }
 
-static const struct service_diag diag = { record, NULL };
+static const struct service_diag diag = { record, NULL, false };
 
 static int parse_unit(const char *name, enum unit_kind kind, const char *text)
 {
@@ -188,7 +188,7 @@ static void sections_by_kind(void)
 	CHECK(strstr(first_warning, "unknown section [Socket]") != NULL);
 	CHECK(svc.sock.listen_count == 0);
 	CHECK(parse_socket("[Socket]\nListenStream=/run/x\nNoSuchKey=1\n") == 0);
-	CHECK(strstr(first_warning, "unknown key NoSuchKey in [Socket]") != NULL);
+	CHECK(strstr(first_warning, "NoSuchKey: unknown key in [Socket]") != NULL);
 }
 
 static void addresses_decoded(void)

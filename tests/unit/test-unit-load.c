@@ -1,4 +1,4 @@
-// sources: init/service-load.c init/unit-targets.c init/service.c init/socket-unit.c init/exec-line.c init/depgraph.c
+// sources: init/service-load.c init/unit-targets.c init/service.c init/socket-unit.c init/exec-line.c init/depgraph.c init/condition.c init/unit-compat.c
 /* Where units come from: ember's and systemd's directories, what the default target pulls
  * in (and nothing else), templates, drop-ins (order, override, reset), masks, and the
  * dependency graph over a loaded tree (missing Requires=, cycles). A fresh tree per case. */
@@ -29,7 +29,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 		 severity == SERVICE_ERROR ? "E" : "W", file, line, message);
 }
 
-static const struct service_diag diag = { record, NULL };
+static const struct service_diag diag = { record, NULL, false };
 
 static void mkdirs(const char *path)
 {

@@ -1,0 +1,422 @@
+/* The table of systemd keys ember does not implement. Classes and what they mean:
+ * unit-compat.h. Sources: systemd.unit(5), systemd.service(5), systemd.socket(5),
+ * systemd.exec(5), systemd.kill(5), systemd.resource-control(5) as of v259.
+ *
+ * When a helper implements a key, its row is deleted here (a unit test checks that no
+ * key is both in the parser's table and in this one). Keep rows grouped by man page.
+ */
+#include "unit-compat.h"
+
+#include <string.h>
+
+#include "parse.h"
+
+#define U COMPAT_UNIT
+#define S COMPAT_SERVICE
+#define K COMPAT_SOCKET
+#define I COMPAT_INSTALL
+#define E COMPAT_EXEC
+
+#define H(key, sect, note) { key, sect, COMPAT_HARMLESS, NULL, note }
+#define C(key, sect, note) { key, sect, COMPAT_CHANGES, NULL, note }
+#define CV(key, sect, ok, note) { key, sect, COMPAT_CHANGES, ok, note }
+#define R(key, sect, note) { key, sect, COMPAT_REFUSED, NULL, note }
+#define RV(key, sect, ok, note) { key, sect, COMPAT_REFUSED, ok, note }
+
+/* Notes shared by many rows. */
+#define NO_SANDBOX "the service runs without this restriction (no sandboxing)"
+#define NO_CGROUP_KNOB "this cgroup limit is not set"
+#define NO_SOCKETS "this kind of socket is not supported: the service would not get it"
+#define ACCOUNTING "accounting only; ember's cgroups count what the kernel counts anyway"
+
+const struct unit_compat unit_compat_table[] = {
+	/* ---- [Unit]: systemd.unit(5) ---- */
+	H("Documentation", U, "documentation links only"),
+	H("SourcePath", U, "informational: the file a generator read"),
+	C("Upholds", U, "the named units are not restarted when they stop"),
+	H("OnFailureJobMode", U, "only matters with OnFailure="),
+	C("PropagatesReloadTo", U, "reloads are not passed on"),
+	C("ReloadPropagatedFrom", U, "reloads are not passed on"),
+	C("PropagatesStopTo", U, "stops are not passed on"),
+	C("StopPropagatedFrom", U, "stops are not passed on"),
+	C("JoinsNamespaceOf", U, "the service does not share the other unit's namespaces"),
+	C("RequiresMountsFor", U, "no ordering after mount units: file systems the unit needs "
+				  "must be mounted before ember starts services"),
+	C("WantsMountsFor", U, "no ordering after mount units: file systems the unit needs must "
+			       "be mounted before ember starts services"),
+	C("StopWhenUnneeded", U, "the unit keeps running when nothing needs it any more"),
+	C("RefuseManualStart", U, "emberctl start works on this unit anyway"),
+	C("RefuseManualStop", U, "emberctl stop works on this unit anyway"),
+	H("AllowIsolate", U, "ember has no isolate operation"),
+	H("IgnoreOnIsolate", U, "ember has no isolate operation"),
+	H("CollectMode", U, "ember keeps every loaded unit's status until the next boot"),
+	/* systemd still reads these four in [Service], where they used to be */
+	C("FailureAction", U | S, "no reboot or power-off when the unit fails"),
+	C("SuccessAction", U, "no reboot or power-off when the unit succeeds"),
+	H("FailureActionExitStatus", U, "only matters with FailureAction="),
+	H("SuccessActionExitStatus", U, "only matters with SuccessAction="),
+	C("JobTimeoutSec", U, "no timeout on waiting for the unit's dependencies"),
+	C("JobRunningTimeoutSec", U, "no timeout on waiting for the unit's dependencies"),
+	C("JobTimeoutAction", U, "no action when waiting for the unit times out"),
+	H("JobTimeoutRebootArgument", U, "only matters with JobTimeoutAction="),
+	C("StartLimitInterval", U | S, "old name of StartLimitIntervalSec=, not read: the default of "
+				   "10 s applies"),
+	C("StartLimitAction", U | S, "no reboot or power-off when the start limit is hit: the unit "
+				 "just stays failed"),
+	H("RebootArgument", U | S, "only matters with the *Action= keys"),
+
+	/* ---- [Install]: systemd.unit(5); ember enables by directory, not by links ---- */
+	C("UpheldBy", I, "enablement is not read: a unit in ember's directories starts at boot"),
+
+	/* ---- [Service]: systemd.service(5) ---- */
+	H("GuessMainPID", S, "only matters with Type=forking"),
+	C("ExecCondition", S, "these commands are not run: the service always starts"),
+	C("RestartSteps", S, "the restart delay does not grow in steps"),
+	C("RestartMode", S, "dependent units are handled as for Restart=normal"),
+	C("TimeoutAbortSec", S, "aborting uses TimeoutStopSec="),
+	C("TimeoutStartFailureMode", S, "a start timeout always sends KillSignal= then SIGKILL"),
+	C("TimeoutStopFailureMode", S, "a stop timeout always sends SIGKILL"),
+	C("RuntimeMaxSec", S, "the service is not stopped after this time"),
+	H("RuntimeRandomizedExtraSec", S, "only matters with RuntimeMaxSec="),
+	C("WatchdogSec", S, "WATCHDOG=1 pings are not checked: a hung service is not restarted"),
+	H("RootDirectoryStartOnly", S, "only matters with RootDirectory="),
+	C("NonBlocking", S, "passed file descriptors are not set to non-blocking"),
+	CV("NotifyAccess", S, "main", "only the main process may send sd_notify() messages"),
+	C("Sockets", S, "socket units are not supported: the named sockets are not passed"),
+	C("FileDescriptorStoreMax", S, "no file descriptor store: stored fds are lost on restart"),
+	H("FileDescriptorStorePreserve", S, "only matters with FileDescriptorStoreMax="),
+	C("USBFunctionDescriptors", S, "the descriptors are not written to the FunctionFS endpoint"),
+	C("USBFunctionStrings", S, "the strings are not written to the FunctionFS endpoint"),
+	C("OOMPolicy", S, "the kernel's OOM kill of one process does not stop the unit"),
+	C("OpenFile", S, "the file is not opened and passed to the service"),
+	C("PermissionsStartOnly", S, "ExecStartPre= lines run with the service's User= too"),
+
+	/* ---- kill: systemd.kill(5) ---- */
+	H("WatchdogSignal", E, "only matters with WatchdogSec="),
+
+	/* ---- resource control: systemd.resource-control(5) ---- */
+	H("CPUAccounting", E, ACCOUNTING),
+	H("MemoryAccounting", E, ACCOUNTING),
+	H("TasksAccounting", E, ACCOUNTING),
+	H("IOAccounting", E, ACCOUNTING),
+	H("IPAccounting", E, "accounting only"),
+	H("BlockIOAccounting", E, ACCOUNTING),
+	C("StartupCPUWeight", E, NO_CGROUP_KNOB),
+	C("CPUQuota", E, NO_CGROUP_KNOB),
+	C("CPUQuotaPeriodSec", E, NO_CGROUP_KNOB),
+	C("AllowedCPUs", E, NO_CGROUP_KNOB),
+	C("StartupAllowedCPUs", E, NO_CGROUP_KNOB),
+	C("AllowedMemoryNodes", E, NO_CGROUP_KNOB),
+	C("StartupAllowedMemoryNodes", E, NO_CGROUP_KNOB),
+	C("MemoryMin", E, NO_CGROUP_KNOB),
+	C("MemoryLow", E, NO_CGROUP_KNOB),
+	C("StartupMemoryLow", E, NO_CGROUP_KNOB),
+	C("StartupMemoryHigh", E, NO_CGROUP_KNOB),
+	C("StartupMemoryMax", E, NO_CGROUP_KNOB),
+	C("MemorySwapMax", E, NO_CGROUP_KNOB),
+	C("StartupMemorySwapMax", E, NO_CGROUP_KNOB),
+	C("MemoryZSwapMax", E, NO_CGROUP_KNOB),
+	C("StartupMemoryZSwapMax", E, NO_CGROUP_KNOB),
+	C("MemoryZSwapWriteback", E, NO_CGROUP_KNOB),
+	C("StartupIOWeight", E, NO_CGROUP_KNOB),
+	C("IODeviceWeight", E, NO_CGROUP_KNOB),
+	C("IOReadBandwidthMax", E, NO_CGROUP_KNOB),
+	C("IOWriteBandwidthMax", E, NO_CGROUP_KNOB),
+	C("IOReadIOPSMax", E, NO_CGROUP_KNOB),
+	C("IOWriteIOPSMax", E, NO_CGROUP_KNOB),
+	C("IODeviceLatencyTargetSec", E, NO_CGROUP_KNOB),
+	C("CPUShares", E, "old name of CPUWeight=, not read: " NO_CGROUP_KNOB),
+	C("StartupCPUShares", E, NO_CGROUP_KNOB),
+	C("MemoryLimit", E, "old name of MemoryMax=, not read: " NO_CGROUP_KNOB),
+	C("BlockIOWeight", E, "old name of IOWeight=, not read: " NO_CGROUP_KNOB),
+	C("StartupBlockIOWeight", E, NO_CGROUP_KNOB),
+	C("BlockIODeviceWeight", E, NO_CGROUP_KNOB),
+	C("BlockIOReadBandwidth", E, NO_CGROUP_KNOB),
+	C("BlockIOWriteBandwidth", E, NO_CGROUP_KNOB),
+	C("IPAddressAllow", E, "no per-service IP filter: all addresses are reachable"),
+	C("IPAddressDeny", E, "no per-service IP filter: all addresses are reachable"),
+	C("IPIngressFilterPath", E, "the BPF filter is not attached"),
+	C("IPEgressFilterPath", E, "the BPF filter is not attached"),
+	C("SocketBindAllow", E, "binding to ports is not restricted"),
+	C("SocketBindDeny", E, "binding to ports is not restricted"),
+	C("RestrictNetworkInterfaces", E, "all network interfaces are usable"),
+	C("NFTSet", E, "the cgroup is not added to the nftables set"),
+	C("BPFProgram", E, "the BPF program is not attached"),
+	C("DeviceAllow", E, "device access is not restricted"),
+	CV("DevicePolicy", E, "auto", "device access is not restricted"),
+	C("Slice", E, "no slices: the service's cgroup sits directly under ember's"),
+	CV("Delegate", E, "no", "the cgroup is not delegated: the service cannot manage "
+				"sub-cgroups of its own"),
+	C("DelegateSubgroup", E, "the cgroup is not delegated"),
+	C("DisableControllers", E, "controllers are not disabled for this cgroup"),
+	H("ManagedOOMSwap", E, "for systemd-oomd, which ember does not run"),
+	H("ManagedOOMMemoryPressure", E, "for systemd-oomd, which ember does not run"),
+	H("ManagedOOMMemoryPressureLimit", E, "for systemd-oomd, which ember does not run"),
+	H("ManagedOOMMemoryPressureDurationSec", E, "for systemd-oomd, which ember does not run"),
+	H("ManagedOOMPreference", E, "for systemd-oomd, which ember does not run"),
+	H("MemoryPressureWatch", E, "$MEMORY_PRESSURE_WATCH is not set: the service does not "
+				    "watch memory pressure, as when PSI is unavailable"),
+	H("MemoryPressureThresholdSec", E, "only matters with MemoryPressureWatch="),
+	H("CoredumpReceive", E, "for systemd-coredump, which ember does not run"),
+
+	/* ---- exec, paths: systemd.exec(5) ---- */
+	C("ExecSearchPath", E, "bare program names use ember's fixed search path"),
+	R("RootDirectory", E, "the service would run in the host's root file system instead"),
+	R("RootImage", E, "the service would run in the host's root file system instead"),
+	H("RootImageOptions", E, "only matters with RootImage="),
+	R("RootEphemeral", E, "the service would run in the host's root file system instead"),
+	H("RootHash", E, "only matters with RootImage="),
+	H("RootHashSignature", E, "only matters with RootImage="),
+	H("RootVerity", E, "only matters with RootImage="),
+	H("RootImagePolicy", E, "only matters with RootImage="),
+	H("MountImagePolicy", E, "only matters with MountImages="),
+	H("ExtensionImagePolicy", E, "only matters with ExtensionImages="),
+	H("MountAPIVFS", E, "only matters with RootDirectory="),
+	H("BindLogSockets", E, "only matters with RootDirectory="),
+	CV("ProtectProc", E, "default", "/proc is not restricted"),
+	CV("ProcSubset", E, "all", "/proc is not restricted"),
+	C("BindPaths", E, "the paths are not bind-mounted: the service sees the host's"),
+	C("BindReadOnlyPaths", E, "the paths are not bind-mounted: the service sees the host's"),
+	R("MountImages", E, "the images are not mounted: the service would miss their files"),
+	R("ExtensionImages", E, "the images are not mounted: the service would miss their files"),
+	R("ExtensionDirectories", E, "the directories are not overlaid: the service would miss "
+				     "their files"),
+
+	/* ---- exec, credentials and process properties ---- */
+	RV("DynamicUser", E, "no", "ember has no dynamic users: the service would run as root "
+				   "(set a static User= in a drop-in)"),
+	H("SetLoginEnvironment", E, "ember opens no login sessions"),
+	C("PAMName", E, "no PAM session is opened (no pam_limits, pam_env, pam_systemd)"),
+	C("SecureBits", E, "the securebits are not set"),
+	C("SELinuxContext", E, "the SELinux context is not changed"),
+	C("AppArmorProfile", E, "the AppArmor profile is not changed"),
+	C("SmackProcessLabel", E, "the SMACK label is not changed"),
+	C("CoredumpFilter", E, "the core dump filter is inherited"),
+	H("KeyringMode", E, "the service shares ember's (empty) session keyring"),
+	H("TimerSlackNSec", E, "only changes timer precision"),
+	C("Personality", E, "the execution domain is not changed"),
+	CV("IgnoreSIGPIPE", E, "no", "SIGPIPE keeps its default action (systemd ignores it): a "
+				     "write to a closed pipe ends the process"),
+	C("CPUSchedulingPolicy", E, "the scheduling policy is inherited"),
+	C("CPUSchedulingPriority", E, "the scheduling priority is inherited"),
+	C("CPUSchedulingResetOnFork", E, "the scheduling policy is inherited"),
+	C("CPUAffinity", E, "the service may run on every CPU"),
+	C("NUMAPolicy", E, "the NUMA policy is inherited"),
+	C("NUMAMask", E, "the NUMA policy is inherited"),
+	C("IOSchedulingClass", E, "the I/O scheduling class is inherited"),
+	C("IOSchedulingPriority", E, "the I/O scheduling priority is inherited"),
+	H("MemoryKSM", E, "only allows kernel same-page merging"),
+	H("UtmpIdentifier", E, "no utmp records are written"),
+	H("UtmpMode", E, "no utmp records are written"),
+
+	/* ---- exec, sandboxing ---- */
+	CV("ProtectSystem", E, "no", "/usr, /boot and /etc stay writable for the service"),
+	CV("ProtectHome", E, "no", "/home, /root and /run/user stay visible to the service"),
+	C("RuntimeDirectory", E, "the directory is not created: a daemon that expects it may "
+				 "fail at run time"),
+	C("StateDirectory", E, "the directory is not created: a daemon that expects it may fail "
+			       "at run time"),
+	C("CacheDirectory", E, "the directory is not created: a daemon that expects it may fail "
+			       "at run time"),
+	C("LogsDirectory", E, "the directory is not created: a daemon that expects it may fail "
+			      "at run time"),
+	C("ConfigurationDirectory", E, "the directory is not created"),
+	H("RuntimeDirectoryMode", E, "only matters with RuntimeDirectory="),
+	H("StateDirectoryMode", E, "only matters with StateDirectory="),
+	H("CacheDirectoryMode", E, "only matters with CacheDirectory="),
+	H("LogsDirectoryMode", E, "only matters with LogsDirectory="),
+	H("ConfigurationDirectoryMode", E, "only matters with ConfigurationDirectory="),
+	H("RuntimeDirectoryPreserve", E, "only matters with RuntimeDirectory="),
+	H("TimeoutCleanSec", E, "ember has no clean operation"),
+	H("ReadWritePaths", E, "everything the service's user may write stays writable anyway"),
+	C("ReadOnlyPaths", E, "the paths stay writable for the service"),
+	C("InaccessiblePaths", E, "the paths stay visible to the service"),
+	H("ExecPaths", E, "only matters with NoExecPaths="),
+	C("NoExecPaths", E, "programs under these paths may still be run"),
+	C("TemporaryFileSystem", E, "no tmpfs is mounted over the paths"),
+	CV("PrivateTmp", E, "no", "/tmp and /var/tmp are shared with the rest of the system"),
+	CV("PrivateDevices", E, "no", "the service sees every device in /dev"),
+	CV("PrivateNetwork", E, "no", "the service shares the host's network"),
+	C("NetworkNamespacePath", E, "the service runs in ember's network namespace"),
+	CV("PrivateIPC", E, "no", "the service shares the host's IPC namespace"),
+	C("IPCNamespacePath", E, "the service runs in ember's IPC namespace"),
+	CV("PrivateUsers", E, "no", "no user namespace: ids are the host's"),
+	CV("PrivateMounts", E, "no", "the service shares ember's mount namespace"),
+	CV("ProtectHostname", E, "no", "the service may change the host name"),
+	CV("ProtectClock", E, "no", "the service may set the clock"),
+	CV("ProtectKernelTunables", E, "no", "/proc/sys and /sys stay writable for the service"),
+	CV("ProtectKernelModules", E, "no", "the service may load kernel modules"),
+	CV("ProtectKernelLogs", E, "no", "the service may read the kernel log"),
+	CV("ProtectControlGroups", E, "no", "/sys/fs/cgroup stays writable for the service"),
+	C("RestrictAddressFamilies", E, "every socket address family is allowed"),
+	C("RestrictFileSystems", E, "every file system type is allowed"),
+	CV("RestrictNamespaces", E, "no", "the service may create namespaces"),
+	CV("LockPersonality", E, "no", "the service may change its execution domain"),
+	CV("MemoryDenyWriteExecute", E, "no", "writable and executable memory is allowed"),
+	CV("RestrictRealtime", E, "no", "the service may use real-time scheduling"),
+	CV("RestrictSUIDSGID", E, "no", "the service may create set-user-id files"),
+	CV("RemoveIPC", E, "no", "IPC objects are not removed when the service stops"),
+	C("MountFlags", E, "mount propagation is ember's (shared)"),
+	C("SystemCallFilter", E, "every system call is allowed"),
+	H("SystemCallErrorNumber", E, "only matters with SystemCallFilter="),
+	C("SystemCallArchitectures", E, "system calls of every architecture are allowed"),
+	H("SystemCallLog", E, "only logs system calls"),
+
+	/* ---- exec, environment, input, logging ---- */
+	C("PassEnvironment", E, "ember's own environment is not passed on"),
+	C("UnsetEnvironment", E, "the variables are not removed"),
+	CV("StandardInput", E, "null", "standard input is /dev/null"),
+	C("StandardInputText", E, "standard input is /dev/null"),
+	C("StandardInputData", E, "standard input is /dev/null"),
+	H("LogLevelMax", E, "ember's log keeps every line the service writes"),
+	H("LogExtraFields", E, "ember's log has no structured fields"),
+	H("LogFilterPatterns", E, "ember's log keeps every line the service writes"),
+	H("LogNamespace", E, "ember has one log"),
+	H("SyslogIdentifier", E, "ember tags each line with the service's name instead"),
+	H("SyslogFacility", E, "ember's log has no facilities"),
+	H("SyslogLevel", E, "ember's log has no levels per line"),
+	H("SyslogLevelPrefix", E, "\"<N>\" prefixes stay in the logged line"),
+	C("TTYPath", E, "no terminal is opened for the service"),
+	C("TTYReset", E, "the terminal is not reset"),
+	C("TTYVHangup", E, "the terminal is not hung up"),
+	C("TTYRows", E, "the terminal size is not set"),
+	C("TTYColumns", E, "the terminal size is not set"),
+	C("TTYVTDisallocate", E, "the virtual terminal is not cleared"),
+	C("LoadCredential", E, "credentials are not supported: $CREDENTIALS_DIRECTORY is unset"),
+	C("LoadCredentialEncrypted", E, "credentials are not supported"),
+	C("ImportCredential", E, "credentials are not supported"),
+	C("SetCredential", E, "credentials are not supported"),
+	C("SetCredentialEncrypted", E, "credentials are not supported"),
+
+	/* ---- [Socket]: systemd.socket(5) ---- */
+	R("ListenSpecial", K, NO_SOCKETS),
+	R("ListenMessageQueue", K, NO_SOCKETS),
+	R("ListenUSBFunction", K, NO_SOCKETS),
+	C("SocketProtocol", K, "not applied to the socket ember creates"),
+	C("BindToDevice", K, "not applied to the socket ember creates"),
+	C("Writable", K, "not applied to the socket ember creates"),
+	C("FlushPending", K, "not applied to the socket ember creates"),
+	H("MaxConnections", K, "only matters with Accept=yes"),
+	H("MaxConnectionsPerSource", K, "only matters with Accept=yes"),
+	C("KeepAlive", K, "not applied to the socket ember creates"),
+	C("KeepAliveTimeSec", K, "not applied to the socket ember creates"),
+	C("KeepAliveIntervalSec", K, "not applied to the socket ember creates"),
+	C("KeepAliveProbes", K, "not applied to the socket ember creates"),
+	C("NoDelay", K, "not applied to the socket ember creates"),
+	C("Priority", K, "not applied to the socket ember creates"),
+	C("DeferAcceptSec", K, "not applied to the socket ember creates"),
+	C("IPTOS", K, "not applied to the socket ember creates"),
+	C("IPTTL", K, "not applied to the socket ember creates"),
+	C("Mark", K, "not applied to the socket ember creates"),
+	C("SmackLabel", K, "not applied to the socket ember creates"),
+	C("SmackLabelIPIn", K, "not applied to the socket ember creates"),
+	C("SmackLabelIPOut", K, "not applied to the socket ember creates"),
+	C("SELinuxContextFromNet", K, "not applied to the socket ember creates"),
+	C("PipeSize", K, "not applied to the socket ember creates"),
+	C("MessageQueueMaxMessages", K, "not applied to the socket ember creates"),
+	C("MessageQueueMessageSize", K, "not applied to the socket ember creates"),
+	C("Broadcast", K, "not applied to the socket ember creates"),
+	C("PassPacketInfo", K, "not applied to the socket ember creates"),
+	C("PassFileDescriptorsToExec", K, "not applied to the socket ember creates"),
+	C("Timestamping", K, "not applied to the socket ember creates"),
+	C("TCPCongestion", K, "not applied to the socket ember creates"),
+	C("ExecStartPre", K, "not applied to the socket ember creates"),
+	C("ExecStopPre", K, "not applied to the socket ember creates"),
+	C("TimeoutSec", K, "not applied to the socket ember creates"),
+	C("TriggerLimitIntervalSec", K, "not applied to the socket ember creates"),
+	C("TriggerLimitBurst", K, "not applied to the socket ember creates"),
+	C("PollLimitIntervalSec", K, "not applied to the socket ember creates"),
+	C("PollLimitBurst", K, "not applied to the socket ember creates"),
+	C("DeferTrigger", K, "not applied to the socket ember creates"),
+	C("DeferTriggerMaxSec", K, "not applied to the socket ember creates"),
+};
+
+const size_t unit_compat_count = sizeof unit_compat_table / sizeof *unit_compat_table;
+
+static const struct { const char *name; unsigned bit; } sections[] = {
+	{ "Unit", COMPAT_UNIT }, { "Service", COMPAT_SERVICE }, { "Socket", COMPAT_SOCKET },
+	{ "Install", COMPAT_INSTALL },
+};
+
+unsigned unit_compat_section(const char *section)
+{
+	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+		if (strcmp(section, sections[i].name) == 0)
+			return sections[i].bit;
+	return 0;
+}
+
+const char *unit_compat_section_name(unsigned bit)
+{
+	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+		if (sections[i].bit == bit)
+			return sections[i].name;
+	return "?";
+}
+
+const char *unit_compat_class_name(enum unit_compat_class class)
+{
+	switch (class) {
+	case COMPAT_HARMLESS: return "harmless";
+	case COMPAT_CHANGES: return "changes";
+	case COMPAT_REFUSED: return "refused";
+	}
+	return "?";
+}
+
+const struct unit_compat *unit_compat_find(const char *section, const char *key)
+{
+	unsigned bit = unit_compat_section(section);
+
+	for (size_t i = 0; bit && i < unit_compat_count; i++)
+		if ((unit_compat_table[i].sections & bit) && strcmp(unit_compat_table[i].key, key) == 0)
+			return &unit_compat_table[i];
+	return NULL;
+}
+
+enum unit_compat_class unit_compat_classify(const struct unit_compat *row, const char *value)
+{
+	bool a, b;
+
+	if (!*value)
+		return COMPAT_HARMLESS; /* an empty value resets the key to its default */
+	if (row->harmless && (strcmp(value, row->harmless) == 0 ||
+			      (parse_bool(value, &a) == 0 && parse_bool(row->harmless, &b) == 0 &&
+			       a == b)))
+		return COMPAT_HARMLESS;
+	return row->class;
+}
+
+const char *unit_compat_specifier_hint(char c)
+{
+	switch (c) {
+	case 'i': case 'I': case 'j': case 'J':
+		return "the instance name: load the template as NAME@INSTANCE";
+	case 'f': return "the instance as a path: /INSTANCE with '-' read as '/'";
+	case 't': return "the runtime directory: /run for system units";
+	case 'S': return "the state directory: /var/lib for system units";
+	case 'C': return "the cache directory: /var/cache for system units";
+	case 'L': return "the logs directory: /var/log for system units";
+	case 'E': return "the configuration directory: /etc for system units";
+	case 'T': return "the temporary directory: /tmp";
+	case 'V': return "the persistent temporary directory: /var/tmp";
+	case 'h': return "the user's home directory: /root for system units";
+	case 'u': return "the user name: root for system units";
+	case 'U': return "the user id: 0 for system units";
+	case 'g': return "the group name: root for system units";
+	case 'G': return "the group id: 0 for system units";
+	case 's': return "the user's shell: /bin/sh for system units";
+	case 'H': return "the host name";
+	case 'l': return "the short host name";
+	case 'q': return "the pretty host name";
+	case 'b': return "the boot id";
+	case 'm': return "the machine id";
+	case 'v': return "the kernel release";
+	case 'a': return "the architecture";
+	case 'o': case 'w': case 'W': case 'B': case 'A': case 'M':
+		return "a field of /etc/os-release";
+	case 'd': return "the credentials directory: not supported by ember";
+	case 'y': case 'Y': return "the unit file's path or directory";
+	default: return NULL;
+	}
+}

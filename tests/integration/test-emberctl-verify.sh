@@ -1,0 +1,107 @@
+#!/bin/sh
+# emberctl verify: ember-init's parser offline. The output format (FILE:LINE: KEY: WHY,
+# then one verdict per file), exit codes, --json, --verbose, --root lookups, and bad
+# input: unreadable files, a FIFO, a NUL byte, an unknown section, an unsupported
+# specifier, a template, control bytes in a file name.
+. "$(dirname "$0")/../lib.sh"
+V="$BIN/emberctl verify"
+[ -x "$BIN/emberctl" ] || { fail build "run make first (missing $BIN/emberctl)"; finish; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+printf '[Unit]\nDescription=fine\n[Service]\nExecStart=/bin/true\n' >"$T/good.service"
+printf '[Unit]\nDescription=sandboxed\nDocumentation=man:x(8)\n[Service]\nExecStart=/bin/true\nProtectSystem=full\n' >"$T/sandbox.service"
+printf '[Service]\nExecStart=/bin/true\nDynamicUser=yes\n' >"$T/dynamic.service"
+printf '[Service]\nExecStart=/bin/true %%t/x.sock\n' >"$T/spec.service"
+printf '[Service]\nExec\000Start=/bin/true\n' >"$T/nul.service"
+printf '[Service]\nExecStart=/bin/true\n[Frobnicate]\nX=1\n' >"$T/section.service"
+printf '[Service]\nExecStart=/sbin/agetty %%I\n' >"$T/getty@.service"
+: >"$T/masked.service"
+
+out=$($V "$T/good.service"); rc=$?
+[ "$rc" = 0 ] && [ "$out" = "$T/good.service: clean" ] && pass clean-file ||
+	fail clean-file "rc=$rc out=$out"
+
+out=$($V "$T/sandbox.service"); rc=$?
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -qxF "$T/sandbox.service:6: ProtectSystem: not supported by ember: /usr, /boot and /etc stay writable for the service" &&
+	printf '%s\n' "$out" | grep -qxF "$T/sandbox.service: changes (0 errors, 1 warning)" &&
+	pass changes-file-warns-what-changes || fail changes-file-warns-what-changes "rc=$rc out=$out"
+printf '%s\n' "$out" | grep -q Documentation && fail harmless-is-silent "$out" || pass harmless-is-silent
+$V --verbose "$T/sandbox.service" | grep -qxF "$T/sandbox.service:3: Documentation: ignored, harmless: documentation links only" &&
+	pass verbose-shows-harmless-notes || fail verbose-shows-harmless-notes "$($V --verbose "$T/sandbox.service")"
+
+out=$($V "$T/dynamic.service"); rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "^$T/dynamic.service:3: DynamicUser: refused by ember: .*run as root" &&
+	printf '%s\n' "$out" | grep -qxF "$T/dynamic.service: refused (1 error, 0 warnings)" &&
+	pass refused-file-exits-1 || fail refused-file-exits-1 "rc=$rc out=$out"
+
+out=$($V "$T/spec.service")
+printf '%s\n' "$out" | grep -q ':2: ExecStart=.*specifier %t is not supported (the runtime directory: /run' &&
+	pass unsupported-specifier-names-replacement || fail unsupported-specifier-names-replacement "$out"
+out=$($V "$T/nul.service"); rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "nul.service:2: .*NUL" && pass nul-byte-refused ||
+	fail nul-byte-refused "rc=$rc out=$out"
+out=$($V "$T/section.service"); rc=$?
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "section.service:3: unknown section \[Frobnicate\]" &&
+	pass unknown-section-warns || fail unknown-section-warns "rc=$rc out=$out"
+out=$($V "$T/getty@.service"); rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "getty@.service.*template" && pass template-named-as-cause ||
+	fail template-named-as-cause "rc=$rc out=$out"
+out=$($V "$T/masked.service"); rc=$?
+[ "$rc" = 0 ] && [ "$out" = "$T/masked.service: clean" ] && pass empty-file-is-masked || fail empty-file-is-masked "$out"
+
+# unreadable: missing, a dangling link, a directory, a FIFO (must not hang)
+ln -s "$T/nowhere" "$T/dangling.service"
+mkfifo "$T/fifo.service"
+mkdir "$T/dir.service"
+out=$(timeout 10 $V "$T/missing.service" "$T/dangling.service" "$T/dir.service" "$T/fifo.service"); rc=$?
+[ "$rc" = 1 ] &&
+	printf '%s\n' "$out" | grep -qxF "$T/missing.service: cannot read: No such file or directory" &&
+	printf '%s\n' "$out" | grep -qxF "$T/dangling.service: cannot read: No such file or directory" &&
+	printf '%s\n' "$out" | grep -qxF "$T/dir.service: is a directory, not a unit file" &&
+	printf '%s\n' "$out" | grep -qxF "$T/fifo.service: not a regular file" &&
+	pass unreadable-files-reported || fail unreadable-files-reported "rc=$rc out=$out"
+
+# control bytes in a name are escaped, never printed raw
+esc=$(printf '%s/bad\033[2Jname.service' "$T")
+printf '[Service]\nExecStart=/bin/true\n' >"$esc"
+printf '[Service]\nExecStart=/bin/true\nFoo\033[2J=1\nUser=a\033[2J\n' >"$T/esc.service"
+out=$($V "$esc" "$T/esc.service")
+printf '%s' "$out" | grep -q "$(printf '\033')" && fail control-bytes-escaped "raw ESC in output" ||
+	{ printf '%s\n' "$out" | grep -qF 'bad\x1b[2Jname.service: refused' &&
+	  printf '%s\n' "$out" | grep -qF 'esc.service:3: ' && pass control-bytes-escaped ||
+	fail control-bytes-escaped "$out"; }
+
+# names are looked up below --root in ember's and systemd's directories
+mkdir -p "$T/root/lib/systemd/system" "$T/root/etc/ember/services"
+cp "$T/sandbox.service" "$T/root/lib/systemd/system/demo.service"
+cp "$T/good.service" "$T/root/etc/ember/services/mine.service"
+cp "$T/getty@.service" "$T/root/lib/systemd/system/getty@.service"
+out=$($V --root="$T/root" demo mine.service getty@tty1.service nosuch)
+printf '%s\n' "$out" | grep -qxF "$T/root/lib/systemd/system/demo.service: changes (0 errors, 1 warning)" &&
+	printf '%s\n' "$out" | grep -qxF "$T/root/etc/ember/services/mine.service: clean" &&
+	printf '%s\n' "$out" | grep -q "^$T/root/lib/systemd/system/getty@.service: refused" &&
+	printf '%s\n' "$out" | grep -qxF "nosuch: no such unit in ember's or systemd's unit directories below $T/root" &&
+	pass root-lookup || fail root-lookup "$out"
+
+# --json: one valid document with the same verdicts
+$V --json "$T/good.service" "$T/sandbox.service" "$T/dynamic.service" >"$T/out.json"; rc=$?
+if [ "$rc" = 1 ] && python3 - "$T/out.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = [u["result"] for u in d["units"]]
+assert r == ["clean", "changes", "refused"], r
+assert (d["clean"], d["changes"], d["refused"]) == (1, 1, 1)
+w = d["units"][1]["diagnostics"][0]
+assert w["severity"] == "warning" and w["line"] == 6 and w["message"].startswith("ProtectSystem: "), w
+PY
+then pass json-output; else fail json-output "rc=$rc $(head -c 300 "$T/out.json")"; fi
+
+# options may come before the verb; usage errors exit 100
+$BIN/emberctl --json verify "$T/good.service" | grep -q '"clean":1' && pass options-before-verb ||
+	fail options-before-verb "$($BIN/emberctl --json verify "$T/good.service" 2>&1)"
+$V >/dev/null 2>&1; rc=$?
+[ "$rc" = 100 ] && pass no-arguments-is-usage || fail no-arguments-is-usage "rc=$rc"
+$V --bogus x >/dev/null 2>&1; rc=$?
+[ "$rc" = 100 ] && pass unknown-option-is-usage || fail unknown-option-is-usage "rc=$rc"
+finish

@@ -1,0 +1,165 @@
+// sources: init/unit-compat.c init/service.c init/condition.c init/exec-line.c init/socket-unit.c
+/* The compatibility table (init/unit-compat.c) and the parser's use of it: no key is both
+ * implemented and in the table, every row says why, and each class does what its name
+ * promises (harmless: silent, changes: a warning naming what changes, refused: the unit
+ * fails). */
+#include "harness.h"
+#include "../../init/service.h"
+#include "../../init/unit-compat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct service svc;
+static int warnings, errors, notes;
+static char last_message[512];
+
+static void record(void *ctx, enum service_severity severity, const char *file, unsigned line,
+		   const char *message)
+{
+	(void)ctx;
+	if (severity == SERVICE_WARNING)
+		warnings++;
+	else if (severity == SERVICE_ERROR)
+		errors++;
+	else
+		notes++;
+	snprintf(last_message, sizeof last_message, "%s:%u: %s", file, line, message);
+}
+
+static int parse_with(const char *text, bool with_notes)
+{
+	struct service_diag diag = { record, NULL, with_notes };
+
+	warnings = errors = notes = 0;
+	last_message[0] = '\0';
+	service_init(&svc, "demo", "/etc/ember/services/demo.service");
+	return service_parse(&svc, text, strlen(text), &diag);
+}
+
+static void no_key_is_implemented_and_in_the_table(void)
+{
+	const char *section, *key;
+	size_t n = 0;
+
+	for (size_t i = 0; (key = service_key_at(i, &section)); i++, n++) {
+		const struct unit_compat *row = unit_compat_find(section, key);
+		if (row)
+			printf("      [%s] %s is implemented: delete its row in init/unit-compat.c\n",
+			       section, key);
+		CHECK(row == NULL);
+	}
+	CHECK(n > 100); /* the parser's keys, Limit*= and every Condition*=/Assert*= */
+}
+
+static void every_row_is_well_formed(void)
+{
+	for (size_t i = 0; i < unit_compat_count; i++) {
+		const struct unit_compat *r = &unit_compat_table[i];
+		CHECK(r->key && r->key[0] && r->note && strlen(r->note) > 10);
+		CHECK(r->sections != 0);
+		CHECK(r->class == COMPAT_HARMLESS || r->class == COMPAT_CHANGES ||
+		      r->class == COMPAT_REFUSED);
+		/* the note completes "Key: not supported by ember: ..." */
+		CHECK(r->note[strlen(r->note) - 1] != '.');
+		for (size_t j = i + 1; j < unit_compat_count; j++) {
+			bool dup = strcmp(r->key, unit_compat_table[j].key) == 0 &&
+				   (r->sections & unit_compat_table[j].sections);
+			if (dup)
+				printf("      %s is listed twice\n", r->key);
+			CHECK(!dup);
+		}
+	}
+	CHECK(unit_compat_count > 250);
+}
+
+static void documented_keys_are_classified(void)
+{
+	/* a sample from each man page */
+	static const struct { const char *section, *key; enum unit_compat_class class; } want[] = {
+		{ "Unit", "Documentation", COMPAT_HARMLESS },
+		{ "Unit", "Upholds", COMPAT_CHANGES },
+		{ "Service", "SystemCallFilter", COMPAT_CHANGES },
+		{ "Service", "WatchdogSec", COMPAT_CHANGES },
+		{ "Service", "DynamicUser", COMPAT_REFUSED },
+		{ "Service", "RootDirectory", COMPAT_REFUSED },
+		{ "Service", "CPUAccounting", COMPAT_HARMLESS },
+		{ "Socket", "ListenSpecial", COMPAT_REFUSED },
+		{ "Socket", "KeepAlive", COMPAT_CHANGES },
+		{ "Socket", "SystemCallFilter", COMPAT_CHANGES },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		const struct unit_compat *row = unit_compat_find(want[i].section, want[i].key);
+		CHECK(row && row->class == want[i].class);
+	}
+	CHECK(unit_compat_find("Unit", "SystemCallFilter") == NULL); /* wrong section */
+	CHECK(unit_compat_find("Bogus", "SystemCallFilter") == NULL);
+	CHECK(unit_compat_find("Service", "NoSuchKey") == NULL);
+}
+
+static void default_values_are_harmless(void)
+{
+	const struct unit_compat *row = unit_compat_find("Service", "PrivateIPC");
+
+	CHECK(unit_compat_classify(row, "yes") == COMPAT_CHANGES);
+	CHECK(unit_compat_classify(row, "no") == COMPAT_HARMLESS);
+	CHECK(unit_compat_classify(row, "false") == COMPAT_HARMLESS);
+	CHECK(unit_compat_classify(row, "") == COMPAT_HARMLESS);
+	row = unit_compat_find("Service", "DynamicUser");
+	CHECK(unit_compat_classify(row, "yes") == COMPAT_REFUSED);
+	CHECK(unit_compat_classify(row, "off") == COMPAT_HARMLESS);
+	row = unit_compat_find("Service", "ProtectProc");
+	CHECK(unit_compat_classify(row, "default") == COMPAT_HARMLESS);
+	CHECK(unit_compat_classify(row, "invisible") == COMPAT_CHANGES);
+}
+
+static void parser_follows_the_classes(void)
+{
+	/* harmless: silent, a note only when asked for */
+	CHECK(parse_with("[Unit]\nDocumentation=man:demo(8)\n[Service]\nExecStart=/bin/a\n"
+			 "CPUAccounting=yes\n", false) == 0);
+	CHECK(warnings == 0 && errors == 0 && notes == 0);
+	CHECK(parse_with("[Unit]\nDocumentation=man:demo(8)\n[Service]\nExecStart=/bin/a\n", true) == 0);
+	CHECK(warnings == 0 && errors == 0 && notes == 1);
+	CHECK_STR(last_message, "/etc/ember/services/demo.service:2: Documentation: ignored, "
+				"harmless: documentation links only");
+	/* changes: a warning that says what changes; the unit still loads */
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nProtectSystem=strict\n", false) == 0);
+	CHECK(warnings == 1 && errors == 0 && !svc.failed);
+	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: ProtectSystem: not supported "
+				"by ember: /usr, /boot and /etc stay writable for the service");
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nProtectSystem=no\n", false) == 0);
+	CHECK(warnings == 0);
+	/* refused: the unit fails, and says why */
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nDynamicUser=yes\n", false) < 0);
+	CHECK(errors == 1 && svc.failed);
+	CHECK(strstr(last_message, ":3: DynamicUser: refused by ember: ") != NULL);
+	CHECK(strstr(svc.error, "DynamicUser") != NULL);
+	/* a key systemd does not document: a warning, as systemd gives */
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nFrobnicate=1\n", false) == 0);
+	CHECK(warnings == 1);
+	CHECK(strstr(last_message, "Frobnicate: unknown key in [Service], ignored") != NULL);
+	/* the row's section matters: a [Service] key in [Unit] is unknown there */
+	CHECK(parse_with("[Unit]\nProtectSystem=strict\n[Service]\nExecStart=/bin/a\n", false) == 0);
+	CHECK(strstr(last_message, "ProtectSystem: unknown key in [Unit]") != NULL);
+}
+
+static void unsupported_specifier_names_its_replacement(void)
+{
+	CHECK(parse_with("[Service]\nExecStart=/bin/a %d/token\n", false) < 0);
+	CHECK(strstr(last_message, "%d") != NULL);
+	CHECK(strstr(last_message, "credentials") != NULL);
+	CHECK(parse_with("[Service]\nExecStart=/bin/a %Z\n", false) < 0);
+	CHECK(strstr(last_message, "unknown specifier") != NULL);
+}
+
+int main(void)
+{
+	RUN(no_key_is_implemented_and_in_the_table);
+	RUN(every_row_is_well_formed);
+	RUN(documented_keys_are_classified);
+	RUN(default_values_are_harmless);
+	RUN(parser_follows_the_classes);
+	RUN(unsupported_specifier_names_its_replacement);
+	return harness_done();
+}
