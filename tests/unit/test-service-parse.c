@@ -445,9 +445,9 @@ static void self_dependency_is_a_warning(void)
 
 static void unknown_key_warns_with_file_and_line(void)
 {
-	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateTmp=yes\n") == 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateFlux=yes\n") == 0);
 	CHECK(warnings == 1 && errors == 0 && !svc.failed);
-	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: unknown key PrivateTmp in "
+	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: unknown key PrivateFlux in "
 				"[Service], ignored");
 }
 
