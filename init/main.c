@@ -472,13 +472,13 @@ static void open_sockets(void)
  * path. */
 static const char *find_helper(const char *name, const char *installed)
 {
-	static char paths[2][PATH_MAX];
+	static char paths[3][PATH_MAX];
 	static int used;
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	char *slash;
 
-	if (n <= 0 || used >= 2)
+	if (n <= 0 || used >= 3)
 		return installed;
 	self[n] = '\0';
 	slash = strrchr(self, '/');
@@ -496,6 +496,7 @@ static void start_supervisor(void)
 	struct supervisor_config cfg = {
 		.notify_path = NOTIFY_PATH,
 		.caps_helper = find_helper("ember-caps", CAPS_HELPER),
+		.sandbox_helper = find_helper("ember-sandbox", EXEC_SANDBOX_HELPER),
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
 		.kmsg_fd = pid1.kmsg_fd,
