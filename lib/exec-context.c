@@ -780,6 +780,8 @@ void exec_failure_format(const struct exec_failure *f, const struct exec_context
 	describe_step(f, c, path, what, sizeof what);
 	if (f->step == EXEC_STEP_CAP_UNAVAILABLE)
 		snprintf(buf, size, "%s: not in the bounding and permitted sets", what);
+	else if (f->step == EXEC_STEP_DIRS && f->err == ELOOP) /* U5 */
+		snprintf(buf, size, "%s: a symlink is in the way (refused, nothing changed)", what);
 	else
 		snprintf(buf, size, "%s: %s", what, strerror(f->err));
 }

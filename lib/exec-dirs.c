@@ -26,9 +26,17 @@ static int fail_dir(struct exec_failure *f, size_t index)
  * symlink. A planted symlink gives ELOOP (or ENOTDIR), never a redirected open. */
 static int open_component(int parent, const char *name, mode_t mode)
 {
+	struct stat st;
+	int fd;
+
 	if (mkdirat(parent, name, mode) < 0 && errno != EEXIST)
 		return -1;
-	return openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_DIRECTORY may win over O_NOFOLLOW (ENOTDIR): name a symlink as such. */
+	if (fd < 0 && errno == ENOTDIR && fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISLNK(st.st_mode))
+		errno = ELOOP;
+	return fd;
 }
 
 static int create_one(const struct exec_dir *d, uid_t uid, gid_t gid)
