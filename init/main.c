@@ -472,16 +472,17 @@ static void open_sockets(void)
 }
 
 /* A helper program next to ember-init (a build tree, a test) wins over the installed
- * path. */
+ * path. One slot per caller: ember-caps, ember-busname-wait, ember-sandbox, boot-measure. */
+#define HELPER_SLOTS 4
 static const char *find_helper(const char *name, const char *installed)
 {
-	static char paths[3][PATH_MAX];
+	static char paths[HELPER_SLOTS][PATH_MAX];
 	static int used;
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	char *slash;
 
-	if (n <= 0 || used >= 3)
+	if (n <= 0 || used >= HELPER_SLOTS)
 		return installed;
 	self[n] = '\0';
 	slash = strrchr(self, '/');
@@ -500,6 +501,7 @@ static void start_supervisor(void)
 		.notify_path = NOTIFY_PATH,
 		.caps_helper = find_helper("ember-caps", CAPS_HELPER),
 		.busname_helper = find_helper("ember-busname-wait", BUSNAME_HELPER),
+		.sandbox_helper = find_helper("ember-sandbox", EXEC_SANDBOX_HELPER),
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
 		.kmsg_fd = pid1.kmsg_fd,

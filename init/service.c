@@ -88,10 +88,24 @@ const char *service_str(const struct service *svc, strref ref)
 	return ref ? svc->text + ref : "";
 }
 
+/* U5: the execution environment's strings. */
+static size_t execenv_refs(struct service *s, strref **refs, size_t n)
+{
+	refs[n++] = &s->execenv.input_path;
+	refs[n++] = &s->execenv.tty_path;
+	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
+		refs[n++] = &s->execenv.dirs[i];
+	for (int i = 0; i < SERVICE_PATH_KINDS; i++)
+		refs[n++] = &s->execenv.paths[i];
+	return n;
+}
+#define EXECENV_REFS (2 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS)
+
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
-		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1)
+		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
+		  EXECENV_REFS)
 /* U2: lifecycle strings */
 #define U2_REFS_MAX (3 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
@@ -152,7 +166,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	n = add_list_refs(refs, n, s->alias.name, s->alias.count);
 	n = add_list_refs(refs, n, s->also.name, s->also.count);
 	refs[n++] = &s->default_instance;
-	return n;
+	return execenv_refs(s, refs, n);
 }
 
 /* Drop the text of replaced values by copying the live strings to the front. */
@@ -871,43 +885,6 @@ static int parse_caps(struct parser *p, const struct key *k, const char *value)
 	return 0;
 }
 
-static int parse_output_key(struct parser *p, const struct key *k, const char *value)
-{
-	static const struct { const char *name; enum service_output kind; } plain[] = {
-		{ "log", OUTPUT_LOG }, { "journal", OUTPUT_LOG }, { "console", OUTPUT_CONSOLE },
-		{ "null", OUTPUT_NULL }, { "inherit", OUTPUT_INHERIT }, { "kmsg", OUTPUT_KMSG },
-	};
-	static const struct { const char *prefix; enum service_output kind; } files[] = {
-		{ "file:", OUTPUT_FILE }, { "append:", OUTPUT_APPEND },
-		{ "truncate:", OUTPUT_TRUNCATE },
-	};
-	struct service_output_spec *out = field(p, k->offset);
-	bool is_stderr = k->offset == offsetof(struct service, std_error);
-
-	if (!*value)
-		value = is_stderr ? "inherit" : "log";
-	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
-		if (strcmp(value, plain[i].name) != 0)
-			continue;
-		if (plain[i].kind == OUTPUT_INHERIT && !is_stderr)
-			break;
-		out->kind = plain[i].kind;
-		out->path = 0;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		const char *path = value + strlen(files[i].prefix);
-		if (!str_starts_with(value, files[i].prefix))
-			continue;
-		if (!path_absolute_clean(path))
-			return invalid(p, k->name, value, "the file must be an absolute path");
-		out->kind = files[i].kind;
-		return store(p, k->name, path, &out->path);
-	}
-	return invalid(p, k->name, value, is_stderr
-		? "expected log, console, null, inherit, kmsg, file:PATH, append:PATH or truncate:PATH"
-		: "expected log, console, null, kmsg, file:PATH, append:PATH or truncate:PATH");
-}
 
 /* ---- Limit*= ---------------------------------------------------------------------------- */
 
@@ -986,6 +963,255 @@ static int parse_rlimit(struct parser *p, const char *key, const char *value)
 		return invalid(p, key, value, "the soft limit is above the hard limit");
 	svc->rlimit_set |= 1u << rlimit_keys[i].resource;
 	return 0;
+}
+
+/* ---- U5: execution environment (stdio, tty, directories, sandboxing) ---------------------- */
+
+#define EXECENV(member) offsetof(struct service, execenv.member)
+
+/* StandardOutput=/StandardError=. journal and syslog are ember's log (emberctl log), the
+ * "+console" forms also copy each line to the console; see docs/services.md. */
+static int parse_output_key(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct { const char *name; enum service_output kind; bool console; } plain[] = {
+		{ "log", OUTPUT_LOG, false }, { "journal", OUTPUT_LOG, false },
+		{ "syslog", OUTPUT_LOG, false }, { "console", OUTPUT_CONSOLE, false },
+		{ "null", OUTPUT_NULL, false }, { "inherit", OUTPUT_INHERIT, false },
+		{ "kmsg", OUTPUT_KMSG, false }, { "tty", OUTPUT_TTY, false },
+		{ "socket", OUTPUT_SOCKET, false }, { "journal+console", OUTPUT_LOG, true },
+		{ "syslog+console", OUTPUT_LOG, true }, { "kmsg+console", OUTPUT_KMSG, true },
+	};
+	static const struct { const char *prefix; enum service_output kind; } files[] = {
+		{ "file:", OUTPUT_FILE }, { "append:", OUTPUT_APPEND },
+		{ "truncate:", OUTPUT_TRUNCATE },
+	};
+	struct service_output_spec *out = field(p, k->offset);
+	bool is_stderr = k->offset == offsetof(struct service, std_error);
+
+	if (!is_stderr)
+		p->svc->execenv.std_output_set = *value != '\0';
+	if (!*value)
+		value = is_stderr ? "inherit" : "log";
+	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+		if (strcmp(value, plain[i].name) != 0)
+			continue;
+		out->kind = plain[i].kind;
+		out->also_console = plain[i].console;
+		out->path = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		const char *path = value + strlen(files[i].prefix);
+		if (!str_starts_with(value, files[i].prefix))
+			continue;
+		if (!path_absolute_clean(path))
+			return invalid(p, k->name, value, "the file must be an absolute path");
+		out->kind = files[i].kind;
+		out->also_console = false;
+		return store(p, k->name, path, &out->path);
+	}
+	return invalid(p, k->name, value, "expected inherit, null, tty, journal, syslog, kmsg, "
+				      "log, console, socket, X+console, file:, append: or truncate:");
+}
+
+static int parse_input_key(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct { const char *name; enum service_input kind; } kinds[] = {
+		{ "", INPUT_NULL }, { "null", INPUT_NULL }, { "tty", INPUT_TTY },
+		{ "tty-force", INPUT_TTY_FORCE }, { "tty-fail", INPUT_TTY_FAIL },
+		{ "socket", INPUT_SOCKET },
+	};
+	struct service_execenv *e = &p->svc->execenv;
+
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+		if (strcmp(value, kinds[i].name) == 0) {
+			e->std_input = kinds[i].kind;
+			e->input_path = 0;
+			return 0;
+		}
+	}
+	if (str_starts_with(value, "file:")) {
+		if (!path_absolute_clean(value + 5))
+			return invalid(p, k->name, value, "the file must be an absolute path");
+		e->std_input = INPUT_FILE;
+		return store(p, k->name, value + 5, &e->input_path);
+	}
+	return invalid(p, k->name, value, "expected null, tty, tty-force, tty-fail, socket or "
+				      "file:PATH (data is not supported)");
+}
+
+static int parse_tty_path(struct parser *p, const struct key *k, const char *value)
+{
+	if (!*value) {
+		p->svc->execenv.tty_path = 0;
+		return 0;
+	}
+	if (!path_absolute_clean(value) || !str_starts_with(value, "/dev/"))
+		return invalid(p, k->name, value, "expected a terminal under /dev/");
+	return store(p, k->name, value, &p->svc->execenv.tty_path);
+}
+
+static int parse_octal_mode(struct parser *p, const struct key *k, const char *value)
+{
+	uint16_t *mode = field(p, k->offset);
+	unsigned long m = 0;
+
+	if (!*value) {
+		*mode = 0755;
+		return 0;
+	}
+	for (const char *c = value; *c; c++) {
+		if (*c < '0' || *c > '7' || m > 07777)
+			return invalid(p, k->name, value, "expected an octal mode from 0000 to 7777");
+		m = m * 8 + (unsigned long)(*c - '0');
+	}
+	if (m > 07777)
+		return invalid(p, k->name, value, "expected an octal mode from 0000 to 7777");
+	*mode = (uint16_t)m;
+	return 0;
+}
+
+static int parse_preserve(struct parser *p, const struct key *k, const char *value)
+{
+	bool b;
+
+	if (strcmp(value, "restart") == 0) {
+		p->svc->execenv.runtime_preserve = PRESERVE_RESTART;
+		return 0;
+	}
+	if (!*value)
+		b = false;
+	else if (parse_bool(value, &b) < 0)
+		return invalid(p, k->name, value, "expected yes, no or restart");
+	p->svc->execenv.runtime_preserve = b ? PRESERVE_YES : PRESERVE_NO;
+	return 0;
+}
+
+/* A directory name below /run, /var/lib, ...: relative, no "." or ".." component, no
+ * empty component. systemd's "path:symlink" form is refused, not misread. */
+static const char *dir_entry_problem(const char *s)
+{
+	if (*s == '/')
+		return "must be relative (it goes below /run, /var/lib, /var/cache, /var/log or /etc)";
+	if (strchr(s, ':'))
+		return "the PATH:SYMLINK form is not supported";
+	for (const char *c = s; *c; ) {
+		size_t len = strcspn(c, "/");
+		if (len == 0 || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
+			return "no empty, \".\" or \"..\" components allowed";
+		c += len;
+		if (*c == '/')
+			c++;
+		if (*c == '\0' && c[-1] == '/')
+			return "no trailing /";
+	}
+	return NULL;
+}
+
+/* "-" (a missing path is fine) and "+" are prefixes; the rest must be an absolute path. */
+static const char *sandbox_path_problem(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '+')
+		return "the + prefix (relative to RootDirectory=) is not supported";
+	return path_absolute_clean(s) ? NULL : "expected an absolute path, optionally after -";
+}
+
+/* A list key: space-separated words, lines add to the list, an empty value resets it. */
+static int parse_word_list(struct parser *p, const struct key *k, const char *value,
+			   const char *(*problem)(const char *word))
+{
+	strref *ref = field(p, k->offset);
+	char joined[SERVICE_LINE_MAX], copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+	size_t n;
+
+	if (!*value) {
+		*ref = 0;
+		return 0;
+	}
+	str_copy(copy, sizeof copy, value);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		const char *why = problem(w);
+		if (why)
+			return invalid(p, k->name, w, why);
+	}
+	n = (size_t)snprintf(joined, sizeof joined, "%s%s%s", service_str(p->svc, *ref),
+			     *ref ? " " : "", value);
+	if (n >= sizeof joined)
+		return invalid(p, k->name, value, "list too long");
+	return store(p, k->name, joined, ref);
+}
+
+static int parse_dir_list(struct parser *p, const struct key *k, const char *value)
+{
+	return parse_word_list(p, k, value, dir_entry_problem);
+}
+
+static int parse_path_list(struct parser *p, const struct key *k, const char *value)
+{
+	return parse_word_list(p, k, value, sandbox_path_problem);
+}
+
+static int parse_protect_system(struct parser *p, const struct key *k, const char *value)
+{
+	struct service_execenv *e = &p->svc->execenv;
+	bool b;
+
+	if (strcmp(value, "full") == 0)
+		e->protect_system = PROTECT_SYSTEM_FULL;
+	else if (strcmp(value, "strict") == 0)
+		e->protect_system = PROTECT_SYSTEM_STRICT;
+	else if (!*value || parse_bool(value, &b) == 0)
+		e->protect_system = *value && b ? PROTECT_SYSTEM_YES : PROTECT_SYSTEM_NO;
+	else
+		return invalid(p, k->name, value, "expected yes, no, full or strict");
+	return 0;
+}
+
+static int parse_protect_home(struct parser *p, const struct key *k, const char *value)
+{
+	struct service_execenv *e = &p->svc->execenv;
+	bool b;
+
+	if (strcmp(value, "read-only") == 0)
+		e->protect_home = PROTECT_HOME_READ_ONLY;
+	else if (strcmp(value, "tmpfs") == 0)
+		e->protect_home = PROTECT_HOME_TMPFS;
+	else if (!*value || parse_bool(value, &b) == 0)
+		e->protect_home = *value && b ? PROTECT_HOME_YES : PROTECT_HOME_NO;
+	else
+		return invalid(p, k->name, value, "expected yes, no, read-only or tmpfs");
+	return 0;
+}
+
+bool service_sandboxed(const struct service *svc)
+{
+	const struct service_execenv *e = &svc->execenv;
+
+	return e->private_tmp || e->private_devices || e->private_network ||
+	       e->protect_kernel_tunables || e->protect_kernel_modules ||
+	       e->protect_control_groups || e->protect_system != PROTECT_SYSTEM_NO ||
+	       e->protect_home != PROTECT_HOME_NO || e->paths[PATHS_READ_ONLY] ||
+	       e->paths[PATHS_READ_WRITE] || e->paths[PATHS_INACCESSIBLE];
+}
+
+static void execenv_defaults(struct service *svc)
+{
+	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
+		svc->execenv.dir_mode[i] = 0755;
+}
+
+/* systemd: with a terminal on stdin and no StandardOutput=, stdout goes there too. */
+static void validate_execenv(struct service *svc)
+{
+	struct service_execenv *e = &svc->execenv;
+	bool tty_in = e->std_input == INPUT_TTY || e->std_input == INPUT_TTY_FORCE ||
+		      e->std_input == INPUT_TTY_FAIL;
+
+	if (tty_in && !e->std_output_set)
+		svc->std_output.kind = OUTPUT_INHERIT;
 }
 
 /* ---- U2: lifecycle keys ------------------------------------------------------------------ */
@@ -1183,6 +1409,47 @@ static const struct key keys[] = {
 	  0, 0, false },
 	/* U4: Type=dbus */
 	{ SECTION_SERVICE, "BusName", parse_bus_name, F(bus_name), 0, 0, true },
+	/* U5: execution environment (StandardOutput=/StandardError= are above) */
+	{ SECTION_SERVICE, "StandardInput", parse_input_key, 0, 0, 0, true },
+	{ SECTION_SERVICE, "TTYPath", parse_tty_path, 0, 0, 0, true },
+	{ SECTION_SERVICE, "TTYReset", parse_bool_key, EXECENV(tty_reset), 0, 0, false },
+	{ SECTION_SERVICE, "TTYVHangup", parse_bool_key, EXECENV(tty_vhangup), 0, 0, false },
+	{ SECTION_SERVICE, "TTYVTDisallocate", parse_bool_key, EXECENV(tty_vt_disallocate), 0, 0,
+	  false },
+	{ SECTION_SERVICE, "RuntimeDirectory", parse_dir_list, EXECENV(dirs[DIR_RUNTIME]), 0, 0, true },
+	{ SECTION_SERVICE, "StateDirectory", parse_dir_list, EXECENV(dirs[DIR_STATE]), 0, 0, true },
+	{ SECTION_SERVICE, "CacheDirectory", parse_dir_list, EXECENV(dirs[DIR_CACHE]), 0, 0, true },
+	{ SECTION_SERVICE, "LogsDirectory", parse_dir_list, EXECENV(dirs[DIR_LOGS]), 0, 0, true },
+	{ SECTION_SERVICE, "ConfigurationDirectory", parse_dir_list,
+	  EXECENV(dirs[DIR_CONFIGURATION]), 0, 0, true },
+	{ SECTION_SERVICE, "RuntimeDirectoryMode", parse_octal_mode, EXECENV(dir_mode[DIR_RUNTIME]),
+	  0, 0, false },
+	{ SECTION_SERVICE, "StateDirectoryMode", parse_octal_mode, EXECENV(dir_mode[DIR_STATE]),
+	  0, 0, false },
+	{ SECTION_SERVICE, "CacheDirectoryMode", parse_octal_mode, EXECENV(dir_mode[DIR_CACHE]),
+	  0, 0, false },
+	{ SECTION_SERVICE, "LogsDirectoryMode", parse_octal_mode, EXECENV(dir_mode[DIR_LOGS]),
+	  0, 0, false },
+	{ SECTION_SERVICE, "ConfigurationDirectoryMode", parse_octal_mode,
+	  EXECENV(dir_mode[DIR_CONFIGURATION]), 0, 0, false },
+	{ SECTION_SERVICE, "RuntimeDirectoryPreserve", parse_preserve, 0, 0, 0, false },
+	{ SECTION_SERVICE, "PrivateTmp", parse_bool_key, EXECENV(private_tmp), 0, 0, false },
+	{ SECTION_SERVICE, "PrivateDevices", parse_bool_key, EXECENV(private_devices), 0, 0, false },
+	{ SECTION_SERVICE, "PrivateNetwork", parse_bool_key, EXECENV(private_network), 0, 0, false },
+	{ SECTION_SERVICE, "ProtectKernelTunables", parse_bool_key,
+	  EXECENV(protect_kernel_tunables), 0, 0, false },
+	{ SECTION_SERVICE, "ProtectKernelModules", parse_bool_key,
+	  EXECENV(protect_kernel_modules), 0, 0, false },
+	{ SECTION_SERVICE, "ProtectControlGroups", parse_bool_key,
+	  EXECENV(protect_control_groups), 0, 0, false },
+	{ SECTION_SERVICE, "ProtectSystem", parse_protect_system, 0, 0, 0, false },
+	{ SECTION_SERVICE, "ProtectHome", parse_protect_home, 0, 0, 0, false },
+	{ SECTION_SERVICE, "ReadOnlyPaths", parse_path_list, EXECENV(paths[PATHS_READ_ONLY]),
+	  0, 0, true },
+	{ SECTION_SERVICE, "ReadWritePaths", parse_path_list, EXECENV(paths[PATHS_READ_WRITE]),
+	  0, 0, true },
+	{ SECTION_SERVICE, "InaccessiblePaths", parse_path_list,
+	  EXECENV(paths[PATHS_INACCESSIBLE]), 0, 0, true },
 };
 #undef F
 
@@ -1477,6 +1744,7 @@ static void validate(struct service *svc, const struct service_diag *diag)
 			     "PIDFile=: only used with Type=forking, ignored");
 	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ALWAYS)
 		service_fail(svc, diag, 0, "Restart=always is not allowed with Type=oneshot");
+	validate_execenv(svc);
 	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ON_SUCCESS) /* U2 */
 		service_fail(svc, diag, 0, "Restart=on-success is not allowed with Type=oneshot");
 }
@@ -1503,6 +1771,7 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->std_error.kind = OUTPUT_INHERIT;
 	svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
 	svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
+	execenv_defaults(svc);
 	svc->sock.socket_mode = 0666; /* U4 */
 	svc->sock.directory_mode = 0755;
 	svc->sock.backlog = SOMAXCONN;

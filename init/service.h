@@ -76,6 +76,9 @@ enum service_exit_type { EXIT_TYPE_MAIN, EXIT_TYPE_CGROUP };
 enum service_output {
 	OUTPUT_LOG, OUTPUT_CONSOLE, OUTPUT_NULL, OUTPUT_FILE, OUTPUT_APPEND, OUTPUT_TRUNCATE,
 	OUTPUT_INHERIT, OUTPUT_KMSG,
+	/* U5: execution environment. OUTPUT_INHERIT on stdout: a copy of stdin (systemd). */
+	OUTPUT_TTY,    /* the service's TTYPath= (default /dev/console) */
+	OUTPUT_SOCKET, /* the socket passed by the .socket unit (see spawn.c) */
 };
 
 /* Flags of one command line; the same bits exec_line_split() reports. */
@@ -100,7 +103,47 @@ struct service_name_list {
 struct service_output_spec {
 	enum service_output kind;
 	strref path; /* for file:, append:, truncate: */
+	bool also_console; /* U5: journal+console, syslog+console, kmsg+console */
 };
+
+/* ---- U5: execution environment (docs/services.md, "Execution environment") ---- */
+enum service_input {
+	INPUT_NULL, INPUT_TTY, INPUT_TTY_FORCE, INPUT_TTY_FAIL, INPUT_FILE, INPUT_SOCKET,
+};
+/* RuntimeDirectory= ... ConfigurationDirectory=, in this order everywhere. */
+enum service_dir_kind {
+	DIR_RUNTIME, DIR_STATE, DIR_CACHE, DIR_LOGS, DIR_CONFIGURATION, SERVICE_DIR_KINDS
+};
+enum service_preserve { PRESERVE_NO, PRESERVE_YES, PRESERVE_RESTART };
+enum service_protect_system {
+	PROTECT_SYSTEM_NO, PROTECT_SYSTEM_YES, PROTECT_SYSTEM_FULL, PROTECT_SYSTEM_STRICT
+};
+enum service_protect_home {
+	PROTECT_HOME_NO, PROTECT_HOME_YES, PROTECT_HOME_READ_ONLY, PROTECT_HOME_TMPFS
+};
+/* ReadOnlyPaths=, ReadWritePaths=, InaccessiblePaths=, in this order. */
+enum service_path_kind { PATHS_READ_ONLY, PATHS_READ_WRITE, PATHS_INACCESSIBLE, SERVICE_PATH_KINDS };
+
+struct service_execenv {
+	enum service_input std_input;
+	strref input_path;            /* StandardInput=file:PATH */
+	bool std_output_set;          /* false: stdout follows stdin when that is a tty */
+	strref tty_path;              /* TTYPath=; 0: /dev/console */
+	bool tty_reset, tty_vhangup, tty_vt_disallocate;
+	strref dirs[SERVICE_DIR_KINDS];      /* space-separated relative paths */
+	uint16_t dir_mode[SERVICE_DIR_KINDS]; /* *DirectoryMode=, default 0755 */
+	enum service_preserve runtime_preserve;
+	/* Sandboxing: applied by ember-sandbox(8), outside PID 1. */
+	bool private_tmp, private_devices, private_network;
+	bool protect_kernel_tunables, protect_kernel_modules, protect_control_groups;
+	enum service_protect_system protect_system;
+	enum service_protect_home protect_home;
+	strref paths[SERVICE_PATH_KINDS];    /* space-separated absolute paths, "-" kept */
+};
+
+/* True when the service asks for any sandboxing key (it then starts via ember-sandbox). */
+struct service;
+bool service_sandboxed(const struct service *svc);
 
 /* U3: conditions and asserts. One Condition*= or Assert*= line (init/condition.h). */
 struct service_condition {
@@ -204,6 +247,7 @@ struct service {
 	struct service_output_spec std_output, std_error;
 	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
 	unsigned long log_rate_interval_ms; /* LogRateLimitIntervalSec=: 0 = no limit */
+	struct service_execenv execenv;     /* U5: directories, stdin/tty, sandboxing */
 
 	/* U2: lifecycle (docs/services.md "Lifecycle"; runtime in svc-lifecycle.c) */
 	struct service_exec_list exec_start_post, exec_reload, exec_stop_post;

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
+#include "spawn-execenv.h"
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
 
@@ -145,6 +146,10 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	for (unsigned i = 0; i < s->envfile_count; i++)
 		if (add_env_file(u, &s->envfile[i]) < 0)
 			return -1;
+	if (execenv_dir_env(s, env_add, NULL) < 0) { /* U5: RUNTIME_DIRECTORY= ... */
+		snprintf(u->error, sizeof u->error, "*Directory=: environment too large");
+		return -1;
+	}
 	return add_listen_env(u, env);
 }
 
@@ -238,6 +243,29 @@ static int resolve_identity(struct unit *u, struct exec_context *c, const char *
 	return 0;
 }
 
+/* U5: StandardInput=/StandardOutput=socket use the socket the .socket unit passes. That
+ * plumbing belongs to socket activation (branch units-sockets), which hooks in here; until
+ * then such a service fails to start with a clear message. */
+static int stdio_socket_fd(const struct service *s)
+{
+	(void)s;
+	errno = ENOTSOCK;
+	return -1;
+}
+
+/* U5: standard input. A terminal is opened by the child (see open_output). */
+static int open_input(const struct service *s)
+{
+	switch (s->execenv.std_input) {
+	case INPUT_FILE:
+		return open(service_str(s, s->execenv.input_path), O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	case INPUT_SOCKET:
+		return stdio_socket_fd(s);
+	default:
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+}
+
 static int open_output(const struct service *s, const struct service_output_spec *o,
 		       int pipe_fd, int console_fd)
 {
@@ -250,6 +278,11 @@ static int open_output(const struct service *s, const struct service_output_spec
 		return console_fd >= 0 ? fcntl(console_fd, F_DUPFD_CLOEXEC, 3)
 				       : open("/dev/console", O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	case OUTPUT_NULL: return open("/dev/null", O_WRONLY | O_CLOEXEC);
+	/* U5: a terminal is opened by the child (exec_tty_acquire), after setsid; stdout's
+	 * "inherit" (a copy of stdin) is resolved by open_stdio. Until then: /dev/null. */
+	case OUTPUT_TTY:
+	case OUTPUT_INHERIT: return open("/dev/null", O_WRONLY | O_CLOEXEC);
+	case OUTPUT_SOCKET: return stdio_socket_fd(s);
 	case OUTPUT_APPEND: flags |= O_APPEND; break;
 	case OUTPUT_TRUNCATE: flags |= O_TRUNC; break;
 	default: break;
@@ -275,8 +308,11 @@ static int open_stdio(struct unit *u, struct exec_context *c, int pipe_fd, int c
 		snprintf(u->error, sizeof u->error, "stderr pipe: %s", strerror(errno));
 		return -1;
 	}
-	c->stdin_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	c->stdout_fd = open_output(s, &s->std_output, pipe_fd, console_fd);
+	c->stdin_fd = open_input(s);
+	if (s->std_output.kind == OUTPUT_INHERIT && s->execenv.std_input == INPUT_SOCKET)
+		c->stdout_fd = c->stdin_fd >= 0 ? fcntl(c->stdin_fd, F_DUPFD_CLOEXEC, 3) : -1;
+	else
+		c->stdout_fd = open_output(s, &s->std_output, pipe_fd, console_fd);
 	c->stderr_fd = s->std_error.kind == OUTPUT_INHERIT ? c->stdout_fd
 		       : open_output(s, &s->std_error, err_pipe_fd, console_fd);
 	if (c->stdin_fd < 0 || c->stdout_fd < 0 || c->stderr_fd < 0) {
@@ -357,8 +393,16 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->cap_bounding = s->cap_bounding;
 	c->caps_helper = env->caps_helper;
 	c->signals_to_reset = env->caught_signals;
-	if (flags & EXEC_PRIVILEGED)
+	/* U5: directories, terminal, sandbox */
+	c->tty_flags = execenv_tty_flags(s);
+	c->tty_path = c->tty_flags ? execenv_tty_path(s) : NULL;
+	if (execenv_dirs(s, c, u->error, sizeof u->error) < 0 ||
+	    execenv_sandbox(s, c, env->sandbox_helper, u->error, sizeof u->error) < 0)
+		return -1;
+	if (flags & EXEC_PRIVILEGED) { /* U2: "+": full privileges, no sandbox (U5) either */
 		drop_restrictions(c);
+		exec_context_full_privileges(c);
+	}
 	return open_stdio(u, c, pipe_fd, env->console_fd);
 }
 
@@ -440,7 +484,11 @@ void spawn_describe_failure(const struct unit *u, const struct exec_failure *f, 
 	struct exec_context c;
 	const struct service *s = u->svc;
 
+	char ignored[64];
+
 	exec_context_init(&c);
 	c.workdir = service_str(s, s->working_directory);
+	c.tty_path = execenv_tty_path(s);            /* U5: named in terminal failures */
+	execenv_dirs(s, &c, ignored, sizeof ignored); /* named in directory failures */
 	exec_failure_format(f, &c, u->exec_path, buf, size);
 }

@@ -22,6 +22,7 @@
 #include "socket-unit.h"
 #include "sockets.h"
 #include "spawn.h"
+#include "spawn-execenv.h"
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
 #include "svc-pidfile.h"
@@ -195,6 +196,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	sv.cfg = *cfg;
 	sv.spawn.notify_path = cfg->notify_path;
 	sv.spawn.caps_helper = cfg->caps_helper;
+	sv.spawn.sandbox_helper = cfg->sandbox_helper;
 	sv.spawn.console_fd = -1;
 	sv.spawn.caught_signals = emergency_caught_signals();
 	svc_cgroup_init(cfg->cgroup_root, cfg->cgroup_options);
@@ -726,6 +728,7 @@ static void maybe_stopped(struct unit *u)
 		u->stop_wanted = false;
 		backoff_reset(&u->backoff);
 		set_state(u, UNIT_WAITING);
+		execenv_stopped(u->svc, true); /* U5: RuntimeDirectory= */
 		return;
 	}
 	if (u->state == UNIT_FAILED) {
@@ -736,6 +739,7 @@ static void maybe_stopped(struct unit *u)
 		else /* as systemd: an explicit stop counts too */
 			start_listed(u, &u->svc->on_success, "OnSuccess");
 	}
+	execenv_stopped(u->svc, u->restart_pending || u->state == UNIT_WAITING); /* U5 */
 }
 
 /* ---- events ------------------------------------------------------------------------- */
@@ -1038,6 +1042,8 @@ static void forward_output(struct unit *u, enum kmsg_stream s, const char *data,
 
 	if (forwards_to_kmsg(u, s))
 		kmsg_forward_feed(&u->kmsg, s, data, len, now_ms(), &limit, &sink);
+	if ((s == KMSG_STDOUT ? u->svc->std_output : u->svc->std_error).also_console)
+		execenv_console_copy(data, len); /* U5: journal+console and friends */
 }
 
 static void read_output(struct unit *u, int fd, enum kmsg_stream s)

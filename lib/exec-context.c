@@ -379,9 +379,13 @@ static int reset_signals(uint64_t which)
 
 /* dup2 the wanted fds onto 0..2. Sources below 3 are first moved out of the way so one
  * dup2 cannot clobber another's source (e.g. stdout_fd = 2, stderr_fd = 1). */
-static int apply_stdio(const struct exec_context *c, struct exec_failure *f)
+static int apply_stdio(const struct exec_context *c, int tty_fd, struct exec_failure *f)
 {
 	int want[3] = { c->stdin_fd, c->stdout_fd, c->stderr_fd };
+
+	for (int i = 0; i < 3 && tty_fd >= 0; i++) /* U5: the terminal replaces these */
+		if (c->tty_flags & (EXEC_TTY_STDIN << i))
+			want[i] = tty_fd;
 
 	for (int i = 0; i < 3; i++) {
 		if (want[i] >= 0 && want[i] < 3 && want[i] != i) {
@@ -493,10 +497,86 @@ static int exec_caps_helper(const struct exec_context *c, const char *path,
 	return -1;
 }
 
+/* ---- U5: the sandbox link of the chain ---- */
+
+static const char *sandbox_helper(const struct exec_context *c)
+{
+	return c && c->sandbox_helper ? c->sandbox_helper : EXEC_SANDBOX_HELPER;
+}
+
+/* ember-sandbox OPTIONS [--report-fd N] -- EMBER-CAPS-ARGV: the sandbox needs root, so it
+ * comes first; ember-caps (identity, capabilities, working directory) runs inside it. */
+static int exec_sandbox_helper(const struct exec_context *c, const char *path,
+			       char *const argv[], char *const envp[], struct exec_failure *f)
+{
+	struct exec_caps_args caps; /* ~34 KiB of the child's stack, as exec_caps_helper */
+	char *chain[EXEC_CAPS_ARGV_MAX];
+	char report[24];
+	size_t n = 0;
+
+	if (exec_caps_build_argv(c, path, argv, &caps) < 0)
+		return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
+	chain[n++] = (char *)sandbox_helper(c);
+	for (size_t i = 0; c->sandbox_args[i] && n < EXEC_CAPS_ARGV_MAX - 4; i++)
+		chain[n++] = c->sandbox_args[i];
+	if (c->report_fd >= 0 && format_u64(report, sizeof report, (uint64_t)c->report_fd, 10)) {
+		chain[n++] = "--report-fd";
+		chain[n++] = report;
+	}
+	chain[n++] = "--";
+	for (size_t i = 0; caps.argv[i]; i++) {
+		if (n + 1 >= EXEC_CAPS_ARGV_MAX) {
+			errno = E2BIG;
+			return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
+		}
+		chain[n++] = caps.argv[i];
+	}
+	chain[n] = NULL;
+	if (c->workdir_fd >= 0 && fcntl(c->workdir_fd, F_SETFD, 0) < 0)
+		return fail_at(f, EXEC_STEP_CHDIR, c->workdir_fd);
+	if (c->report_fd >= 0 && fcntl(c->report_fd, F_SETFD, 0) < 0)
+		return fail_at(f, EXEC_STEP_SANDBOX_HELPER, 0);
+	execve(chain[0], chain, envp);
+	fail_at(f, EXEC_STEP_SANDBOX_HELPER, 0);
+	if (c->report_fd >= 0)
+		fcntl(c->report_fd, F_SETFD, FD_CLOEXEC);
+	return -1;
+}
+
+void exec_context_full_privileges(struct exec_context *c)
+{
+	c->set_ids = false;
+	c->group_count = 0;
+	c->cap_ambient = 0;
+	c->cap_bounding_set = false;
+	c->no_new_privs = false;
+	c->sandbox_args = NULL;
+}
+
+static const char *const sandbox_op_names[EXEC_SANDBOX_OP_COUNT] = {
+	[EXEC_SANDBOX_UNSHARE] = "new namespaces",
+	[EXEC_SANDBOX_PROPAGATION] = "private mount propagation",
+	[EXEC_SANDBOX_LOOPBACK] = "loopback up",
+	[EXEC_SANDBOX_BIND] = "bind mount",
+	[EXEC_SANDBOX_READ_ONLY] = "read-only mount",
+	[EXEC_SANDBOX_READ_WRITE] = "read-write mount",
+	[EXEC_SANDBOX_INACCESSIBLE] = "inaccessible path",
+	[EXEC_SANDBOX_TMP] = "private /tmp",
+	[EXEC_SANDBOX_DEV] = "private /dev",
+	[EXEC_SANDBOX_HOME] = "ProtectHome",
+	[EXEC_SANDBOX_BOUNDING] = "bounding set",
+};
+
+const char *exec_sandbox_op_name(int op)
+{
+	return op >= 0 && op < EXEC_SANDBOX_OP_COUNT ? sandbox_op_names[op] : "setup";
+}
+
 int exec_context_exec(const struct exec_context *c, const char *path, char *const argv[],
 		      struct exec_failure *fail)
 {
 	char *const *envp = c->envp ? c->envp : environ;
+	int tty_fd = -1;
 
 	fail->step = EXEC_STEP_NONE;
 	fail->err = 0;
@@ -507,10 +587,16 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 	}
 	if (reset_signals(c->signals_to_reset) < 0)
 		return fail_at(fail, EXEC_STEP_SIGNALS, 0);
-	if (apply_stdio(c, fail) < 0 || apply_privileged(c, fail) < 0)
+	if (c->tty_path && (tty_fd = exec_tty_acquire(c, fail)) < 0)
+		return -1;
+	if (apply_stdio(c, tty_fd, fail) < 0 || apply_privileged(c, fail) < 0)
+		return -1;
+	if (c->dir_count > 0 && exec_dirs_create(c, fail) < 0)
 		return -1;
 	if (c->umask_set)
 		umask(c->umask);
+	if (c->sandbox_args)
+		return exec_sandbox_helper(c, path, argv, envp, fail);
 	if (exec_context_needs_caps(c))
 		return exec_caps_helper(c, path, argv, envp, fail);
 	if (apply_ids(c, fail) < 0 || apply_workdir(c, fail) < 0)
@@ -573,6 +659,10 @@ static const char *const step_names[EXEC_STEP_COUNT] = {
 	[EXEC_STEP_CHDIR] = "chdir",
 	[EXEC_STEP_NO_NEW_PRIVS] = "no_new_privs",
 	[EXEC_STEP_EXECVE] = "execve",
+	[EXEC_STEP_DIRS] = "directory",
+	[EXEC_STEP_TTY] = "terminal",
+	[EXEC_STEP_SANDBOX_HELPER] = "ember-sandbox",
+	[EXEC_STEP_SANDBOX] = "sandbox",
 };
 
 const char *exec_step_name(enum exec_step step)
@@ -660,6 +750,25 @@ static void describe_step(const struct exec_failure *f, const struct exec_contex
 	case EXEC_STEP_EXECVE:
 		snprintf(buf, size, "execve(%s)", path ? path : "command");
 		break;
+	/* U5 */
+	case EXEC_STEP_DIRS:
+		if (c && arg >= 0 && (size_t)arg < c->dir_count)
+			snprintf(buf, size, "directory %s/%s", c->dirs[arg].base, c->dirs[arg].path);
+		else
+			snprintf(buf, size, "directory");
+		break;
+	case EXEC_STEP_TTY:
+		snprintf(buf, size, "%s %s", arg == EXEC_TTY_OPEN ? "open terminal"
+					     : arg == EXEC_TTY_BUSY ? "terminal in use:"
+					     : "controlling terminal",
+			 c && c->tty_path ? c->tty_path : "");
+		break;
+	case EXEC_STEP_SANDBOX_HELPER:
+		snprintf(buf, size, "execve(%s)", sandbox_helper(c));
+		break;
+	case EXEC_STEP_SANDBOX:
+		snprintf(buf, size, "sandbox: %s", exec_sandbox_op_name((int)arg));
+		break;
 	default:
 		snprintf(buf, size, "%s", exec_step_name(f->step));
 		break;
@@ -674,6 +783,8 @@ void exec_failure_format(const struct exec_failure *f, const struct exec_context
 	describe_step(f, c, path, what, sizeof what);
 	if (f->step == EXEC_STEP_CAP_UNAVAILABLE)
 		snprintf(buf, size, "%s: not in the bounding and permitted sets", what);
+	else if (f->step == EXEC_STEP_DIRS && f->err == ELOOP) /* U5 */
+		snprintf(buf, size, "%s: a symlink is in the way (refused, nothing changed)", what);
 	else
 		snprintf(buf, size, "%s: %s", what, strerror(f->err));
 }

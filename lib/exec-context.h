@@ -29,6 +29,33 @@
 #define EXEC_CAP_MAX 63          /* highest capability number a mask can hold */
 #define EXEC_CAPS_ALL (~(uint64_t)0) /* ambient: every capability in bounding ∩ permitted */
 
+/* U5: where ember-sandbox(8) lives (namespaces for the sandboxing keys). */
+#ifndef EXEC_SANDBOX_HELPER
+#define EXEC_SANDBOX_HELPER "/usr/sbin/ember-sandbox"
+#endif
+
+/* U5: a directory to create before the identity switch (RuntimeDirectory= and friends):
+ * base is trusted (root's /run, /var/lib, ...: followed if a symlink); every component of
+ * path below it is created with mkdirat and opened with O_NOFOLLOW, so a symlink planted
+ * there makes the start fail instead of redirecting a chown. Intermediate directories
+ * are root's, mode 0755; the innermost gets mode and, if owned, the context's uid:gid. */
+struct exec_dir {
+	const char *base;
+	const char *path;
+	mode_t mode;
+	bool owned;
+};
+
+/* U5: terminal flags (exec_context.tty_flags). */
+#define EXEC_TTY_STDIN 0x01u       /* the terminal becomes fd 0 and the controlling tty */
+#define EXEC_TTY_STDOUT 0x02u
+#define EXEC_TTY_STDERR 0x04u
+#define EXEC_TTY_FORCE 0x08u       /* take it from another session (tty-force) */
+#define EXEC_TTY_FAIL 0x10u        /* fail when another session has it (tty-fail) */
+#define EXEC_TTY_RESET 0x20u       /* TTYReset=: sane termios, flushed */
+#define EXEC_TTY_VHANGUP 0x40u     /* TTYVHangup=: hang up earlier users first */
+#define EXEC_TTY_VT_DISALLOCATE 0x80u /* TTYVTDisallocate=: clear a VT's scrollback */
+
 /* Where ember-caps lives; a build may override it, a context may name another. */
 #ifndef EXEC_CAPS_HELPER
 #define EXEC_CAPS_HELPER "/usr/sbin/ember-caps"
@@ -80,6 +107,17 @@ struct exec_context {
 	 * execve resets caught signals by itself, so a caller that ignores none may name
 	 * just the ones it catches, sparing ~60 sigaction calls per start. */
 	uint64_t signals_to_reset;
+
+	/* ---- U5: execution environment (lib/exec-dirs.c, lib/exec-tty.c) ---- */
+	const struct exec_dir *dirs;        /* created as root before the identity switch */
+	size_t dir_count;
+	const char *tty_path;               /* NULL: no terminal */
+	unsigned tty_flags;                 /* EXEC_TTY_* */
+	/* ember-sandbox's options (NULL-terminated), NULL: no sandbox. With it, the child
+	 * execs ember-sandbox OPTIONS --report-fd N -- EMBER-CAPS-COMMAND-LINE: the sandbox
+	 * is set up as root, then ember-caps switches identity and runs the command. */
+	char *const *sandbox_args;
+	const char *sandbox_helper;         /* NULL: EXEC_SANDBOX_HELPER */
 };
 
 /* The steps, in the order they run (docs/exec-context.md says why). */
@@ -101,6 +139,11 @@ enum exec_step {
 	EXEC_STEP_CHDIR,
 	EXEC_STEP_NO_NEW_PRIVS,
 	EXEC_STEP_EXECVE,
+	/* U5 */
+	EXEC_STEP_DIRS,          /* arg: the index in exec_context.dirs */
+	EXEC_STEP_TTY,           /* arg: enum exec_tty_op */
+	EXEC_STEP_SANDBOX_HELPER, /* execve of ember-sandbox */
+	EXEC_STEP_SANDBOX,       /* ember-sandbox: arg: enum exec_sandbox_op */
 	EXEC_STEP_COUNT
 };
 
@@ -111,6 +154,32 @@ struct exec_failure {
 	int32_t err;
 	int64_t arg;
 };
+
+/* U5: what EXEC_STEP_TTY and EXEC_STEP_SANDBOX failed at. */
+enum exec_tty_op { EXEC_TTY_OPEN, EXEC_TTY_CONTROLLING, EXEC_TTY_BUSY };
+enum exec_sandbox_op {
+	EXEC_SANDBOX_UNSHARE, EXEC_SANDBOX_PROPAGATION, EXEC_SANDBOX_LOOPBACK,
+	EXEC_SANDBOX_BIND, EXEC_SANDBOX_READ_ONLY, EXEC_SANDBOX_READ_WRITE,
+	EXEC_SANDBOX_INACCESSIBLE, EXEC_SANDBOX_TMP, EXEC_SANDBOX_DEV, EXEC_SANDBOX_HOME,
+	EXEC_SANDBOX_BOUNDING, EXEC_SANDBOX_OP_COUNT
+};
+const char *exec_sandbox_op_name(int op);
+
+/* U5: lines with systemd's "+" prefix run with full privileges: no identity switch, no
+ * capability changes, no no_new_privs and no sandbox. Directories and stdio stay. */
+void exec_context_full_privileges(struct exec_context *c);
+
+/* U5 (lib/exec-dirs.c): create c->dirs; in the child, before the identity switch. 0, or
+ * -1 with *fail (EXEC_STEP_DIRS, errno ELOOP/ENOTDIR for a planted symlink). */
+int exec_dirs_create(const struct exec_context *c, struct exec_failure *fail);
+/* U5 (lib/exec-dirs.c): remove base/path and everything below it without following
+ * symlinks (RuntimeDirectory= on stop). Depth-limited; 0 or -1/errno. */
+int exec_dirs_remove(const char *base, const char *path);
+
+/* U5 (lib/exec-tty.c): in the child after setsid: reset/hang up/disallocate as asked,
+ * open c->tty_path and make it the controlling terminal when EXEC_TTY_STDIN. Returns the
+ * fd (close-on-exec), or -1 with *fail. */
+int exec_tty_acquire(const struct exec_context *c, struct exec_failure *fail);
 
 /* Defaults: nothing changes (no fds, no ids, no limits); caps_helper NULL. */
 void exec_context_init(struct exec_context *c);

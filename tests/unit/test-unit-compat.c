@@ -70,7 +70,14 @@ static void every_row_is_well_formed(void)
 			CHECK(!dup);
 		}
 	}
-	CHECK(unit_compat_count > 250);
+	/* Every key systemd documents is either implemented or in the table: together they
+	 * are the ~300 keys of the man pages (rows leave the table as keys get implemented). */
+	size_t implemented = 0;
+	const char *section;
+
+	while (service_key_at(implemented, &section))
+		implemented++;
+	CHECK(unit_compat_count + implemented > 250);
 }
 
 static void documented_keys_are_classified(void)
@@ -124,11 +131,11 @@ static void parser_follows_the_classes(void)
 	CHECK_STR(last_message, "/etc/ember/services/demo.service:2: Documentation: ignored, "
 				"harmless: documentation links only");
 	/* changes: a warning that says what changes; the unit still loads */
-	CHECK(parse_with("[Service]\nExecStart=/bin/a\nProtectSystem=strict\n", false) == 0);
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nPrivateIPC=yes\n", false) == 0);
 	CHECK(warnings == 1 && errors == 0 && !svc.failed);
-	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: ProtectSystem: not supported "
-				"by ember: /usr, /boot and /etc stay writable for the service");
-	CHECK(parse_with("[Service]\nExecStart=/bin/a\nProtectSystem=no\n", false) == 0);
+	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: PrivateIPC: not supported "
+				"by ember: the service shares the host's IPC namespace");
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nPrivateIPC=no\n", false) == 0);
 	CHECK(warnings == 0);
 	/* refused: the unit fails, and says why */
 	CHECK(parse_with("[Service]\nExecStart=/bin/a\nDynamicUser=yes\n", false) < 0);

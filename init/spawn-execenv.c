@@ -1,0 +1,308 @@
+/* U5: see spawn-execenv.h. */
+#include "spawn-execenv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXECENV_DIRS_MAX 32
+#define EXECENV_DIR_TEXT_MAX 2048
+#define EXECENV_SANDBOX_ARGS_MAX 96
+#define EXECENV_SANDBOX_TEXT_MAX 4096
+#define EXECENV_ENV_LINE_MAX 1024
+
+static struct {
+	struct exec_dir dirs[EXECENV_DIRS_MAX];
+	char dir_text[EXECENV_DIR_TEXT_MAX];
+	char *sandbox_args[EXECENV_SANDBOX_ARGS_MAX + 1];
+	char sandbox_text[EXECENV_SANDBOX_TEXT_MAX];
+	int console_fd; /* for +console copies, opened on first use; -1 */
+	bool console_tried;
+} ee;
+
+static const char *const dir_bases[SERVICE_DIR_KINDS] = {
+	[DIR_RUNTIME] = "/run", [DIR_STATE] = "/var/lib", [DIR_CACHE] = "/var/cache",
+	[DIR_LOGS] = "/var/log", [DIR_CONFIGURATION] = "/etc",
+};
+static const char *const dir_env[SERVICE_DIR_KINDS] = {
+	[DIR_RUNTIME] = "RUNTIME_DIRECTORY", [DIR_STATE] = "STATE_DIRECTORY",
+	[DIR_CACHE] = "CACHE_DIRECTORY", [DIR_LOGS] = "LOGS_DIRECTORY",
+	[DIR_CONFIGURATION] = "CONFIGURATION_DIRECTORY",
+};
+
+const char *execenv_dir_base(enum service_dir_kind kind)
+{
+	return dir_bases[kind];
+}
+
+/* Calls each(ctx, kind, word) for every directory entry of s; stops at a non-zero. */
+static int for_each_dir(const struct service *s,
+			int (*each)(void *ctx, enum service_dir_kind kind, const char *word,
+				    size_t len), void *ctx)
+{
+	for (int k = 0; k < SERVICE_DIR_KINDS; k++) {
+		const char *p = service_str(s, s->execenv.dirs[k]);
+		while (*p) {
+			size_t len = strcspn(p, " \t");
+			int r = len ? each(ctx, (enum service_dir_kind)k, p, len) : 0;
+			if (r)
+				return r;
+			p += len;
+			p += strspn(p, " \t");
+		}
+	}
+	return 0;
+}
+
+struct dirs_fill {
+	struct exec_context *c;
+	size_t text_used;
+	const struct service *s;
+};
+
+static int add_dir(void *ctx, enum service_dir_kind kind, const char *word, size_t len)
+{
+	struct dirs_fill *f = ctx;
+	struct exec_context *c = f->c;
+	char *text = ee.dir_text + f->text_used;
+
+	if (c->dir_count >= EXECENV_DIRS_MAX || f->text_used + len + 1 > sizeof ee.dir_text)
+		return -1;
+	memcpy(text, word, len);
+	text[len] = '\0';
+	f->text_used += len + 1;
+	ee.dirs[c->dir_count++] = (struct exec_dir){
+		.base = dir_bases[kind], .path = text,
+		.mode = f->s->execenv.dir_mode[kind],
+		/* As systemd: configuration stays root's, the service only reads it. */
+		.owned = kind != DIR_CONFIGURATION,
+	};
+	return 0;
+}
+
+int execenv_dirs(const struct service *s, struct exec_context *c, char *err, size_t size)
+{
+	struct dirs_fill f = { c, 0, s };
+
+	c->dirs = ee.dirs;
+	c->dir_count = 0;
+	if (for_each_dir(s, add_dir, &f) != 0) {
+		snprintf(err, size, "*Directory=: more than %d directories or %d bytes",
+			 EXECENV_DIRS_MAX, EXECENV_DIR_TEXT_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+struct env_fill {
+	char line[EXECENV_ENV_LINE_MAX];
+	size_t len;
+	enum service_dir_kind kind;
+	bool overflow;
+};
+
+static int add_env_dir(void *ctx, enum service_dir_kind kind, const char *word, size_t len)
+{
+	struct env_fill *f = ctx;
+	size_t room = sizeof f->line - f->len;
+	int n;
+
+	if (kind != f->kind)
+		return 0;
+	/* NAME=/base/a:/base/b */
+	n = snprintf(f->line + f->len, room, "%s%s%s/%.*s", f->len ? "" : dir_env[kind],
+		     f->len ? ":" : "=", dir_bases[kind], (int)len, word);
+	if (n < 0 || (size_t)n >= room) {
+		f->overflow = true;
+		return 1;
+	}
+	f->len += (size_t)n;
+	return 0;
+}
+
+int execenv_dir_env(const struct service *s, int (*add)(void *ctx, const char *assignment),
+		    void *ctx)
+{
+	struct env_fill f;
+
+	for (int k = 0; k < SERVICE_DIR_KINDS; k++) {
+		if (!s->execenv.dirs[k])
+			continue;
+		f.len = 0;
+		f.line[0] = '\0';
+		f.kind = (enum service_dir_kind)k;
+		f.overflow = false;
+		for_each_dir(s, add_env_dir, &f);
+		if (f.overflow || (f.len && add(ctx, f.line) < 0))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- terminal ---- */
+
+static bool input_is_tty(enum service_input i)
+{
+	return i == INPUT_TTY || i == INPUT_TTY_FORCE || i == INPUT_TTY_FAIL;
+}
+
+unsigned execenv_tty_flags(const struct service *s)
+{
+	const struct service_execenv *e = &s->execenv;
+	unsigned f = 0;
+	bool out_tty = s->std_output.kind == OUTPUT_TTY ||
+		       (s->std_output.kind == OUTPUT_INHERIT && input_is_tty(e->std_input));
+
+	if (input_is_tty(e->std_input))
+		f |= EXEC_TTY_STDIN;
+	if (e->std_input == INPUT_TTY_FORCE)
+		f |= EXEC_TTY_FORCE;
+	if (e->std_input == INPUT_TTY_FAIL)
+		f |= EXEC_TTY_FAIL;
+	if (out_tty)
+		f |= EXEC_TTY_STDOUT;
+	if (s->std_error.kind == OUTPUT_TTY || (s->std_error.kind == OUTPUT_INHERIT && out_tty))
+		f |= EXEC_TTY_STDERR;
+	if (f == 0)
+		return 0;
+	if (e->tty_reset)
+		f |= EXEC_TTY_RESET;
+	if (e->tty_vhangup)
+		f |= EXEC_TTY_VHANGUP;
+	if (e->tty_vt_disallocate)
+		f |= EXEC_TTY_VT_DISALLOCATE;
+	return f;
+}
+
+const char *execenv_tty_path(const struct service *s)
+{
+	return s->execenv.tty_path ? service_str(s, s->execenv.tty_path) : "/dev/console";
+}
+
+/* ---- sandbox ---- */
+
+struct args_fill {
+	size_t argc, text_used;
+	bool overflow;
+};
+
+static void arg_add(struct args_fill *a, const char *fmt_a, const char *fmt_b, size_t len_b)
+{
+	char *text = ee.sandbox_text + a->text_used;
+	size_t room = sizeof ee.sandbox_text - a->text_used;
+	int n = snprintf(text, room, "%s%.*s", fmt_a, (int)len_b, fmt_b ? fmt_b : "");
+
+	if (a->argc >= EXECENV_SANDBOX_ARGS_MAX || n < 0 || (size_t)n >= room) {
+		a->overflow = true;
+		return;
+	}
+	a->text_used += (size_t)n + 1;
+	ee.sandbox_args[a->argc++] = text;
+	ee.sandbox_args[a->argc] = NULL;
+}
+
+static void arg_list(struct args_fill *a, const char *option, const char *list)
+{
+	while (*list) {
+		size_t len = strcspn(list, " \t");
+		if (len)
+			arg_add(a, option, list, len);
+		list += len;
+		list += strspn(list, " \t");
+	}
+}
+
+/* systemd: the service's own directories stay writable under ProtectSystem=strict. */
+static int writable_dir(void *ctx, enum service_dir_kind kind, const char *word, size_t len)
+{
+	struct args_fill *a = ctx;
+	char path[EXECENV_ENV_LINE_MAX];
+
+	snprintf(path, sizeof path, "%s/%.*s", dir_bases[kind], (int)len, word);
+	arg_add(a, "--read-write=", path, strlen(path));
+	return 0;
+}
+
+int execenv_sandbox(const struct service *s, struct exec_context *c, const char *helper,
+		    char *err, size_t size)
+{
+	static const char *const systems[] = { NULL, "yes", "full", "strict" };
+	static const char *const homes[] = { NULL, "yes", "read-only", "tmpfs" };
+	const struct service_execenv *e = &s->execenv;
+	struct args_fill a = { 0 };
+
+	if (!service_sandboxed(s))
+		return 0;
+	if (e->private_tmp)
+		arg_add(&a, "--private-tmp", NULL, 0);
+	if (e->private_devices)
+		arg_add(&a, "--private-devices", NULL, 0);
+	if (e->private_network)
+		arg_add(&a, "--private-network", NULL, 0);
+	if (e->protect_kernel_tunables)
+		arg_add(&a, "--protect-kernel-tunables", NULL, 0);
+	if (e->protect_kernel_modules)
+		arg_add(&a, "--protect-kernel-modules", NULL, 0);
+	if (e->protect_control_groups)
+		arg_add(&a, "--protect-control-groups", NULL, 0);
+	if (e->protect_system != PROTECT_SYSTEM_NO)
+		arg_add(&a, "--protect-system=", systems[e->protect_system],
+			strlen(systems[e->protect_system]));
+	if (e->protect_home != PROTECT_HOME_NO)
+		arg_add(&a, "--protect-home=", homes[e->protect_home], strlen(homes[e->protect_home]));
+	arg_list(&a, "--read-only=", service_str(s, e->paths[PATHS_READ_ONLY]));
+	arg_list(&a, "--read-write=", service_str(s, e->paths[PATHS_READ_WRITE]));
+	for_each_dir(s, writable_dir, &a);
+	arg_list(&a, "--inaccessible=", service_str(s, e->paths[PATHS_INACCESSIBLE]));
+	if (a.overflow) {
+		snprintf(err, size, "sandboxing keys: more than %d paths or %d bytes",
+			 EXECENV_SANDBOX_ARGS_MAX, EXECENV_SANDBOX_TEXT_MAX);
+		return -1;
+	}
+	c->sandbox_args = ee.sandbox_args;
+	c->sandbox_helper = helper;
+	return 0;
+}
+
+/* ---- stop ---- */
+
+static int remove_runtime_dir(void *ctx, enum service_dir_kind kind, const char *word,
+			      size_t len)
+{
+	char path[EXECENV_ENV_LINE_MAX];
+
+	(void)ctx;
+	if (kind != DIR_RUNTIME)
+		return 0;
+	snprintf(path, sizeof path, "%.*s", (int)len, word);
+	exec_dirs_remove(dir_bases[DIR_RUNTIME], path);
+	return 0;
+}
+
+void execenv_stopped(const struct service *s, bool restarting)
+{
+	enum service_preserve p = s->execenv.runtime_preserve;
+	pid_t pid;
+
+	if (!s->execenv.dirs[DIR_RUNTIME] || p == PRESERVE_YES ||
+	    (p == PRESERVE_RESTART && restarting))
+		return;
+	/* A deep or huge tree must not hold PID 1: a child removes it. */
+	pid = fork();
+	if (pid == 0) {
+		for_each_dir(s, remove_runtime_dir, NULL);
+		_exit(0);
+	}
+}
+
+void execenv_console_copy(const char *data, size_t len)
+{
+	if (!ee.console_tried) {
+		ee.console_tried = true;
+		ee.console_fd = open("/dev/console", O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	}
+	if (ee.console_fd >= 0 && write(ee.console_fd, data, len) < 0)
+		return; /* a full or gone console loses the copy, nothing else */
+}

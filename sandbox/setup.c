@@ -1,0 +1,306 @@
+/* ember-sandbox's steps: namespaces and mounts for the sandboxing keys. Plain syscalls,
+ * no library. The order matters and is the one in ember-sandbox(8): read-only passes
+ * first, then the writable exceptions, then what is hidden, then the new /tmp and /dev
+ * (fresh mounts, so a read-only / does not make them read-only). */
+#include "setup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "exec-context.h"
+
+/* mount_setattr(2) (Linux 5.12): the only way to make a whole subtree read-only in one
+ * call. Declared here: libc headers do not all have it yet. */
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#define SB_AT_RECURSIVE 0x8000
+#define SB_MOUNT_ATTR_RDONLY 0x1ULL
+struct sb_mount_attr {
+	uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+
+#define CAP_SYS_MODULE_NR 16
+#define CAP_SYS_RAWIO_NR 17
+#define CAP_MKNOD_NR 27
+#define STAGING "/tmp" /* a mount point for the inaccessible objects, detached at once */
+
+static int failed(struct sandbox_error *e, int op, const char *path)
+{
+	e->op = op;
+	e->err = errno;
+	e->path = path;
+	return -1;
+}
+
+static int set_read_only(const char *path, bool read_only)
+{
+	struct sb_mount_attr a = { 0 };
+
+	if (read_only)
+		a.attr_set = SB_MOUNT_ATTR_RDONLY;
+	else
+		a.attr_clr = SB_MOUNT_ATTR_RDONLY;
+	if (syscall(SYS_mount_setattr, AT_FDCWD, path, SB_AT_RECURSIVE, &a, sizeof a) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	/* Older kernels: the top mount only. */
+	return mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | (read_only ? MS_RDONLY : 0), NULL);
+}
+
+/* path becomes a mount of its own (bind onto itself), then read-only or writable with
+ * everything below it. A missing optional path is skipped. */
+static int restrict_path(const char *path, bool optional, bool read_only, int op,
+			 struct sandbox_error *e)
+{
+	if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		if (optional && errno == ENOENT)
+			return 0;
+		return failed(e, EXEC_SANDBOX_BIND, path);
+	}
+	if (set_read_only(path, read_only) < 0)
+		return failed(e, op, path);
+	return 0;
+}
+
+static int restrict_list(const struct sandbox_list *l, bool read_only, int op,
+			 struct sandbox_error *e)
+{
+	for (size_t i = 0; i < l->count; i++)
+		if (restrict_path(l->item[i].path, l->item[i].optional, read_only, op, e) < 0)
+			return -1;
+	return 0;
+}
+
+static int protect_system(const struct sandbox_request *r, struct sandbox_error *e)
+{
+	static const char *const api[] = { "/dev", "/proc", "/sys" };
+
+	switch (r->protect_system) {
+	case SB_SYSTEM_NO:
+		return 0;
+	case SB_SYSTEM_STRICT:
+		if (set_read_only("/", true) < 0)
+			return failed(e, EXEC_SANDBOX_READ_ONLY, "/");
+		for (size_t i = 0; i < sizeof api / sizeof *api; i++)
+			if (set_read_only(api[i], false) < 0 && errno != ENOENT && errno != EINVAL)
+				return failed(e, EXEC_SANDBOX_READ_WRITE, api[i]);
+		return 0;
+	case SB_SYSTEM_FULL:
+		if (restrict_path("/etc", true, true, EXEC_SANDBOX_READ_ONLY, e) < 0)
+			return -1;
+		/* fall through */
+	case SB_SYSTEM_YES:
+		if (restrict_path("/usr", true, true, EXEC_SANDBOX_READ_ONLY, e) < 0 ||
+		    restrict_path("/boot", true, true, EXEC_SANDBOX_READ_ONLY, e) < 0 ||
+		    restrict_path("/efi", true, true, EXEC_SANDBOX_READ_ONLY, e) < 0)
+			return -1;
+		return 0;
+	}
+	return 0;
+}
+
+static const char *const home_paths[] = { "/home", "/root", "/run/user" };
+#define HOME_PATH_COUNT (sizeof home_paths / sizeof *home_paths)
+
+static int protect_home(const struct sandbox_request *r, struct sandbox_error *e)
+{
+	for (size_t i = 0; i < HOME_PATH_COUNT; i++) {
+		const char *p = home_paths[i];
+		if (r->protect_home == SB_HOME_READ_ONLY &&
+		    restrict_path(p, true, true, EXEC_SANDBOX_READ_ONLY, e) < 0)
+			return -1;
+		if (r->protect_home == SB_HOME_TMPFS &&
+		    mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV | MS_RDONLY, "mode=0755") < 0 &&
+		    errno != ENOENT)
+			return failed(e, EXEC_SANDBOX_HOME, p);
+	}
+	return 0;
+}
+
+static int protect_kernel(const struct sandbox_request *r, struct sandbox_error *e)
+{
+	static const char *const tunables[] = {
+		"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs",
+		"/sys",
+	};
+
+	if (r->protect_kernel_tunables)
+		for (size_t i = 0; i < sizeof tunables / sizeof *tunables; i++)
+			if (restrict_path(tunables[i], true, true, EXEC_SANDBOX_READ_ONLY, e) < 0)
+				return -1;
+	if (r->protect_control_groups &&
+	    restrict_path("/sys/fs/cgroup", true, true, EXEC_SANDBOX_READ_ONLY, e) < 0)
+		return -1;
+	return 0;
+}
+
+/* ---- hidden paths: an empty mode-0000 directory or file mounted over each ---- */
+
+static bool is_directory(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int hide(const char *path, bool optional, struct sandbox_error *e)
+{
+	const char *object = is_directory(path) ? STAGING "/dir" : STAGING "/reg";
+
+	if (mount(object, path, NULL, MS_BIND, NULL) < 0) {
+		if (optional && errno == ENOENT)
+			return 0;
+		return failed(e, EXEC_SANDBOX_INACCESSIBLE, path);
+	}
+	if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV |
+		  MS_NOEXEC, NULL) < 0)
+		return failed(e, EXEC_SANDBOX_INACCESSIBLE, path);
+	return 0;
+}
+
+static bool hides_anything(const struct sandbox_request *r)
+{
+	return r->inaccessible.count > 0 || r->protect_home == SB_HOME_YES ||
+	       r->protect_kernel_modules;
+}
+
+/* The objects live on a small tmpfs mounted over STAGING just for this and detached
+ * right after: the bind mounts keep it alive, nothing else can reach it. */
+static int hide_all(const struct sandbox_request *r, struct sandbox_error *e)
+{
+	static const char *const modules[] = { "/usr/lib/modules", "/lib/modules" };
+	int fd, rc = 0;
+
+	if (!hides_anything(r))
+		return 0;
+	if (mount("tmpfs", STAGING, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "mode=0700,size=4k") < 0)
+		return failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
+	fd = open(STAGING "/reg", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0 || mkdir(STAGING "/dir", 0) < 0 || chmod(STAGING "/dir", 0) < 0)
+		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; rc == 0 && i < r->inaccessible.count; i++)
+		rc = hide(r->inaccessible.item[i].path, r->inaccessible.item[i].optional, e);
+	for (size_t i = 0; rc == 0 && r->protect_home == SB_HOME_YES && i < HOME_PATH_COUNT; i++)
+		rc = hide(home_paths[i], true, e);
+	for (size_t i = 0; rc == 0 && r->protect_kernel_modules && i < 2; i++)
+		rc = hide(modules[i], true, e);
+	if (umount2(STAGING, MNT_DETACH) < 0 && rc == 0)
+		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
+	return rc;
+}
+
+/* ---- fresh /tmp and /dev ---- */
+
+static int private_tmp(struct sandbox_error *e)
+{
+	const unsigned long flags = MS_NOSUID | MS_NODEV;
+
+	if (mount("tmpfs", "/tmp", "tmpfs", flags, "mode=1777") < 0)
+		return failed(e, EXEC_SANDBOX_TMP, "/tmp");
+	if (mount("tmpfs", "/var/tmp", "tmpfs", flags, "mode=1777") < 0 && errno != ENOENT)
+		return failed(e, EXEC_SANDBOX_TMP, "/var/tmp");
+	return 0;
+}
+
+/* The devices every program may expect, nothing that reaches hardware. */
+static int private_dev(struct sandbox_error *e)
+{
+	static const struct { const char *name; unsigned major, minor; } nodes[] = {
+		{ "/dev/null", 1, 3 }, { "/dev/zero", 1, 5 }, { "/dev/full", 1, 7 },
+		{ "/dev/random", 1, 8 }, { "/dev/urandom", 1, 9 }, { "/dev/tty", 5, 0 },
+	};
+	static const struct { const char *target, *name; } links[] = {
+		{ "/proc/self/fd", "/dev/fd" }, { "/proc/self/fd/0", "/dev/stdin" },
+		{ "/proc/self/fd/1", "/dev/stdout" }, { "/proc/self/fd/2", "/dev/stderr" },
+		{ "pts/ptmx", "/dev/ptmx" },
+	};
+	mode_t old = umask(0);
+
+	if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0)
+		return failed(e, EXEC_SANDBOX_DEV, "/dev");
+	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++)
+		if (mknod(nodes[i].name, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)) < 0)
+			return failed(e, EXEC_SANDBOX_DEV, nodes[i].name);
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
+		if (symlink(links[i].target, links[i].name) < 0)
+			return failed(e, EXEC_SANDBOX_DEV, links[i].name);
+	if (mkdir("/dev/shm", 01777) < 0 || mkdir("/dev/pts", 0755) < 0)
+		return failed(e, EXEC_SANDBOX_DEV, "/dev/shm");
+	/* A private devpts instance: ptys work, other sessions' ptys are not there. */
+	if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+		  "newinstance,ptmxmode=0666,mode=0620") < 0)
+		return failed(e, EXEC_SANDBOX_DEV, "/dev/pts");
+	umask(old);
+	return 0;
+}
+
+static int loopback_up(void)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), r;
+
+	if (fd < 0)
+		return -1;
+	memset(&ifr, 0, sizeof ifr);
+	strcpy(ifr.ifr_name, "lo");
+	r = ioctl(fd, SIOCGIFFLAGS, &ifr);
+	if (r == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		r = ioctl(fd, SIOCSIFFLAGS, &ifr);
+	}
+	close(fd);
+	return r;
+}
+
+static int drop_bounding(const struct sandbox_request *r, struct sandbox_error *e)
+{
+	int caps[3], n = 0;
+
+	if (r->protect_kernel_modules)
+		caps[n++] = CAP_SYS_MODULE_NR;
+	if (r->private_devices) {
+		caps[n++] = CAP_MKNOD_NR;
+		caps[n++] = CAP_SYS_RAWIO_NR;
+	}
+	for (int i = 0; i < n; i++)
+		if (prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0) < 0 && errno != EINVAL)
+			return failed(e, EXEC_SANDBOX_BOUNDING, NULL);
+	return 0;
+}
+
+int sandbox_setup(const struct sandbox_request *r, struct sandbox_error *e)
+{
+	if (unshare(CLONE_NEWNS | (r->private_network ? CLONE_NEWNET : 0)) < 0)
+		return failed(e, EXEC_SANDBOX_UNSHARE, NULL);
+	/* Nothing mounted here may leak back to the rest of the system. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
+		return failed(e, EXEC_SANDBOX_PROPAGATION, "/");
+	if (r->private_network && loopback_up() < 0)
+		return failed(e, EXEC_SANDBOX_LOOPBACK, "lo");
+	if (protect_system(r, e) < 0 || protect_home(r, e) < 0 || protect_kernel(r, e) < 0 ||
+	    restrict_list(&r->read_only, true, EXEC_SANDBOX_READ_ONLY, e) < 0 ||
+	    restrict_list(&r->read_write, false, EXEC_SANDBOX_READ_WRITE, e) < 0 ||
+	    hide_all(r, e) < 0)
+		return -1;
+	if (r->private_tmp && private_tmp(e) < 0)
+		return -1;
+	if (r->private_devices && private_dev(e) < 0)
+		return -1;
+	return drop_bounding(r, e);
+}

@@ -1,0 +1,125 @@
+#!/bin/sh
+# U5, the execution environment, with the real ember-init as PID 1 of a PID+mount
+# namespace (tmpfs over /run, /var/lib, /var/cache, /var/log there): *Directory= with
+# owner, mode, variables and removal on stop, a planted symlink in place of a directory
+# (hostile), StandardOutput=append:/truncate:/journal/syslog+console, and the sandboxing
+# keys through ember-sandbox (ProtectSystem=strict, PrivateTmp, InaccessiblePaths,
+# ProtectHome, PrivateNetwork, PrivateDevices), plus no sandbox for services without them.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+src="$TOP/tests/integration/execenv"
+mkdir -p "$tmp/services"
+for f in "$src"/*.service; do
+	sed "s|@DIR@|$src|g" "$f" >"$tmp/services/$(basename "$f")"
+done
+check sandbox-help "$BIN/ember-sandbox" --help
+check sandbox-version sh -c "'$BIN/ember-sandbox' --version | grep -q '^ember-sandbox (ember) '"
+"$BIN/ember-sandbox" --protect-system=sometimes -- /bin/true >/dev/null 2>&1
+[ $? = 100 ] && pass sandbox-bad-option-100 || fail sandbox-bad-option-100 "exit $?"
+
+# Before PID 1 starts: fresh tmpfs for the service directories, a pre-seeded append
+# and truncate file, things to hide, and the planted symlinks (root-only victims).
+cat >"$tmp/boot.sh" <<EOS
+#!/bin/sh
+for d in /run /var/lib /var/cache /var/log; do mount -t tmpfs -o mode=0755 tmpfs \$d || exit 1; done
+echo old-line >/var/log/append.log
+printf 'junk junk junk junk\n' >/var/log/truncate.log
+mkdir -p /var/cache/secret && echo top-secret >/var/cache/secret/file
+echo top-secret >/var/cache/secret.txt
+mkdir -m 0700 /var/cache/victim /var/cache/victim2 /var/cache/keepme
+echo keep >/var/cache/keepme/file
+ln -s /var/cache/victim /var/lib/evil
+ln -s /var/cache/victim2 /var/lib/evil2
+exec "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
+EOS
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$BIN/emberctl"
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+wait_state() { # NAME STATES: up to 15 s
+	i=0
+	while [ \$i -lt 300 ]; do
+		s=\$(state "\$1"); for want in \$2; do [ "\$s" = "\$want" ] && return 0; done
+		sleep 0.05; i=\$((i+1))
+	done
+	return 1
+}
+wait_log() { # NAME TEXT: up to 10 s for TEXT in the service's log
+	i=0
+	while ! "\$E" log "\$1" | grep -q -- "\$2" && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+	"\$E" log "\$1" | grep -q -- "\$2"
+}
+has() { wait_log "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2: \$("\$E" log "\$2" | tr '\n' ' ') / \$("\$E" status "\$2" | tr '\n' ' ')"; }
+
+# ---- directories
+has dirs-env dirs "^env RT=/run/dtest:/run/dtest/sub ST=/var/lib/dtest CA=/var/cache/dtest LO=/var/log/dtest\\\$"
+has dirs-writable-by-user dirs state-writable
+[ "\$(stat -c '%u %a' /run/dtest)" = "65534 750" ] && ok runtime-dir-owner-mode || bad runtime-dir-owner-mode "\$(stat -c '%u %a' /run/dtest)"
+[ "\$(stat -c '%u %a' /run/dtest/sub)" = "65534 750" ] && ok nested-dir-owner-mode || bad nested-dir-owner-mode "\$(stat -c '%u %a' /run/dtest/sub)"
+[ "\$(stat -c '%u %a' /var/lib/dtest)" = "65534 700" ] && ok state-dir-owner-mode || bad state-dir-owner-mode "\$(stat -c '%u %a' /var/lib/dtest)"
+[ "\$(stat -c '%u %a' /var/cache/dtest) \$(stat -c '%u %a' /var/log/dtest)" = "65534 755 65534 755" ] && ok cache-logs-dirs || bad cache-logs-dirs "\$(stat -c '%u %a' /var/cache/dtest /var/log/dtest)"
+[ "\$(stat -c '%U' /var/lib/dtest/written)" = nobody ] && ok state-file-by-user || bad state-file-by-user "\$(ls -l /var/lib/dtest)"
+"\$E" stop dirs; wait_state dirs stopped
+i=0; while [ -e /run/dtest ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ ! -e /run/dtest ] && ok runtime-dir-removed-on-stop || bad runtime-dir-removed-on-stop "\$(ls -la /run/dtest)"
+[ -e /var/cache/keepme/file ] && ok removal-does-not-follow-symlinks || bad removal-does-not-follow-symlinks "the link's target was emptied"
+[ -e /var/lib/dtest/written ] && ok state-dir-kept-on-stop || bad state-dir-kept-on-stop "gone"
+"\$E" start dirs; wait_log dirs state-writable
+[ "\$(stat -c '%u' /run/dtest)" = 65534 ] && ok runtime-dir-recreated || bad runtime-dir-recreated "missing"
+wait_state keepdir running ready; "\$E" stop keepdir; wait_state keepdir stopped; sleep 0.3
+[ -d /run/keeptest ] && ok runtime-dir-preserved || bad runtime-dir-preserved "removed"
+
+# ---- hostile: planted symlinks instead of the directory
+wait_state evil failed permanent-failure && ok symlink-dir-fails-start || bad symlink-dir-fails-start "evil is \$(state evil)"
+[ "\$(stat -c '%u %a' /var/cache/victim)" = "0 700" ] && ok symlink-target-not-chowned || bad symlink-target-not-chowned "\$(stat -c '%u %a' /var/cache/victim)"
+"\$E" log evil | grep -q evil-ran && bad symlink-runs-nothing "it ran" || ok symlink-runs-nothing
+wait_state evil2 failed permanent-failure && ok nested-symlink-fails-start || bad nested-symlink-fails-start "evil2 is \$(state evil2)"
+[ ! -e /var/cache/victim2/sub ] && [ "\$(stat -c '%u' /var/cache/victim2)" = 0 ] && ok nested-symlink-target-untouched || bad nested-symlink-target-untouched "\$(ls -la /var/cache/victim2)"
+
+# ---- output
+wait_state appender stopped
+[ "\$(cat /var/log/append.log | tr '\n' ' ')" = "old-line appended-line " ] && ok output-append || bad output-append "\$(cat /var/log/append.log)"
+wait_state truncater stopped
+[ "\$(cat /var/log/truncate.log)" = fresh-line ] && ok output-truncate || bad output-truncate "\$(cat /var/log/truncate.log)"
+has output-journal-to-log journaled journal-out
+has output-syslog-console-to-log journaled syslog-err
+
+# ---- sandbox
+has strict-root-read-only strict outside-read-only
+has strict-etc-read-only strict etc-read-only
+has strict-state-dir-writable strict state-writable
+[ ! -e /var/lib/outside ] && ok strict-nothing-written || bad strict-nothing-written "/var/lib/outside exists"
+has private-tmp-empty privtmp "tmp-entries=0 vartmp-entries=0"
+has private-tmp-writable privtmp tmp-writable
+[ ! -e /tmp/ember-privtmp-inside ] && ok private-tmp-stays-private || bad private-tmp-stays-private "leaked to /tmp"
+has inaccessible-dir hidden dir-hidden
+has inaccessible-file hidden file-hidden
+has protect-home hidden home-entries=0
+[ "\$(cat /var/cache/secret/file)" = top-secret ] && ok inaccessible-only-inside || bad inaccessible-only-inside "hidden outside too"
+has private-network-only-lo privnet "^ifaces=lo,\\\$"
+has private-network-lo-up privnet lo-up
+has private-devices-minimal privdev kmsg-hidden
+has private-devices-null privdev null-works
+"\$E" log privdev | grep -q '^dev=.*null.*urandom' && ok private-devices-nodes || bad private-devices-nodes "\$("\$E" log privdev)"
+has plain-service-logs plain mntns=
+pid1_ns=\$(readlink /proc/1/ns/mnt)
+"\$E" log plain | grep -qF "mntns=\$pid1_ns" && ok no-sandbox-without-keys || bad no-sandbox-without-keys "\$("\$E" log plain) vs \$pid1_ns"
+"\$E" log strict | grep -qF "mntns=\$pid1_ns" && bad sandbox-own-namespace "same as PID 1" || ok sandbox-own-namespace
+kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
+exit 0
+EOS
+chmod +x "$tmp/boot.sh" "$tmp/guest.sh"
+timeout 120 unshare --pid --mount --uts --fork --mount-proc \
+	env container=ember-test "$tmp/boot.sh" >"$tmp/log" 2>&1
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+# The exec status names the directory and the reason (a symlink, found by O_NOFOLLOW).
+grep -q 'evil: directory /var/lib/evil: a symlink is in the way' "$tmp/log" &&
+	pass symlink-failure-says-where || fail symlink-failure-says-where "$(grep 'evil:' "$tmp/log" | tr '\n' ' ')"
+[ ! -e /var/lib/evil ] && [ ! -e /tmp/ember-privtmp-inside ] && pass host-untouched || fail host-untouched "left files on the host"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
+finish

@@ -1,0 +1,160 @@
+// sources: init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
+/* U5: the execution environment keys parse to what docs/services.md promises: standard
+ * input and terminals, the output kinds real units use, directories, sandboxing. */
+#include "harness.h"
+#include "../../init/service.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct service svc;
+static int warnings, errors;
+
+static void record(void *ctx, enum service_severity severity, const char *file, unsigned line,
+		   const char *message)
+{
+	(void)ctx; (void)file; (void)line; (void)message;
+	if (severity == SERVICE_WARNING)
+		warnings++;
+	else
+		errors++;
+}
+
+static const struct service_diag diag = { record, NULL, false };
+
+static int parse(const char *text)
+{
+	warnings = errors = 0;
+	service_init(&svc, "serial-getty-ttyS0", "/etc/ember/services/serial-getty-ttyS0.service");
+	return service_parse(&svc, text, strlen(text), &diag);
+}
+
+#define S(ref) service_str(&svc, (ref))
+#define E svc.execenv
+
+static void defaults_change_nothing(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\n") == 0 && warnings == 0);
+	CHECK(E.std_input == INPUT_NULL && svc.std_output.kind == OUTPUT_LOG);
+	CHECK(svc.std_error.kind == OUTPUT_INHERIT && !svc.std_output.also_console);
+	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
+		CHECK(E.dirs[i] == 0 && E.dir_mode[i] == 0755);
+	CHECK(E.runtime_preserve == PRESERVE_NO && !service_sandboxed(&svc));
+}
+
+/* Debian's serial-getty@.service, keys as shipped, instantiated by hand for ttyS0 (templates
+ * and "@" in names come with the unit loader). */
+static void serial_getty_keys(void)
+{
+	CHECK(parse("[Service]\nExecStart=-/sbin/agetty -o '-p -- \\\\u' --keep-baud 115200 - $TERM\n"
+		    "Type=simple\nUtmpIdentifier=ttyS0\nStandardInput=tty\nStandardOutput=tty\n"
+		    "TTYPath=/dev/ttyS0\nTTYReset=yes\nTTYVHangup=yes\nIgnoreSIGPIPE=no\n") == 0);
+	CHECK(E.std_input == INPUT_TTY && svc.std_output.kind == OUTPUT_TTY);
+	CHECK_STR(S(E.tty_path), "/dev/ttyS0");
+	CHECK(E.tty_reset && E.tty_vhangup && !E.tty_vt_disallocate);
+}
+
+/* systemd: stdout follows a terminal on stdin unless StandardOutput= says otherwise. */
+static void tty_input_makes_stdout_inherit(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=tty-force\n") == 0);
+	CHECK(E.std_input == INPUT_TTY_FORCE && svc.std_output.kind == OUTPUT_INHERIT);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=tty-fail\nStandardOutput=null\n") == 0);
+	CHECK(E.std_input == INPUT_TTY_FAIL && svc.std_output.kind == OUTPUT_NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=file:/etc/motd\n") == 0);
+	CHECK(E.std_input == INPUT_FILE && svc.std_output.kind == OUTPUT_LOG);
+	CHECK_STR(S(E.input_path), "/etc/motd");
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=socket\n") == 0);
+	CHECK(E.std_input == INPUT_SOCKET);
+}
+
+static void output_kinds_of_real_units(void)
+{
+	static const struct { const char *value; enum service_output kind; bool console; } cases[] = {
+		{ "journal", OUTPUT_LOG, false }, { "syslog", OUTPUT_LOG, false },
+		{ "journal+console", OUTPUT_LOG, true }, { "syslog+console", OUTPUT_LOG, true },
+		{ "kmsg+console", OUTPUT_KMSG, true }, { "tty", OUTPUT_TTY, false },
+		{ "inherit", OUTPUT_INHERIT, false }, { "socket", OUTPUT_SOCKET, false },
+		{ "null", OUTPUT_NULL, false },
+	};
+	char text[256];
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		snprintf(text, sizeof text, "[Service]\nExecStart=/bin/a\nStandardOutput=%s\n"
+			 "StandardError=%s\n", cases[i].value, cases[i].value);
+		CHECK(parse(text) == 0 && warnings == 0);
+		CHECK(svc.std_output.kind == cases[i].kind && svc.std_error.kind == cases[i].kind);
+		CHECK(svc.std_output.also_console == cases[i].console);
+	}
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=append:/var/log/%n\n") == 0);
+	CHECK(svc.std_output.kind == OUTPUT_APPEND);
+	CHECK_STR(S(svc.std_output.path), "/var/log/serial-getty-ttyS0.service");
+}
+
+static void directories_lists_and_modes(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRuntimeDirectory=foo foo/sub\n"
+		    "RuntimeDirectory=bar\nStateDirectory=%p\nCacheDirectory=c\nLogsDirectory=l\n"
+		    "ConfigurationDirectory=cfg\nRuntimeDirectoryMode=0700\nStateDirectoryMode=750\n"
+		    "RuntimeDirectoryPreserve=restart\n") == 0);
+	CHECK_STR(S(E.dirs[DIR_RUNTIME]), "foo foo/sub bar");
+	CHECK_STR(S(E.dirs[DIR_STATE]), "serial-getty-ttyS0");
+	CHECK_STR(S(E.dirs[DIR_CACHE]), "c");
+	CHECK_STR(S(E.dirs[DIR_LOGS]), "l");
+	CHECK_STR(S(E.dirs[DIR_CONFIGURATION]), "cfg");
+	CHECK(E.dir_mode[DIR_RUNTIME] == 0700 && E.dir_mode[DIR_STATE] == 0750);
+	CHECK(E.dir_mode[DIR_CACHE] == 0755);
+	CHECK(E.runtime_preserve == PRESERVE_RESTART);
+	/* an empty assignment resets the list */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStateDirectory=a\nStateDirectory=\n"
+		    "StateDirectory=b\nRuntimeDirectoryPreserve=yes\n") == 0);
+	CHECK_STR(S(E.dirs[DIR_STATE]), "b");
+	CHECK(E.runtime_preserve == PRESERVE_YES);
+}
+
+static void sandboxing_keys(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateTmp=yes\n") == 0 && service_sandboxed(&svc));
+	CHECK(parse("[Service]\nExecStart=/bin/a\nProtectSystem=strict\nProtectHome=read-only\n"
+		    "ReadWritePaths=/var/lib/x -/srv/maybe\nReadWritePaths=/data\n"
+		    "InaccessiblePaths=-/root\nReadOnlyPaths=/etc\nPrivateDevices=yes\n"
+		    "PrivateNetwork=true\nProtectKernelTunables=1\nProtectKernelModules=yes\n"
+		    "ProtectControlGroups=on\n") == 0 && warnings == 0);
+	CHECK(E.protect_system == PROTECT_SYSTEM_STRICT && E.protect_home == PROTECT_HOME_READ_ONLY);
+	CHECK_STR(S(E.paths[PATHS_READ_WRITE]), "/var/lib/x -/srv/maybe /data");
+	CHECK_STR(S(E.paths[PATHS_INACCESSIBLE]), "-/root");
+	CHECK_STR(S(E.paths[PATHS_READ_ONLY]), "/etc");
+	CHECK(E.private_devices && E.private_network && E.protect_kernel_tunables);
+	CHECK(E.protect_kernel_modules && E.protect_control_groups);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nProtectSystem=yes\nProtectHome=tmpfs\n") == 0);
+	CHECK(E.protect_system == PROTECT_SYSTEM_YES && E.protect_home == PROTECT_HOME_TMPFS);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nProtectSystem=full\nProtectSystem=no\n"
+		    "ProtectHome=yes\nProtectHome=false\n") == 0);
+	CHECK(!service_sandboxed(&svc));
+}
+
+/* Strings of the new keys survive storage compaction (many replaced values). */
+static void strings_survive_compaction(void)
+{
+	char text[65536];
+	size_t n = (size_t)snprintf(text, sizeof text, "[Service]\nExecStart=/bin/a\n"
+				    "TTYPath=/dev/tty7\nStateDirectory=keep\n");
+	for (int i = 0; i < 400; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+				      "Description=replaced value number %d padding padding\n", i);
+	CHECK(parse(text) == 0);
+	CHECK_STR(S(E.tty_path), "/dev/tty7");
+	CHECK_STR(S(E.dirs[DIR_STATE]), "keep");
+}
+
+int main(void)
+{
+	RUN(defaults_change_nothing);
+	RUN(serial_getty_keys);
+	RUN(tty_input_makes_stdout_inherit);
+	RUN(output_kinds_of_real_units);
+	RUN(directories_lists_and_modes);
+	RUN(sandboxing_keys);
+	RUN(strings_survive_compaction);
+	return harness_done();
+}
