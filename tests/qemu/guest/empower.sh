@@ -27,6 +27,32 @@ as /bin/sh -c "/usr/bin/empower --pipe /bin/sh -c 'exit 7'" >/dev/null 2>&1
 out=$(/usr/sbin/ember-caps --uid 1001 --gid 1001 -- /usr/bin/empower empower --pipe /bin/true 2>&1)
 [ $? = 125 ] && ok unknown-user-refused || bad unknown-user-refused "$out"
 
+# ---- hostile cases where the kernel matters (docs/empower.md, "Threat model") ----------
+# 3. TIOCSTI: this kernel (6.1) has no dev.tty.legacy_tiocsti, so ember.legacy_tiocsti=0
+# on the command line cannot take effect: ember-init says so, TIOCSTI works, and
+# empowerd refuses interactive sessions.
+dmesg | grep -q 'ember.legacy_tiocsti=0: this kernel has no dev.tty.legacy_tiocsti' &&
+	ok init-tiocsti-option-reported || bad init-tiocsti-option-reported "$(dmesg | grep -i tiocsti)"
+if [ -e /proc/sys/dev/tty/legacy_tiocsti ]; then
+	bad tiocsti-kernel "this kernel has the setting: update the test"
+else
+	out=$(pty-run /usr/sbin/ember-caps --user $U -- /usr/bin/tiocsti tiocsti true 2>&1)
+	echo "$out" | grep -q injected && ok tiocsti-allowed-by-kernel || bad tiocsti-allowed-by-kernel "$out"
+	out=$(pty-run /usr/sbin/ember-caps --user $U -- /usr/bin/empower empower --pipe /bin/sh -c 'echo interactive-ran' 2>&1)
+	echo "$out" | grep -q 'legacy TIOCSTI is on' && ! echo "$out" | grep -q interactive-ran &&
+		ok interactive-refused-with-tiocsti || bad interactive-refused-with-tiocsti "$out"
+fi
+# 10. A crashing empowered process leaves no core file; the same crash without empower
+# does (the pattern writes cores where the user can read them).
+mkdir -m 1777 /tmp/cores && echo '/tmp/cores/core.%p' >/proc/sys/kernel/core_pattern
+as /bin/sh -c 'ulimit -c unlimited; /bin/sh -c "kill -SEGV \$\$"' >/dev/null 2>&1
+n_plain=$(ls /tmp/cores | wc -l)
+rm -f /tmp/cores/*
+as /bin/sh -c "/usr/bin/empower --pipe /bin/sh -c 'kill -SEGV \$\$'" >/dev/null 2>&1
+n_emp=$(ls /tmp/cores | wc -l)
+[ "$n_plain" -ge 1 ] && [ "$n_emp" = 0 ] && ok no-core-of-empowered-process ||
+	bad no-core-of-empowered-process "cores: plain $n_plain, empowered $n_emp"
+
 # A session still running when the service stops (as at shutdown) is stopped with it:
 # the command gets SIGTERM, and nothing of the user's session is left.
 as /bin/sh -c "/usr/bin/empower --pipe /bin/sh -c 'trap \"echo got-term >/home/$U/term; exit 0\" TERM; while :; do sleep 1; done'" >/dev/null 2>&1 &
