@@ -260,9 +260,15 @@ static void answer_password(struct client *c, const char *prompt)
 {
 	char password[EMPOWER_PASSWORD_MAX + 1], buf[EMPOWER_PASSWORD_MAX + 64];
 	int cancel = 0;
+	/* The prompt starts from the caller's own modes (not the relay's raw ones): a ^Z
+	 * while it is up must leave the shell a normal terminal. */
+	bool was_raw = terminal_is_raw();
+	terminal_restore();
 	if (c->tty < 0 ||
 	    terminal_read_password(c->tty, prompt, password, sizeof password, c->sigfd, &cancel) < 0)
 		password[0] = '\0';
+	if (was_raw && !cancel)
+		terminal_raw(0);
 	if (cancel) { /* interrupted: nothing is sent, the daemon runs nothing */
 		explicit_bzero(password, sizeof password);
 		terminal_restore();
