@@ -547,9 +547,15 @@ static void log_session(void)
 			break;
 		used += (size_t)n < sizeof line - used ? (size_t)n : sizeof line - used - 1;
 	}
+	char link[64], dir[1024], shown_dir[1024];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", S.workdir_fd);
+	ssize_t n = readlink(link, dir, sizeof dir - 1);
+	dir[n > 0 ? n : 0] = '\0';
+	escape_text(dir, shown_dir, sizeof shown_dir);
 	escape_text(S.path, arg, sizeof arg);
-	log_info("session %d: user %s (%u) as %s (%u): %s: %s", (int)getpid(), S.caller.name,
-		 (unsigned)S.caller.uid, S.target.name, (unsigned)S.target.uid, arg, line);
+	log_info("session %d: user %s (%u) as %s (%u) in '%s': %s: %s", (int)getpid(),
+		 S.caller.name, (unsigned)S.caller.uid, S.target.name, (unsigned)S.target.uid,
+		 shown_dir, arg, line);
 }
 
 static void build_context(struct exec_context *c, int report_fd)

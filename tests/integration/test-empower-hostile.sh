@@ -233,8 +233,9 @@ else pass exec-failure-escaped; fi
 mkdir "$D/$UA/dir${esc}" && chown "$UA" "$D/$UA/dir${esc}"
 cp /usr/bin/id "$D/$UA/dir${esc}/suid${esc}" && chmod 4755 "$D/$UA/dir${esc}/suid${esc}"
 out=$(cd "$D/$UA/dir${esc}" && emp "$UA" --pipe "./suid${esc}" 2>&1)
+# The session line names the working directory too, escaped.
 if printf '%s' "$out" | grep -q 'not empowered' && ! printf '%s' "$out" | grep -v "^uid=" | has_esc &&
-	! has_esc "$D/main.log"; then pass notice-and-log-escaped
+	! has_esc "$D/main.log" && grep -q 'dir\\x1b\]0;pwned\\x07' "$D/main.log"; then pass notice-and-log-escaped
 else fail notice-and-log-escaped "$(printf '%s' "$out" | od -c | head -3)"; fi
 out=$(as "$UA" "$CAPS" --ambient none -- "/nonexistent/x${esc}${nl}ember-caps: FORGED" x 2>&1)
 if printf '%s' "$out" | has_esc || printf '%s\n' "$out" | grep -q '^ember-caps: FORGED'; then
