@@ -362,6 +362,7 @@ int main(int argc, char **argv)
 		die(EXIT_SYSTEM, "must run as root (it starts commands as other users)");
 	cloexec_inherited_fds();
 	d.cfg.cgroup_fd = open_cgroup_option(cgroup);
+	session_grant_warning(d.cfg.grant_warning, sizeof d.cfg.grant_warning);
 	d.cfg.backoff = mmap(NULL, sizeof *d.cfg.backoff, PROT_READ | PROT_WRITE,
 			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (d.cfg.backoff == MAP_FAILED)

@@ -483,13 +483,15 @@ static void warn_privileged_target(void)
 		       fcaps ? "a file with capabilities" : "setuid or setgid");
 }
 
-/* The grant is bounding ∩ permitted of this process: name what is missing from the
- * full set of this kernel, so a smaller grant is never silent. */
-static void warn_reduced_grant(void)
+/* The grant is bounding ∩ permitted of the daemon (sessions inherit it, and it never
+ * grows): name what is missing from the full set of this kernel, once at start, so a
+ * smaller grant is never silent. */
+void session_grant_warning(char *out, size_t size)
 {
 	char text[4096], num[16], names[400];
 	unsigned long last = 0;
 	size_t used = 0, missing = 0;
+	out[0] = '\0';
 	if (io_read_file("/proc/sys/kernel/cap_last_cap", num, sizeof num) < 0 ||
 	    (num[strcspn(num, "\n")] = '\0', parse_ulong(num, 0, 63, &last) < 0) ||
 	    io_read_file("/proc/self/status", text, sizeof text) < 0)
@@ -510,8 +512,8 @@ static void warn_reduced_grant(void)
 		missing++;
 	}
 	if (missing)
-		notice("warning: reduced grant: %zu of %lu capabilities are not in the daemon's "
-		       "bounding or permitted set: %s", missing, last + 1, names);
+		snprintf(out, size, "warning: reduced grant: %zu of %lu capabilities are not in the "
+			 "daemon's bounding or permitted set: %s", missing, last + 1, names);
 }
 
 /* An interactive session (the command reads a terminal) on a kernel where any process
@@ -771,7 +773,8 @@ void session_serve(int conn, uid_t peer_uid, pid_t peer_pid, const struct sessio
 	check_tiocsti();
 	authenticate();
 	warn_privileged_target();
-	warn_reduced_grant();
+	if (S.cfg->grant_warning[0])
+		send_msg(EMPOWER_NOTICE, 0, S.cfg->grant_warning);
 	start();
 	int status = wait_command(sigfd);
 	char cg_name[64];

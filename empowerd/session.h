@@ -61,6 +61,7 @@ struct session_config {
 	const struct persist_table *persist;
 	struct backoff_table *backoff;  /* shared between sessions */
 	bool tiocsti_warn;              /* legacy TIOCSTI on: warn instead of refusing */
+	char grant_warning[512];        /* session_grant_warning(), "" for a full grant */
 };
 
 uint64_t boottime_ms(void);
@@ -68,6 +69,10 @@ uint64_t boottime_ms(void);
  * SIGTERM, SIGINT, SIGHUP) and return one for them, close-on-exec and non-blocking;
  * -1/errno. */
 int empowerd_signal_fd(void);
+
+/* The warning for a grant smaller than every capability of this kernel, into out ("" for
+ * a full grant). Called once by the daemon: sessions inherit its capability sets. */
+void session_grant_warning(char *out, size_t size);
 
 noreturn void session_serve(int conn, uid_t peer_uid, pid_t peer_pid,
 			    const struct session_config *cfg);
