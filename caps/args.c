@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "parse.h"
 #include "passwd.h"
 
@@ -49,10 +50,12 @@ struct cursor {
 
 static int usage_error(struct cursor *c, const char *opt, const char *value, const char *why)
 {
+	char a[128], b[256];
+	escape_text(opt, a, sizeof a);
 	if (value)
-		snprintf(c->err, c->err_size, "%s: %s: %s", opt, value, why);
+		snprintf(c->err, c->err_size, "%s: %s: %s", a, escape_text(value, b, sizeof b), why);
 	else
-		snprintf(c->err, c->err_size, "%s: %s", opt, why);
+		snprintf(c->err, c->err_size, "%s: %s", a, why);
 	return -1;
 }
 

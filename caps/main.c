@@ -7,15 +7,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "apply.h"
 #include "args.h"
 #include "cli.h"
+#include "escape.h"
 #include "exec-context.h"
 #include "exitcode.h"
 #include "log.h"
+#include "parse.h"
 #include "passwd.h"
+
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
 
 enum {
 	EXIT_CAP_UNAVAILABLE = 1, /* a requested capability is not in bounding ∩ permitted */
@@ -68,9 +75,10 @@ static _Noreturn void refuse(int code, const struct exec_failure *f,
 static void resolve_user(struct caps_request *req)
 {
 	struct passwd_user u;
+	char shown[256];
 
 	if (passwd_user_lookup(NULL, req->user, &u) < 0)
-		die(EXIT_NO_USER, "user %s: %s", req->user,
+		die(EXIT_NO_USER, "user %s: %s", escape_text(req->user, shown, sizeof shown),
 		    errno == ENOENT ? "not found in /etc/passwd" : strerror(errno));
 	if (!req->uid_set)
 		req->uid = u.uid;
@@ -95,6 +103,27 @@ static void keep_report_fd(int fd)
 	report_fd = fd;
 }
 
+/* PATH "/proc/self/fd/N" (empowerd's way to say "this open file"): execveat on the fd,
+ * close-on-exec so the command does not inherit it. A script needs the fd open (its
+ * interpreter reopens /proc/self/fd/N): then, and only then, it stays open. */
+static void exec_command(const char *path, char **argv)
+{
+	unsigned long fd;
+	const char *prefix = "/proc/self/fd/";
+	if (strncmp(path, prefix, strlen(prefix)) != 0 ||
+	    parse_ulong(path + strlen(prefix), 3, 1UL << 20, &fd) < 0) {
+		execve(path, argv, environ);
+		return;
+	}
+	if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) == 0) {
+		syscall(SYS_execveat, (int)fd, "", argv, environ, AT_EMPTY_PATH);
+		if (errno != ENOENT)
+			return;
+		fcntl((int)fd, F_SETFD, 0); /* ENOENT from an open fd: an interpreter script */
+	}
+	execve(path, argv, environ);
+}
+
 int main(int argc, char **argv)
 {
 	struct caps_request req;
@@ -102,8 +131,8 @@ int main(int argc, char **argv)
 	char err[512];
 
 	log_open("ember-caps");
-	if (argc < 1)
-		die(EXIT_USAGE, "no arguments at all (argc is 0)");
+	if (argc < 1 || !argv[0] || !argv[0][0])
+		die(EXIT_USAGE, "no program name (argc is 0 or argv[0] is empty): refusing");
 	if (caps_parse_args(argc, argv, &req, err, sizeof err) < 0) {
 		keep_report_fd(req.report_fd);
 		f.step = EXEC_STEP_CAPS_ARGS;
@@ -126,7 +155,7 @@ int main(int argc, char **argv)
 	if (caps_apply(&req, &f) < 0)
 		refuse(f.step == EXEC_STEP_CAP_UNAVAILABLE ? EXIT_CAP_UNAVAILABLE : EXIT_SYSTEM,
 		       &f, &req);
-	execve(req.path, req.argv, environ);
+	exec_command(req.path, req.argv);
 	f.step = EXEC_STEP_EXECVE;
 	f.err = errno;
 	f.arg = 0;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "exitcode.h"
 #include "io.h"
 #include "log.h"
@@ -102,8 +103,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 				die(EXIT_USAGE, "%s: empty directory", a);
 			o->chdir = v;
 		} else if ((v = option_value(argc, argv, &i, NULL, "--setenv"))) {
+			char shown[256];
 			if (!strchr(v, '=') || v[0] == '=')
-				die(EXIT_USAGE, "--setenv %s: expected VAR=VALUE", v);
+				die(EXIT_USAGE, "--setenv %s: expected VAR=VALUE",
+				    escape_text(v, shown, sizeof shown));
 			if (o->req.setenvc >= EMPOWER_SETENV_MAX)
 				die(EXIT_USAGE, "--setenv: more than %d", EMPOWER_SETENV_MAX);
 			o->req.setenv[o->req.setenvc++] = v;
@@ -116,8 +119,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			print_version("empower");
 			exit(0);
 		} else {
+			char shown[256];
 			usage(stderr);
-			die(EXIT_USAGE, "%s: unknown option", a);
+			die(EXIT_USAGE, "%s: unknown option", escape_text(a, shown, sizeof shown));
 		}
 	}
 	if (argc - i > EMPOWER_ARGS_MAX)
@@ -142,13 +146,24 @@ static void collect_env(struct empower_request *r)
 static int connect_daemon(const char *path)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char shown[256];
+	escape_text(path, shown, sizeof shown);
 	if (str_copy(addr.sun_path, sizeof addr.sun_path, path) < 0)
-		die(EXIT_USAGE, "%s: socket path too long", path);
+		die(EXIT_USAGE, "%s: socket path too long", shown);
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		die(EXIT_SYSTEM, "socket: %s", strerror(errno));
 	if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0)
-		die(EXIT_SYSTEM, "%s: cannot connect to empowerd: %s", path, strerror(errno));
+		die(EXIT_SYSTEM, "%s: cannot connect to empowerd: %s", shown, strerror(errno));
+	/* Whatever path the environment or the options named: only a server running as root
+	 * gets our terminal, our directory or a password. */
+	struct ucred peer;
+	socklen_t len = sizeof peer;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0)
+		die(EXIT_SYSTEM, "%s: cannot identify the server: %s", shown, strerror(errno));
+	if (peer.uid != 0)
+		die(EXIT_SYSTEM, "%s: the server runs as uid %u, not root: refusing to talk to it",
+		    shown, (unsigned)peer.uid);
 	return fd;
 }
 
@@ -244,8 +259,22 @@ static void forward_signals(struct client *c)
 static void answer_password(struct client *c, const char *prompt)
 {
 	char password[EMPOWER_PASSWORD_MAX + 1], buf[EMPOWER_PASSWORD_MAX + 64];
-	if (c->tty < 0 || terminal_read_password(c->tty, prompt, password, sizeof password) < 0)
+	int cancel = 0;
+	/* The prompt starts from the caller's own modes (not the relay's raw ones): a ^Z
+	 * while it is up must leave the shell a normal terminal. */
+	bool was_raw = terminal_is_raw();
+	terminal_restore();
+	if (c->tty < 0 ||
+	    terminal_read_password(c->tty, prompt, password, sizeof password, c->sigfd, &cancel) < 0)
 		password[0] = '\0';
+	if (was_raw && !cancel)
+		terminal_raw(0);
+	if (cancel) { /* interrupted: nothing is sent, the daemon runs nothing */
+		explicit_bzero(password, sizeof password);
+		terminal_restore();
+		fprintf(stderr, "empower: cancelled\n");
+		exit(128 + cancel);
+	}
 	long n = empower_msg_encode(EMPOWER_AUTH, 0, password, buf, sizeof buf);
 	explicit_bzero(password, sizeof password);
 	if (n > 0)
@@ -384,8 +413,10 @@ int main(int argc, char **argv)
 	static struct options o;
 	static struct client c;
 	log_open("empower");
-	if (argc < 1)
-		die(EXIT_USAGE, "no argv[0]: refusing to run"); /* PwnKit */
+	/* PwnKit: with argc 0, argv[1] would be the environment; the kernel (5.18+) turns
+	 * it into one empty argv[0]. Neither is an invocation anyone typed. */
+	if (argc < 1 || !argv[0] || !argv[0][0])
+		die(EXIT_USAGE, "no program name (argc is 0 or argv[0] is empty): refusing to run");
 	check_standard_fds();
 	parse_options(argc, argv, &o);
 	if (!o.socket)

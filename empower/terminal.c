@@ -3,9 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/signalfd.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -70,37 +73,114 @@ bool terminal_is_raw(void)
 	return raw_state.saved;
 }
 
-int terminal_read_password(int tty, const char *prompt, char *buf, size_t size)
+/* Echo off for the prompt, but line editing and the signal keys on. */
+static struct termios quiet_modes(struct termios t)
+{
+	t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+	t.c_lflag |= ICANON | ISIG;
+	t.c_iflag |= ICRNL;
+	t.c_oflag |= OPOST | ONLCR;
+	return t;
+}
+
+/* A stop key (^Z) or SIGTTIN/SIGTTOU: the terminal gets its own modes back (echo on)
+ * for the shell, then this process stops. SIGCONT: echo off again and a new prompt, but
+ * only in the foreground: a background job leaves the terminal alone and stops again. */
+static void stop_and_resume(int tty, int signo, const struct termios *old,
+			    const struct termios *quiet, const char *prompt)
+{
+	if (signo != SIGCONT) {
+		tcsetattr(tty, TCSANOW, old);
+		io_write_all(tty, "\n", 1);
+		raise(SIGSTOP);
+		return; /* the SIGCONT that wakes us is read next */
+	}
+	if (tcgetpgrp(tty) != getpgrp()) {
+		raise(SIGSTOP);
+		return;
+	}
+	tcsetattr(tty, TCSANOW, quiet);
+	io_write_all(tty, prompt, strlen(prompt));
+}
+
+/* One line from tty into buf: 1 at a newline or end of file, 0 when more may come. */
+static int read_chunk(int tty, char *buf, size_t size, size_t *n, int *rc)
+{
+	char chunk[256];
+	ssize_t r = read(tty, chunk, sizeof chunk);
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 0 : 1;
+	if (r == 0)
+		return 1;
+	for (ssize_t i = 0; i < r; i++) {
+		if (chunk[i] == '\n') {
+			explicit_bzero(chunk, sizeof chunk);
+			return 1;
+		}
+		if (*n + 1 >= size) {
+			*rc = -1; /* too long: keep nothing */
+			errno = EOVERFLOW;
+			continue;
+		}
+		buf[(*n)++] = chunk[i];
+	}
+	explicit_bzero(chunk, sizeof chunk);
+	return 0;
+}
+
+int terminal_read_password(int tty, const char *prompt, char *buf, size_t size, int sigfd,
+			   int *cancel)
 {
 	struct termios old, quiet;
+	sigset_t stops, saved;
 	size_t n = 0;
 	int rc = 0;
+	*cancel = 0;
 	if (tcgetattr(tty, &old) < 0)
 		return -1;
-	quiet = old;
-	quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
-	quiet.c_lflag |= ICANON | ISIG;
-	quiet.c_iflag |= ICRNL;
-	quiet.c_oflag |= OPOST | ONLCR;
-	if (tcsetattr(tty, TCSANOW, &quiet) < 0)
-		return -1;
+	quiet = quiet_modes(old);
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGTSTP);
+	sigaddset(&stops, SIGTTIN);
+	sigaddset(&stops, SIGTTOU);
+	sigaddset(&stops, SIGCONT);
+	sigprocmask(SIG_BLOCK, &stops, &saved);
+	int stopfd = signalfd(-1, &stops, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (stopfd < 0 || tcsetattr(tty, TCSANOW, &quiet) < 0) {
+		rc = -1;
+		goto out;
+	}
 	io_write_all(tty, prompt, strlen(prompt));
 	for (;;) {
-		char c;
-		ssize_t r = read(tty, &c, 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0 || c == '\n')
-			break;
-		if (n + 1 >= size) {
+		struct pollfd p[3] = { { .fd = tty, .events = POLLIN },
+				       { .fd = sigfd, .events = POLLIN },
+				       { .fd = stopfd, .events = POLLIN } };
+		struct signalfd_siginfo si;
+		if (poll(p, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
 			rc = -1;
-			errno = EOVERFLOW;
-			continue; /* read the rest of the line, keep nothing */
+			break;
 		}
-		buf[n++] = c;
+		if ((p[1].revents & POLLIN) && read(sigfd, &si, sizeof si) == sizeof si &&
+		    si.ssi_signo != SIGWINCH) {
+			*cancel = (int)si.ssi_signo; /* ^C, SIGTERM, hangup: nothing is sent */
+			rc = -1;
+			break;
+		}
+		if ((p[2].revents & POLLIN) && read(stopfd, &si, sizeof si) == sizeof si) {
+			stop_and_resume(tty, (int)si.ssi_signo, &old, &quiet, prompt);
+			continue;
+		}
+		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) && read_chunk(tty, buf, size, &n, &rc))
+			break;
 	}
-	buf[n] = '\0';
 	io_write_all(tty, "\n", 1);
 	tcsetattr(tty, TCSAFLUSH, &old);
+out:
+	buf[n] = '\0';
+	if (stopfd >= 0)
+		close(stopfd);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	return rc;
 }

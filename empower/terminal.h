@@ -20,7 +20,10 @@ void pty_copy_winsize(int master, int term_fd);
 int terminal_raw(int fd);
 void terminal_restore(void);
 bool terminal_is_raw(void);
-/* Prompt on tty and read one line without echo into buf (newline dropped). 0 or
- * -1/errno (EOVERFLOW: longer than size-1). */
-int terminal_read_password(int tty, const char *prompt, char *buf, size_t size);
+/* Prompt on tty and read one line without echo into buf (newline dropped). A stop
+ * (^Z) gives the terminal its echo back before stopping; continuing turns echo off and
+ * prompts again. A signal read from sigfd (other than SIGWINCH) cancels: -1 with
+ * *cancel set to it. 0 or -1/errno (EOVERFLOW: longer than size-1). */
+int terminal_read_password(int tty, const char *prompt, char *buf, size_t size, int sigfd,
+			   int *cancel);
 #endif

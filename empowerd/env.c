@@ -23,13 +23,35 @@ static bool lc_name(const char *entry)
 	return entry[3] != '=';
 }
 
-static bool clean_value(const char *v)
+static bool alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* A value made only of letters, digits and the given punctuation, starting with a
+ * letter or digit, without "..", at most max bytes. Terminal and locale names are
+ * looked up as path components and printed by programs that trust them: '/', '%',
+ * '$', quotes, spaces and control characters have no place in them. */
+static bool word_value(const char *v, const char *punct, size_t max)
 {
 	size_t n = 0;
+	if (!*v)
+		return true;
+	if (!alnum(*v) || strstr(v, ".."))
+		return false;
 	for (; *v; v++, n++)
-		if (*v == '/' || (unsigned char)*v < 0x20 || *v == 0x7f)
+		if (!alnum(*v) && !strchr(punct, *v))
 			return false;
-	return n <= ENV_VALUE_MAX;
+	return n <= max;
+}
+
+static bool clean_value(const char *entry, const char *v)
+{
+	if (name_is(entry, "TERM") || name_is(entry, "COLORTERM"))
+		return word_value(v, "._+-", ENV_TERM_MAX);
+	if (name_is(entry, "NO_COLOR"))
+		return word_value(v, "", ENV_TERM_MAX);
+	return word_value(v, "._@-", ENV_LOCALE_MAX); /* en_US.UTF-8@euro */
 }
 
 bool env_passes(const char *entry)
@@ -40,7 +62,7 @@ bool env_passes(const char *entry)
 	if (!(name_is(entry, "TERM") || name_is(entry, "COLORTERM") || name_is(entry, "NO_COLOR") ||
 	      name_is(entry, "LANG") || lc_name(entry)))
 		return false;
-	return clean_value(eq + 1);
+	return clean_value(entry, eq + 1);
 }
 
 bool env_setenv_valid(const char *entry)
@@ -108,31 +130,4 @@ int env_build(struct env_block *e, const char *const *caller, size_t caller_coun
 			return -1;
 	}
 	return 0;
-}
-
-void text_escape(const char *s, char *out, size_t size)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t o = 0;
-	if (size == 0)
-		return;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		bool plain = c >= 0x20 && c < 0x7f && c != '\\' && c != '\'';
-		size_t need = plain ? 1 : 4;
-		if (o + need + 4 > size) { /* room for "..." and NUL */
-			if (o + 4 <= size)
-				memcpy(out + o, "...", 3), o += 3;
-			break;
-		}
-		if (plain) {
-			out[o++] = (char)c;
-			continue;
-		}
-		out[o++] = '\\';
-		out[o++] = 'x';
-		out[o++] = hex[c >> 4];
-		out[o++] = hex[c & 15];
-	}
-	out[o] = '\0';
 }

@@ -13,6 +13,8 @@
 #define ENV_ENTRIES_MAX 128
 #define ENV_TEXT_MAX 32768
 #define ENV_VALUE_MAX 4096
+#define ENV_TERM_MAX 64     /* TERM, COLORTERM, NO_COLOR values */
+#define ENV_LOCALE_MAX 128  /* LANG, LC_* values */
 
 struct env_block {
 	size_t count;
@@ -20,8 +22,10 @@ struct env_block {
 	char text[ENV_TEXT_MAX];
 };
 
-/* "TERM=xterm": true when the caller may pass it (TERM, COLORTERM, NO_COLOR, LANG,
- * LC_*; values without '/' or control characters, at most ENV_VALUE_MAX bytes). */
+/* "TERM=xterm": true when the caller may pass it: TERM, COLORTERM, NO_COLOR, LANG and
+ * LC_*, each with a value that is a plain name (letters, digits and a little
+ * punctuation: TERM [._+-], locales [._@-], NO_COLOR none; no "..", starting with a
+ * letter or digit, bounded) or empty. */
 bool env_passes(const char *entry);
 /* "NAME=VALUE" with NAME a shell identifier: true when --setenv may set it. */
 bool env_setenv_valid(const char *entry);
@@ -32,7 +36,4 @@ bool env_setenv_valid(const char *entry);
 int env_build(struct env_block *e, const char *const *caller, size_t caller_count,
 	      const struct passwd_user *target, const char *const *setenv, size_t setenv_count);
 
-/* s for a log line: bytes below 0x20, 0x7f and above, '\\' and '\'' as \xNN; truncated
- * with "..." when it does not fit. */
-void text_escape(const char *s, char *out, size_t size);
 #endif

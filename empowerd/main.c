@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -29,7 +30,9 @@
 #include "policy.h"
 #include "session.h"
 
-#define CLIENTS_MAX 32          /* sessions at once */
+/* Each uid has its own few slots; the total only bounds the process count, so a few
+ * users (or system accounts) cannot take every slot from the others. */
+#define CLIENTS_MAX 256         /* sessions at once */
 #define CLIENTS_PER_UID_MAX 8   /* sessions at once per caller */
 #define LISTEN_BACKLOG 16
 #define CGROUP_MOUNT "/sys/fs/cgroup"
@@ -58,6 +61,9 @@ static void usage(void)
 	       "  --caps-helper PATH   ember-caps (default %s)\n"
 	       "  --cgroup DIR|none    put each session in a cgroup below DIR (default: the\n"
 	       "                       daemon's own cgroup when it is a service cgroup)\n"
+	       "  --legacy-tiocsti refuse|warn\n"
+	       "                       interactive sessions while TIOCSTI is allowed\n"
+	       "                       (default: refuse)\n"
 	       "  --debug              log debug messages\n"
 	       "  -h, --help           this text\n"
 	       "  -V, --version        the version\n",
@@ -216,7 +222,8 @@ static void remember(struct daemon_state *d)
 		uint64_t now = boottime_ms();
 		for (size_t i = 0; i < t->count; i++) {
 			const struct persist_entry *o = &t->entry[i];
-			if ((o->uid == e.uid && o->tty_dev == e.tty_dev && o->tty_sid == e.tty_sid) ||
+			if ((o->uid == e.uid && o->tty_dev == e.tty_dev && o->tty_sid == e.tty_sid &&
+			     o->leader_start == e.leader_start && o->tty_birth == e.tty_birth) ||
 			    o->expires_ms <= now)
 				slot = i;
 		}
@@ -272,6 +279,23 @@ static void serve(struct daemon_state *d)
 	}
 }
 
+/* Started with 0, 1 or 2 closed, the next socket or pipe would take that number and log
+ * lines would be written into it: hold them with /dev/null first. */
+static void open_standard_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0)
+			continue;
+		int n = open("/dev/null", O_RDWR | O_NOCTTY);
+		if (n < 0)
+			_exit(EXIT_SYSTEM); /* nowhere to say it */
+		if (n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+}
+
 /* Whatever fds the daemon was started with must not reach a session. */
 static void cloexec_inherited_fds(void)
 {
@@ -304,12 +328,14 @@ int main(int argc, char **argv)
 		{ "caps-helper", required_argument, NULL, 'H' },
 		{ "cgroup", required_argument, NULL, 'g' },
 		{ "debug", no_argument, NULL, 'd' },
+		{ "legacy-tiocsti", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
 	const char *cgroup = NULL;
 	int o, pipefd[2];
+	open_standard_fds();
 	log_open("empowerd");
 	d.socket_path = EMPOWER_SOCKET;
 	d.cfg.policy_path = POLICY_PATH;
@@ -320,6 +346,11 @@ int main(int argc, char **argv)
 		case 'H': d.cfg.caps_helper = optarg; break;
 		case 'g': cgroup = optarg; break;
 		case 'd': log_set_level(LOG_LEVEL_DEBUG); break;
+		case 't':
+			if (strcmp(optarg, "warn") != 0 && strcmp(optarg, "refuse") != 0)
+				die(EXIT_USAGE, "--legacy-tiocsti: expected refuse or warn");
+			d.cfg.tiocsti_warn = strcmp(optarg, "warn") == 0;
+			break;
 		case 'h': usage(); return 0;
 		case 'V': print_version("empowerd"); return 0;
 		default: return EXIT_USAGE;
@@ -331,6 +362,11 @@ int main(int argc, char **argv)
 		die(EXIT_SYSTEM, "must run as root (it starts commands as other users)");
 	cloexec_inherited_fds();
 	d.cfg.cgroup_fd = open_cgroup_option(cgroup);
+	session_grant_warning(d.cfg.grant_warning, sizeof d.cfg.grant_warning);
+	d.cfg.backoff = mmap(NULL, sizeof *d.cfg.backoff, PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (d.cfg.backoff == MAP_FAILED)
+		die(EXIT_SYSTEM, "mmap: %s", strerror(errno));
 	d.sig_fd = setup_signals();
 	if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0)
 		die(EXIT_SYSTEM, "pipe: %s", strerror(errno));

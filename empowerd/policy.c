@@ -131,6 +131,10 @@ static int parse_option(const char *word, struct policy_rule *r, char *err, size
 		r->nopass = true;
 		return 0;
 	}
+	if (strcmp(word, "allow-nnp") == 0) {
+		r->allow_nnp = true;
+		return 0;
+	}
 	if (strcmp(word, "persist") == 0) {
 		r->persist_ms = POLICY_PERSIST_DEFAULT_MS;
 		return 0;
@@ -231,12 +235,56 @@ int policy_parse(const char *text, size_t len, struct policy *p, char *err, size
 	return rc;
 }
 
+/* An earlier rule that named the same user or group: its answer, without another lookup
+ * (each lookup reads /etc/passwd or /etc/group). */
+static const struct policy_rule *same_identity(const struct policy *p, size_t before,
+					       const struct policy_rule *r)
+{
+	for (size_t j = 0; j < before; j++)
+		if (p->rule[j].group == r->group && strcmp(p->rule[j].identity, r->identity) == 0)
+			return &p->rule[j];
+	return NULL;
+}
+
+static const struct policy_rule *same_target(const struct policy *p, size_t before,
+					     const struct policy_rule *r)
+{
+	for (size_t j = 0; j < before; j++)
+		if (strcmp(p->rule[j].target, r->target) == 0)
+			return &p->rule[j];
+	return NULL;
+}
+
+void policy_resolve(struct policy *p, policy_id_fn user_id, policy_id_fn group_id)
+{
+	for (size_t i = 0; i < p->count; i++) {
+		struct policy_rule *r = &p->rule[i];
+		const struct policy_rule *seen = same_identity(p, i, r);
+		policy_id_fn id_of = r->group ? group_id : user_id;
+		if (seen) {
+			r->identity_resolved = seen->identity_resolved;
+			r->identity_id = seen->identity_id;
+		} else {
+			r->identity_resolved = id_of(r->identity, &r->identity_id) == 0;
+		}
+		seen = r->target[0] ? same_target(p, i, r) : NULL;
+		if (seen) {
+			r->target_resolved = seen->target_resolved;
+			r->target_id = seen->target_id;
+		} else {
+			r->target_resolved = r->target[0] && user_id(r->target, &r->target_id) == 0;
+		}
+	}
+}
+
 static bool identity_matches(const struct policy_rule *r, const struct policy_query *q)
 {
+	if (!r->identity_resolved)
+		return false;
 	if (!r->group)
-		return strcmp(r->identity, q->user) == 0;
-	for (size_t i = 0; i < q->group_count; i++)
-		if (strcmp(r->identity, q->groups[i]) == 0)
+		return r->identity_id == q->uid;
+	for (size_t i = 0; i < q->gid_count; i++)
+		if (r->identity_id == q->gids[i])
 			return true;
 	return false;
 }
@@ -258,7 +306,7 @@ static bool rule_matches(const struct policy_rule *r, const struct policy_query 
 {
 	if (!identity_matches(r, q))
 		return false;
-	if (r->target[0] && strcmp(r->target, q->target) != 0)
+	if (r->target[0] && (!r->target_resolved || r->target_id != q->target_uid))
 		return false;
 	if (r->cmd[0] && strcmp(r->cmd, q->cmd) != 0)
 		return false;

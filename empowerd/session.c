@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -24,19 +25,25 @@
 #include "auth.h"
 #include "empower/proto.h"
 #include "env.h"
+#include "escape.h"
 #include "exec-context.h"
 #include "io.h"
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
+#include "peer.h"
 #include "policy.h"
+#include "target.h"
 
 #define LOG_ARGS_MAX 2048 /* bytes of escaped command line in the log */
+#define START_REPORT_TIMEOUT_MS 30000 /* the child to exec or fail */
+#define TIOCSTI_SYSCTL "/proc/sys/dev/tty/legacy_tiocsti"
 
 struct session {
 	int conn;
 	uid_t peer_uid;
 	pid_t peer_pid;
+	struct peer peer;
 	int sigfd;
 	const struct session_config *cfg;
 	char buf[EMPOWER_MSG_MAX];
@@ -44,6 +51,8 @@ struct session {
 	int fds[EMPOWER_FDS_MAX];
 	size_t nfds;
 	int cwd_fd, tty_fd, stdio_fd[3];
+	int workdir_fd; /* --chdir opened as the caller, or cwd_fd */
+	int exec_fd;    /* the command, O_PATH, opened as the caller */
 	struct passwd_user caller, target;
 	gid_t groups[EXEC_GROUPS_MAX];
 	size_t group_count;
@@ -101,21 +110,24 @@ static noreturn void refuse(int code, const char *fmt, ...)
  * ends the session. Returns the length. */
 static size_t receive(char *buf, size_t size, int timeout_ms, const char *what)
 {
+	uint64_t deadline = boottime_ms() + (uint64_t)timeout_ms; /* signals do not extend it */
 	struct pollfd p[2] = { { .fd = S.conn, .events = POLLIN },
 			       { .fd = S.sigfd, .events = POLLIN } };
-	int r;
-	do
-		r = poll(p, 2, timeout_ms);
-	while (r < 0 && errno == EINTR);
-	if (r == 0)
-		refuse(EXIT_REFUSED, "timed out waiting for the %s", what);
-	if (p[1].revents & POLLIN) {
-		struct signalfd_siginfo si;
-		if (read(S.sigfd, &si, sizeof si) == sizeof si && si.ssi_signo != SIGCHLD)
-			refuse(EXIT_REFUSED, "the daemon is stopping");
+	for (;;) {
+		uint64_t now = boottime_ms();
+		int r = now >= deadline ? 0 : poll(p, 2, (int)(deadline - now));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			refuse(EXIT_REFUSED, "timed out waiting for the %s", what);
+		if (p[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(S.sigfd, &si, sizeof si) == sizeof si && si.ssi_signo != SIGCHLD)
+				refuse(EXIT_REFUSED, "the daemon is stopping");
+		}
+		if (p[0].revents & (POLLIN | POLLHUP | POLLERR))
+			break;
 	}
-	if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
-		return receive(buf, size, timeout_ms, what);
 	long n = empower_recv(S.conn, buf, size, S.fds, &S.nfds);
 	if (n < 0 && errno == EMSGSIZE)
 		refuse(EXIT_REFUSED, "malformed %s: too large, or too many file descriptors", what);
@@ -170,7 +182,7 @@ static void find_users(void)
 		S.target = S.caller;
 	} else if (passwd_user_lookup(NULL, S.req.user, &S.target) < 0) {
 		char name[128];
-		text_escape(S.req.user, name, sizeof name);
+		escape_text(S.req.user, name, sizeof name);
 		refuse(EXIT_REFUSED, "%s: no such user", name);
 	}
 	if (passwd_user_groups(NULL, S.target.name, S.target.gid, S.groups, EXEC_GROUPS_MAX,
@@ -179,36 +191,45 @@ static void find_users(void)
 		       strerror(errno));
 }
 
-static bool is_executable_file(const char *path)
+/* --chdir DIR: opened as the caller (relative to its working directory), entered by
+ * the command as the target user. */
+static void open_workdir(void)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
+	char shown[256];
+	S.workdir_fd = S.cwd_fd;
+	if (!S.req.chdir[0])
+		return;
+	escape_text(S.req.chdir, shown, sizeof shown);
+	if (caller_fs_enter(&S.peer) < 0)
+		refuse(EXIT_CANNOT_RUN, "cannot take the caller's identity: %s", strerror(errno));
+	S.workdir_fd = openat(S.cwd_fd, S.req.chdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int err = errno;
+	caller_fs_leave();
+	if (S.workdir_fd < 0)
+		refuse(EXIT_CANNOT_RUN, "chdir(%s): %s", shown, strerror(err));
 }
 
 /* The command: argv[0] with a '/' as it is (relative ones from the working directory),
- * otherwise searched in the fixed PATH only; no command: the target's shell. */
+ * otherwise searched in the fixed PATH only; no command: the target's shell. Opened as
+ * the caller and kept as an fd: the file checked is the file executed. */
 static void resolve_command(void)
 {
 	const char *name = S.req.argc ? S.req.argv[0] : S.target.shell;
 	char shown[256];
-	text_escape(name, shown, sizeof shown);
+	escape_text(name, shown, sizeof shown);
 	if (name[0] == '\0')
 		refuse(EXIT_NOT_FOUND, "empty command name");
-	if (strchr(name, '/')) {
-		if (str_copy(S.path, sizeof S.path, name) < 0)
-			refuse(EXIT_NOT_FOUND, "%s: path too long", shown);
-	} else {
-		char dirs[] = ENV_SAFE_PATH, *save = NULL;
-		S.path[0] = '\0';
-		for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-			int n = snprintf(S.path, sizeof S.path, "%s/%s", d, name);
-			if (n > 0 && (size_t)n < sizeof S.path && is_executable_file(S.path))
-				break;
-			S.path[0] = '\0';
-		}
-		if (!S.path[0])
-			refuse(EXIT_NOT_FOUND, "%s: command not found in %s", shown, ENV_SAFE_PATH);
-	}
+	open_workdir();
+	if (caller_fs_enter(&S.peer) < 0)
+		refuse(EXIT_CANNOT_RUN, "cannot take the caller's identity: %s", strerror(errno));
+	S.exec_fd = target_open(S.workdir_fd, name, S.path, sizeof S.path);
+	int err = errno;
+	caller_fs_leave();
+	if (S.exec_fd < 0 && err == ENOENT)
+		refuse(EXIT_NOT_FOUND, "%s: command not found%s%s", shown,
+		       strchr(name, '/') ? "" : " in ", strchr(name, '/') ? "" : ENV_SAFE_PATH);
+	if (S.exec_fd < 0)
+		refuse(EXIT_CANNOT_RUN, "%s: %s", shown, strerror(err));
 	for (size_t i = 0; i < S.req.argc; i++)
 		S.argv[i] = (char *)S.req.argv[i];
 	if (S.req.argc == 0)
@@ -216,23 +237,22 @@ static void resolve_command(void)
 	S.argv[S.req.argc ? S.req.argc : 1] = NULL;
 }
 
-/* The caller's group names, for :group rules (from /etc/group, not from the client). */
-static size_t caller_groups(char names[][PASSWD_NAME_MAX], const char **ptrs, size_t cap)
+static int user_id(const char *name, uint32_t *id)
 {
-	gid_t gids[EXEC_GROUPS_MAX];
-	size_t count = 0, out = 0;
-	if (passwd_user_groups(NULL, S.caller.name, S.caller.gid, gids, EXEC_GROUPS_MAX, &count) < 0)
-		refuse(EXIT_REFUSED, "%s: cannot read the user's groups: %s", S.caller.name,
-		       strerror(errno));
-	for (size_t i = 0; i < count && out < cap; i++) {
-		struct passwd_group g;
-		if (passwd_group_by_gid(NULL, gids[i], &g) == 0) {
-			memcpy(names[out], g.name, sizeof g.name);
-			ptrs[out] = names[out];
-			out++;
-		}
-	}
-	return out;
+	struct passwd_user u;
+	if (passwd_user_lookup(NULL, name, &u) < 0)
+		return -1;
+	*id = u.uid;
+	return 0;
+}
+
+static int group_id(const char *name, uint32_t *id)
+{
+	struct passwd_group g;
+	if (passwd_group_lookup(NULL, name, &g) < 0)
+		return -1;
+	*id = g.gid;
+	return 0;
 }
 
 static char policy_text[POLICY_FILE_MAX];
@@ -265,86 +285,103 @@ static void load_policy(void)
 		refuse(EXIT_REFUSED, "%s: the policy is larger than %d bytes", path, POLICY_FILE_MAX - 1);
 	if (policy_parse(policy_text, n, &S.policy, err, sizeof err) < 0)
 		refuse(EXIT_REFUSED, "%s: %s", path, err);
+	policy_resolve(&S.policy, user_id, group_id);
 }
 
 static void authorise(void)
 {
-	char names[EXEC_GROUPS_MAX][PASSWD_NAME_MAX];
-	const char *ptrs[EXEC_GROUPS_MAX];
-	char shown[256];
+	char shown[256], why[512];
 	struct policy_query q = {
-		.user = S.caller.name,
-		.groups = ptrs,
-		.group_count = caller_groups(names, ptrs, EXEC_GROUPS_MAX),
-		.target = S.target.name,
+		.uid = S.peer.uid,
+		.gids = S.peer.gids,
+		.gid_count = S.peer.gid_count,
+		.target_uid = S.target.uid,
 		.cmd = S.path,
 		.args = S.req.argc ? S.req.argv + 1 : NULL,
 		.argc = S.req.argc ? S.req.argc - 1 : 0,
 	};
 	load_policy();
 	S.rule = policy_match(&S.policy, &q);
-	text_escape(S.path, shown, sizeof shown);
+	escape_text(S.path, shown, sizeof shown);
 	if (!S.rule)
 		refuse(EXIT_REFUSED, "%s: not permitted to run %s as %s (no matching rule)",
 		       S.caller.name, shown, S.target.name);
 	if (!S.rule->permit)
 		refuse(EXIT_REFUSED, "%s: denied running %s as %s (%s line %u)", S.caller.name,
 		       shown, S.target.name, S.cfg->policy_path, S.rule->line);
+	if (S.peer.confined && !S.rule->allow_nnp)
+		refuse(EXIT_REFUSED, "the caller runs under no_new_privs or seccomp (a sandbox); "
+		       "no allow-nnp on %s line %u", S.cfg->policy_path, S.rule->line);
+	if (S.rule->cmd[0] && !target_path_trusted(S.exec_fd, S.path, why, sizeof why))
+		refuse(EXIT_REFUSED, "%s: a rule restricted to a command needs a path only root "
+		       "can change: %s (%s line %u)", shown, why, S.cfg->policy_path, S.rule->line);
 	if (S.req.setenvc && S.rule->cmd[0])
 		refuse(EXIT_REFUSED, "--setenv is not allowed by a rule restricted to a command "
 		       "(%s line %u)", S.cfg->policy_path, S.rule->line);
 	for (size_t i = 0; i < S.req.setenvc; i++)
 		if (!env_setenv_valid(S.req.setenv[i])) {
-			text_escape(S.req.setenv[i], shown, sizeof shown);
+			escape_text(S.req.setenv[i], shown, sizeof shown);
 			refuse(EXIT_REFUSED, "--setenv %s: not NAME=VALUE with a valid name", shown);
 		}
 }
 
-/* The session and terminal of the caller's process, from /proc/PID/stat (fields after
- * the last ')': a command name may hold spaces and parentheses). */
-static bool peer_session(pid_t *sid, unsigned long *tty_nr)
+/* When the terminal is a pseudo-terminal, when it was made: a new PTY that got the old
+ * number is another terminal. 0 for other terminals (their sessions end with the
+ * session leader). */
+static uint64_t pty_birth(unsigned long maj, unsigned long min)
 {
-	char path[64], text[1024];
-	int ppid, pgrp;
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)S.peer_pid);
-	if (io_read_file(path, text, sizeof text) < 0)
-		return false;
-	char *end = strrchr(text, ')');
-	char state;
-	return end && sscanf(end + 1, " %c %d %d %d %lu", &state, &ppid, &pgrp, sid, tty_nr) == 5;
+	char path[64];
+	struct stat st;
+	if (maj < 136 || maj > 143)
+		return 0;
+	snprintf(path, sizeof path, "/dev/pts/%lu", (maj - 136) * 256 + min);
+	if (stat(path, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != maj ||
+	    minor(st.st_rdev) != min)
+		return UINT64_MAX; /* never matches a recorded birth */
+	return (uint64_t)st.st_ctim.tv_sec * 1000000000u + (uint64_t)st.st_ctim.tv_nsec;
 }
 
-/* Persist key: the uid, the terminal passed by the client, and the session that has it
- * as controlling terminal. The client's process must still be the one that connected
- * (its uid) and sit on that same terminal, or nothing is remembered or reused. */
+/* Persist key: the uid, the caller's controlling terminal, its session, the session
+ * leader's start time and the PTY's birth: identifiers that do not come back when the
+ * terminal closes or a pid is reused. The connecting process must still be the one
+ * that connected (pidfd) and the fd it passed must be that terminal (or /dev/tty), or
+ * nothing is remembered or reused. */
 static bool persist_key(struct persist_entry *e)
 {
-	struct stat st, proc;
-	pid_t sid;
-	unsigned long tty_nr;
-	char path[64];
+	struct stat st;
+	pid_t sid, leader_sid;
+	unsigned long tty_nr, leader_tty;
+	unsigned long long start, leader_start;
 	if (S.tty_fd < 0 || fstat(S.tty_fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
-	    !peer_session(&sid, &tty_nr)) {
+	    proc_stat(S.peer.pid, &sid, &tty_nr, &start) < 0 || !peer_alive(&S.peer)) {
 		log_debug("persist: uid %u: no terminal or session", (unsigned)S.peer_uid);
 		return false;
 	}
-	snprintf(path, sizeof path, "/proc/%d", (int)S.peer_pid);
-	if (stat(path, &proc) < 0 || proc.st_uid != S.peer_uid)
-		return false;
 	unsigned long maj = (tty_nr >> 8) & 0xfff, min = (tty_nr & 0xff) | ((tty_nr >> 12) & 0xfff00);
 	/* The client opens /dev/tty (5:0): its controlling terminal when it opened it. */
 	bool dev_tty = major(st.st_rdev) == 5 && minor(st.st_rdev) == 0;
 	if ((!dev_tty && (maj != major(st.st_rdev) || min != minor(st.st_rdev))) || sid <= 0 ||
 	    tty_nr == 0) {
-		log_debug("persist: uid %u: terminal %lu:%lu is not the caller's (%lu:%lu)",
-			  (unsigned)S.peer_uid, maj, min, (unsigned long)major(st.st_rdev),
-			  (unsigned long)minor(st.st_rdev));
+		log_debug("persist: uid %u: terminal %lu:%lu is not the caller's", (unsigned)S.peer_uid,
+			  maj, min);
 		return false;
 	}
+	/* The session leader still holds that terminal. */
+	if (proc_stat(sid, &leader_sid, &leader_tty, &leader_start) < 0 || leader_sid != sid ||
+	    leader_tty != tty_nr)
+		return false;
 	e->uid = S.peer_uid;
 	e->tty_dev = makedev(maj, min);
 	e->tty_sid = sid;
-	return true;
+	e->leader_start = leader_start;
+	e->tty_birth = pty_birth(maj, min);
+	return e->tty_birth != UINT64_MAX;
+}
+
+static bool same_key(const struct persist_entry *a, const struct persist_entry *b)
+{
+	return a->uid == b->uid && a->tty_dev == b->tty_dev && a->tty_sid == b->tty_sid &&
+	       a->leader_start == b->leader_start && a->tty_birth == b->tty_birth;
 }
 
 static bool persisted(void)
@@ -355,11 +392,42 @@ static bool persisted(void)
 		return false;
 	for (size_t i = 0; i < S.cfg->persist->count; i++) {
 		const struct persist_entry *e = &S.cfg->persist->entry[i];
-		if (e->uid == key.uid && e->tty_dev == key.tty_dev && e->tty_sid == key.tty_sid &&
-		    e->expires_ms > now)
+		if (same_key(e, &key) && e->expires_ms > now)
 			return true;
 	}
 	return false;
+}
+
+static uint64_t backoff_delay_ms(uint32_t failures)
+{
+	uint64_t ms = 1000;
+	for (uint32_t i = 1; i < failures && ms < BACKOFF_MAX_MS; i++)
+		ms *= 2;
+	return ms < BACKOFF_MAX_MS ? ms : BACKOFF_MAX_MS;
+}
+
+/* Take this uid's next attempt time and wait for it. The attempt counts as a failure
+ * until it succeeds, so attempts already under way space out the ones that follow. */
+static void wait_turn(void)
+{
+	struct backoff_slot *b = &S.cfg->backoff->slot[S.peer_uid % BACKOFF_SLOTS];
+	uint64_t now = boottime_ms(), at, old = atomic_load(&b->next_ms);
+	uint32_t n = atomic_load(&b->failures) + 1;
+	do {
+		at = old > now ? old : now;
+		if (at - now > SESSION_AUTH_TIMEOUT_MS)
+			refuse(EXIT_REFUSED, "too many failed passwords for %s: try again in %llu s",
+			       S.caller.name, (unsigned long long)((at - now) / 1000 + 1));
+	} while (!atomic_compare_exchange_weak(&b->next_ms, &old, at + backoff_delay_ms(n)));
+	atomic_fetch_add(&b->failures, 1);
+	if (at > now) {
+		log_info("uid %u: password attempt waits %llu ms (earlier failures)",
+			 (unsigned)S.peer_uid, (unsigned long long)(at - now));
+		struct timespec ts = { .tv_sec = (time_t)((at - now) / 1000),
+				       .tv_nsec = (long)((at - now) % 1000) * 1000000 };
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
 }
 
 static void authenticate(void)
@@ -380,6 +448,7 @@ static void authenticate(void)
 	if (empower_msg_decode(buf, n, &m) < 0 || m.type != EMPOWER_AUTH ||
 	    strlen(m.text) > EMPOWER_PASSWORD_MAX)
 		refuse(EXIT_REFUSED, "malformed password message");
+	wait_turn();
 	int ok = auth_check_password(S.cfg->shadow_path, S.caller.name, m.text, reason,
 				     sizeof reason);
 	explicit_bzero(buf, sizeof buf);
@@ -389,6 +458,9 @@ static void authenticate(void)
 		sleep(SESSION_FAIL_DELAY_S); /* rate limit guessing */
 		refuse(EXIT_REFUSED, "authentication failed: %s", reason);
 	}
+	struct backoff_slot *b = &S.cfg->backoff->slot[S.peer_uid % BACKOFF_SLOTS];
+	atomic_store(&b->failures, 0);
+	atomic_store(&b->next_ms, 0);
 	struct persist_entry e;
 	if (S.rule->persist_ms && persist_key(&e)) {
 		e.expires_ms = boottime_ms() + S.rule->persist_ms;
@@ -400,12 +472,69 @@ static void authenticate(void)
 static void warn_privileged_target(void)
 {
 	struct stat st;
-	if (stat(S.path, &st) < 0)
+	char fdpath[64], shown[256];
+	if (fstat(S.exec_fd, &st) < 0)
 		return;
-	bool fcaps = getxattr(S.path, "security.capability", NULL, 0) >= 0;
+	snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", S.exec_fd);
+	bool fcaps = getxattr(fdpath, "security.capability", NULL, 0) >= 0;
 	if ((st.st_mode & (S_ISUID | S_ISGID)) || fcaps)
 		notice("warning: %s is %s: it runs without the ambient capabilities (not empowered)",
-		       S.path, fcaps ? "a file with capabilities" : "setuid or setgid");
+		       escape_text(S.path, shown, sizeof shown),
+		       fcaps ? "a file with capabilities" : "setuid or setgid");
+}
+
+/* The grant is bounding ∩ permitted of the daemon (sessions inherit it, and it never
+ * grows): name what is missing from the full set of this kernel, once at start, so a
+ * smaller grant is never silent. */
+void session_grant_warning(char *out, size_t size)
+{
+	char text[4096], num[16], names[400];
+	unsigned long last = 0;
+	size_t used = 0, missing = 0;
+	out[0] = '\0';
+	if (io_read_file("/proc/sys/kernel/cap_last_cap", num, sizeof num) < 0 ||
+	    (num[strcspn(num, "\n")] = '\0', parse_ulong(num, 0, 63, &last) < 0) ||
+	    io_read_file("/proc/self/status", text, sizeof text) < 0)
+		return;
+	const char *bnd = strstr(text, "CapBnd:"), *prm = strstr(text, "CapPrm:");
+	if (!bnd || !prm)
+		return;
+	uint64_t have = strtoull(bnd + 7, NULL, 16) & strtoull(prm + 7, NULL, 16);
+	names[0] = '\0';
+	for (unsigned long c = 0; c <= last; c++) {
+		if (have & ((uint64_t)1 << c))
+			continue;
+		const char *name = exec_cap_name((int)c);
+		int n = snprintf(names + used, sizeof names - used, "%s%s", missing ? "," : "",
+				 name ? name : "?");
+		if (n > 0 && used + (size_t)n < sizeof names)
+			used += (size_t)n;
+		missing++;
+	}
+	if (missing)
+		snprintf(out, size, "warning: reduced grant: %zu of %lu capabilities are not in the "
+			 "daemon's bounding or permitted set: %s", missing, last + 1, names);
+}
+
+/* An interactive session (the command reads a terminal) on a kernel where any process
+ * of the caller's terminal may push input into it with TIOCSTI (dev.tty.legacy_tiocsti
+ * is 1, or older than 6.2 without the setting): refused unless the daemon was told to
+ * warn (docs/empower.md, "Threat model"). */
+static void check_tiocsti(void)
+{
+	char v[8];
+	if (!isatty(S.stdio_fd[0])) /* the password prompt alone reads nothing for the command */
+		return;
+	if (io_read_file(TIOCSTI_SYSCTL, v, sizeof v) > 0 && v[0] == '0')
+		return;
+	if (S.cfg->tiocsti_warn) {
+		notice("warning: legacy TIOCSTI is on (dev.tty.legacy_tiocsti): other processes on "
+		       "your terminal can type into this session");
+		return;
+	}
+	refuse(EXIT_REFUSED, "refusing an interactive session: legacy TIOCSTI is on (set "
+	       "dev.tty.legacy_tiocsti=0, e.g. ember.legacy_tiocsti=0 in init.conf), so any "
+	       "process on your terminal could type into it");
 }
 
 static void log_session(void)
@@ -414,15 +543,21 @@ static void log_session(void)
 	size_t used = 0;
 	line[0] = '\0';
 	for (size_t i = 0; S.argv[i] && used + 4 < sizeof line; i++) {
-		text_escape(S.argv[i], arg, sizeof arg);
+		escape_text(S.argv[i], arg, sizeof arg);
 		int n = snprintf(line + used, sizeof line - used, "%s'%s'", i ? " " : "", arg);
 		if (n < 0)
 			break;
 		used += (size_t)n < sizeof line - used ? (size_t)n : sizeof line - used - 1;
 	}
-	text_escape(S.path, arg, sizeof arg);
-	log_info("session %d: user %s (%u) as %s (%u): %s: %s", (int)getpid(), S.caller.name,
-		 (unsigned)S.caller.uid, S.target.name, (unsigned)S.target.uid, arg, line);
+	char link[64], dir[1024], shown_dir[1024];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", S.workdir_fd);
+	ssize_t n = readlink(link, dir, sizeof dir - 1);
+	dir[n > 0 ? n : 0] = '\0';
+	escape_text(dir, shown_dir, sizeof shown_dir);
+	escape_text(S.path, arg, sizeof arg);
+	log_info("session %d: user %s (%u) as %s (%u) in '%s': %s: %s", (int)getpid(),
+		 S.caller.name, (unsigned)S.caller.uid, S.target.name, (unsigned)S.target.uid,
+		 shown_dir, arg, line);
 }
 
 static void build_context(struct exec_context *c, int report_fd)
@@ -444,10 +579,11 @@ static void build_context(struct exec_context *c, int report_fd)
 	c->report_fd = report_fd;
 	c->umask_set = true;
 	c->umask = 022;
-	if (S.req.chdir[0])
-		c->workdir = S.req.chdir; /* entered as the target user */
-	else
-		c->workdir_fd = S.cwd_fd;
+	c->workdir_fd = S.workdir_fd; /* entered as the target user */
+	/* No core file of a process that holds capabilities (it is dumpable: uid == euid),
+	 * and the command cannot raise the limit back without CAP_SYS_RESOURCE use. */
+	c->rlimit_set |= 1u << RLIMIT_CORE;
+	c->rlimit[RLIMIT_CORE].rlim_cur = c->rlimit[RLIMIT_CORE].rlim_max = 0;
 }
 
 /* Session cgroup "session-PID" below the configured directory; -1 when there is none. */
@@ -481,7 +617,17 @@ static noreturn void child_start(const struct exec_context *c, int cgroup_fd, in
 		exec_failure_write(report_fd, &f);
 		_exit(EXIT_CANNOT_RUN);
 	}
-	exec_context_exec(c, S.path, S.argv, &f);
+	/* ember-caps execs /proc/self/fd/N with execveat: the file that was checked. */
+	char exec_path[64];
+	snprintf(exec_path, sizeof exec_path, "/proc/self/fd/%d", S.exec_fd);
+	if (fcntl(S.exec_fd, F_SETFD, 0) < 0) {
+		f.step = EXEC_STEP_EXECVE;
+		f.err = errno;
+		f.arg = 0;
+		exec_failure_write(report_fd, &f);
+		_exit(EXIT_CANNOT_RUN);
+	}
+	exec_context_exec(c, exec_path, S.argv, &f);
 	exec_failure_write(report_fd, &f);
 	_exit(EXIT_CANNOT_RUN);
 }
@@ -504,8 +650,14 @@ static void start(void)
 	close(report[1]);
 	if (cg >= 0)
 		close(cg);
-	int r = exec_failure_read(report[0], &f);
+	struct pollfd p = { .fd = report[0], .events = POLLIN };
+	int r = poll(&p, 1, START_REPORT_TIMEOUT_MS) > 0 ? exec_failure_read(report[0], &f) : -1;
+	int err = r < 0 && p.revents == 0 ? ETIMEDOUT : errno;
 	close(report[0]);
+	if (r < 0) {
+		kill(S.child, SIGKILL);
+		errno = err;
+	}
 	if (r != 0) {
 		waitpid(S.child, NULL, 0);
 		if (S.cfg->cgroup_fd >= 0)
@@ -522,6 +674,9 @@ static void start(void)
 		if (S.stdio_fd[k] >= 0 && (k == 0 || S.stdio_fd[k] != S.stdio_fd[0]))
 			close(S.stdio_fd[k]);
 	close(S.cwd_fd);
+	if (S.workdir_fd != S.cwd_fd)
+		close(S.workdir_fd);
+	close(S.exec_fd);
 }
 
 static bool relayable(int sig)
@@ -603,6 +758,9 @@ void session_serve(int conn, uid_t peer_uid, pid_t peer_pid, const struct sessio
 	S.conn = conn;
 	S.peer_uid = peer_uid;
 	S.peer_pid = peer_pid;
+	S.exec_fd = S.workdir_fd = -1;
+	if (peer_read(conn, &S.peer) < 0 || S.peer.uid != peer_uid)
+		refuse(EXIT_REFUSED, "cannot read the caller's credentials: %s", strerror(errno));
 	S.cfg = cfg;
 	S.child = -1;
 	int sigfd = S.sigfd = empowerd_signal_fd();
@@ -612,8 +770,11 @@ void session_serve(int conn, uid_t peer_uid, pid_t peer_pid, const struct sessio
 	find_users();
 	resolve_command();
 	authorise();
+	check_tiocsti();
 	authenticate();
 	warn_privileged_target();
+	if (S.cfg->grant_warning[0])
+		send_msg(EMPOWER_NOTICE, 0, S.cfg->grant_warning);
 	start();
 	int status = wait_command(sigfd);
 	char cg_name[64];

@@ -20,6 +20,7 @@
 #include "apifs.h"
 #include "cli.h"
 #include "cmdline.h"
+#include "sysctl.h" /* empower: ember.legacy_tiocsti= */
 #include "console.h"
 #include "control.h"
 #include "emergency.h"
@@ -536,6 +537,8 @@ static void boot(int argc, char **argv)
 	read_cmdline(argc, argv);
 	open_kmsg();
 	open_console_log();
+	if (!pid1.container)
+		sysctl_apply_boot(pid1.cmdline); /* empower: ember.legacy_tiocsti= */
 	if (!pid1.container) {
 		pid1.cgroup_options = apifs_mount_cgroup();
 		failed += pid1.cgroup_options < 0;

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "io.h"
 #include "parse.h"
 
@@ -702,7 +703,7 @@ static void describe_step(const struct exec_failure *f, const struct exec_contex
 {
 	static const char *const stdio_names[] = { "stdin", "stdout", "stderr" };
 	long long arg = (long long)f->arg;
-	char cap[32];
+	char cap[32], shown[256];
 
 	switch (f->step) {
 	case EXEC_STEP_STDIO:
@@ -718,7 +719,7 @@ static void describe_step(const struct exec_failure *f, const struct exec_contex
 		snprintf(buf, size, "setrlimit(%s)", rlimit_name(f->arg));
 		break;
 	case EXEC_STEP_CAPS_HELPER:
-		snprintf(buf, size, "execve(%s)", caps_helper(c));
+		snprintf(buf, size, "execve(%s)", escape_text(caps_helper(c), shown, sizeof shown));
 		break;
 	case EXEC_STEP_BOUNDING:
 		snprintf(buf, size, "drop %s from the bounding set", cap_label(arg, cap, sizeof cap));
@@ -740,7 +741,7 @@ static void describe_step(const struct exec_failure *f, const struct exec_contex
 		break;
 	case EXEC_STEP_CHDIR:
 		if (c && c->workdir_fd < 0 && c->workdir)
-			snprintf(buf, size, "chdir(%s)", c->workdir);
+			snprintf(buf, size, "chdir(%s)", escape_text(c->workdir, shown, sizeof shown));
 		else
 			snprintf(buf, size, "fchdir(fd %lld)", arg);
 		break;
@@ -748,7 +749,7 @@ static void describe_step(const struct exec_failure *f, const struct exec_contex
 		snprintf(buf, size, "prctl(PR_SET_NO_NEW_PRIVS)");
 		break;
 	case EXEC_STEP_EXECVE:
-		snprintf(buf, size, "execve(%s)", path ? path : "command");
+		snprintf(buf, size, "execve(%s)", path ? escape_text(path, shown, sizeof shown) : "command");
 		break;
 	/* U5 */
 	case EXEC_STEP_DIRS:

@@ -1,6 +1,7 @@
 // sources: empowerd/env.c
 /* The session environment is an allowlist, and log text has no control characters. */
 #include "env.h"
+#include "escape.h"
 #include "harness.h"
 
 #include <string.h>
@@ -49,6 +50,16 @@ static void refuses_slashes_and_controls_in_values(void)
 	CHECK(!env_passes("LC_MESSAGES=/tmp/x"));
 	CHECK(!env_passes("TERM=../../tmp/term"));
 	CHECK(!env_passes("TERM=xterm\033]0;x"));
+	CHECK(!env_passes("TERM=%n%n%n"));
+	CHECK(!env_passes("TERM=.."));
+	CHECK(!env_passes("LANG=.."));
+	CHECK(!env_passes("LC_ALL=C%s"));
+	CHECK(!env_passes("LANG=de_DE$(id)"));
+	CHECK(!env_passes("LC_CTYPE=..\\x"));
+	CHECK(!env_passes("TERM=-xterm"));
+	CHECK(!env_passes("NO_COLOR=%n"));
+	CHECK(env_passes("LANG=en_US.UTF-8@euro"));
+	CHECK(env_passes("TERM=xterm-256color"));
 	CHECK(env_passes("LANG=C.UTF-8"));
 	CHECK(env_passes("NO_COLOR="));
 }
@@ -95,11 +106,13 @@ static void too_large_fails(void)
 static void escapes_for_logs(void)
 {
 	char out[64];
-	text_escape("a\nb\033[31m\\'\x7f\xc3\xa9", out, sizeof out);
-	CHECK_STR(out, "a\\x0ab\\x1b[31m\\x5c\\x27\\x7f\\xc3\\xa9");
-	text_escape("0123456789abcdef", out, 10);
+	escape_text("a\nb\033[31m\\'\x7f\xc3\xa9\xc2\x9b\xff\"", out, sizeof out);
+	CHECK_STR(out, "a\\x0ab\\x1b[31m\\x5c\\x27\\x7f\xc3\xa9\\xc2\\x9b\\xff\\x22");
+	escape_text("\xe2\x80\xae\xc0\xaf", out, sizeof out); /* RLO, overlong '/' */
+	CHECK_STR(out, "\\xe2\\x80\\xae\\xc0\\xaf");
+	escape_text("0123456789abcdef", out, 10);
 	CHECK_STR(out, "012345..."); /* 9 bytes and the NUL */
-	text_escape("", out, sizeof out);
+	escape_text("", out, sizeof out);
 	CHECK_STR(out, "");
 }
 

@@ -9,9 +9,32 @@
 static struct policy P;
 static char err[256];
 
+/* A small passwd and group database: names to ids, as the daemon resolves them. "toor"
+ * is a second name for uid 0; "wheel" is both a user and a group (different ids). */
+static const struct { const char *name; uint32_t id; } users[] = {
+	{ "root", 0 }, { "toor", 0 }, { "bob", 1001 }, { "alice", 1002 }, { "wheel", 1003 },
+}, groups[] = { { "wheel", 10 }, { "users", 100 } };
+
+static int find(const char *name, uint32_t *id, int group)
+{
+	size_t n = group ? sizeof groups / sizeof groups[0] : sizeof users / sizeof users[0];
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, group ? groups[i].name : users[i].name) == 0) {
+			*id = group ? groups[i].id : users[i].id;
+			return 0;
+		}
+	return -1;
+}
+
+static int user_id(const char *name, uint32_t *id) { return find(name, id, 0); }
+static int group_id(const char *name, uint32_t *id) { return find(name, id, 1); }
+
 static int parse(const char *text)
 {
-	return policy_parse(text, strlen(text), &P, err, sizeof err);
+	int r = policy_parse(text, strlen(text), &P, err, sizeof err);
+	if (r == 0)
+		policy_resolve(&P, user_id, group_id);
+	return r;
 }
 
 static const char *none[1];
@@ -19,11 +42,28 @@ static const char *none[1];
 static const struct policy_rule *ask(const char *user, const char *group, const char *target,
 				     const char *cmd, const char *const *args, size_t argc)
 {
-	const char *groups[1] = { group };
-	struct policy_query q = { .user = user, .groups = groups, .group_count = group ? 1 : 0,
-				  .target = target, .cmd = cmd, .args = args ? args : none,
+	uint32_t uid = 99999, gid = 99999, tuid = 99999;
+	user_id(user, &uid);
+	user_id(target, &tuid);
+	if (group)
+		group_id(group, &gid);
+	struct policy_query q = { .uid = uid, .gids = &gid, .gid_count = group ? 1 : 0,
+				  .target_uid = tuid, .cmd = cmd, .args = args ? args : none,
 				  .argc = argc };
 	return policy_match(&P, &q);
+}
+
+/* A deny on root holds for every name of uid 0, and a group rule needs the gid. */
+static void matches_ids_not_names(void)
+{
+	CHECK(parse("permit nopass bob\ndeny bob as root\npermit nopass allow-nnp :users\n") == 0);
+	CHECK(ask("bob", NULL, "toor", "/bin/sh", NULL, 0) != NULL);
+	CHECK(!ask("bob", NULL, "toor", "/bin/sh", NULL, 0)->permit);
+	CHECK(ask("bob", NULL, "bob", "/bin/sh", NULL, 0)->permit);
+	CHECK(ask("alice", NULL, "alice", "/bin/sh", NULL, 0) == NULL);
+	CHECK(ask("alice", "users", "alice", "/bin/sh", NULL, 0)->allow_nnp);
+	CHECK(parse("permit nopass nosuchuser\npermit nopass bob as nosuchuser\n") == 0);
+	CHECK(ask("bob", NULL, "bob", "/bin/sh", NULL, 0) == NULL);
 }
 
 static void parses_full_rule(void)
@@ -164,6 +204,7 @@ static void target_and_command_restrict(void)
 
 int main(void)
 {
+	RUN(matches_ids_not_names);
 	RUN(parses_full_rule);
 	RUN(skips_comments_and_blank_lines);
 	RUN(persist_default_is_five_minutes);
