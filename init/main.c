@@ -61,6 +61,8 @@ static struct {
 	pid_t run_pid;            /* ember.run command */
 	int run_status;
 	enum power_action pending;
+	bool immediate;           /* skip the orderly service stop (SIGRTMIN+13..15) */
+	bool reexec_requested;    /* SIGRTMIN+25 or emberctl daemon-reexec */
 	bool shutting_down;
 	long long shutdown_deadline_ms;
 	const char *service_dirs[1];
@@ -114,6 +116,7 @@ static int block_signals(void)
 	sigdelset(&all, SIGILL);
 	sigdelset(&all, SIGFPE);
 	sigdelset(&all, SIGABRT);
+	power_add_command_signals(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	return signalfd(-1, &all, SFD_CLOEXEC | SFD_NONBLOCK);
 }
@@ -335,18 +338,44 @@ static void reap_children(void)
 		child_exited(pid, status);
 }
 
+static void signal_received(const struct signalfd_siginfo *si)
+{
+	struct signal_command c = power_signal_command((int)si->ssi_signo);
+
+	switch (c.what) {
+	case SIGCMD_POWER:
+	case SIGCMD_POWER_NOW:
+		log_info("signal %d from pid %u: %s%s requested", (int)si->ssi_signo, si->ssi_pid,
+			 c.what == SIGCMD_POWER_NOW ? "immediate " : "", power_action_name(c.action));
+		power_requested(c.action);
+		if (c.what == SIGCMD_POWER_NOW)
+			pid1.immediate = true;
+		break;
+	case SIGCMD_LOG_DEBUG:
+		log_info("signal %d from pid %u: debug logging on", (int)si->ssi_signo, si->ssi_pid);
+		log_set_level(LOG_LEVEL_DEBUG);
+		break;
+	case SIGCMD_LOG_RESTORE:
+		log_set_level(pid1.opts.debug ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+		log_info("signal %d from pid %u: log level restored", (int)si->ssi_signo, si->ssi_pid);
+		break;
+	case SIGCMD_REEXEC:
+		log_info("signal %d from pid %u: re-execute requested", (int)si->ssi_signo, si->ssi_pid);
+		pid1.reexec_requested = true;
+		break;
+	case SIGCMD_NONE:
+		if (si->ssi_signo != SIGCHLD)
+			log_debug("signal %d from pid %u ignored", (int)si->ssi_signo, si->ssi_pid);
+		break;
+	}
+}
+
 static void drain_signals(void)
 {
 	struct signalfd_siginfo si;
 
-	while (read(pid1.signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
-		enum power_action a = power_action_for_signal((int)si.ssi_signo);
-		if (a == POWER_NONE)
-			continue;
-		log_info("signal %d from pid %u: %s requested", (int)si.ssi_signo, si.ssi_pid,
-			 power_action_name(a));
-		power_requested(a);
-	}
+	while (read(pid1.signal_fd, &si, sizeof si) == (ssize_t)sizeof si)
+		signal_received(&si);
 	reap_children();
 }
 
@@ -416,7 +445,8 @@ static void main_loop(void)
 		watchdog_pet(now);
 		if (pid1.pending != POWER_NONE && !pid1.shutting_down)
 			begin_shutdown();
-		if (pid1.shutting_down && (supervisor_all_stopped() || now >= pid1.shutdown_deadline_ms))
+		if (pid1.shutting_down && (pid1.immediate || supervisor_all_stopped() ||
+					   now >= pid1.shutdown_deadline_ms))
 			finish_shutdown();
 		supervisor_tick(now);
 		control_tick(now);
