@@ -30,6 +30,7 @@
 #include "measure.h"
 #include "notify.h"
 #include "parse.h"
+#include "passwd.h"
 #include "power.h"
 #include "supervisor.h"
 #include "watchdog.h"
@@ -44,7 +45,7 @@
 #define CONTROL_PATH RUN_DIR "/control"
 #define CAPS_HELPER EXEC_CAPS_HELPER
 #define MEASURE_BIN "/usr/sbin/boot-measure"
-#define POLL_MAX (2 + 16 + 3 * SERVICE_COUNT_MAX) /* output, exec status, stderr */
+#define POLL_MAX (2 + CONTROL_POLLFDS + 3 * SERVICE_COUNT_MAX) /* output, exec status, stderr */
 #define NOFILE_WANTED 4096
 
 /* The state PID 1 keeps, in one place. */
@@ -484,6 +485,33 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* ember.ctl_group=: its members may change services too (docs/control-protocol.md). */
+static void apply_control_group(void)
+{
+	struct passwd_group g;
+	uint32_t gid;
+
+	if (!pid1.opts.ctl_group[0])
+		return;
+	if (passwd_parse_id(pid1.opts.ctl_group, &gid) == 0) {
+		control_set_group((gid_t)gid);
+		log_info("control: members of group %u may change services", (unsigned)gid);
+		return;
+	}
+	if (passwd_group_lookup(NULL, pid1.opts.ctl_group, &g) < 0) {
+		log_warn("ember.ctl_group=%s: no such group in /etc/group; changes stay root's",
+			 pid1.opts.ctl_group);
+		return;
+	}
+	control_set_group(g.gid);
+	log_info("control: members of group %s (%u) may change services", g.name, (unsigned)g.gid);
+}
+
+static void reexec_requested(void)
+{
+	pid1.reexec_requested = true;
+}
+
 static void open_sockets(void)
 {
 	if (io_mkdir_p(RUN_DIR, 0755) < 0)
@@ -496,6 +524,8 @@ static void open_sockets(void)
 		log_error("%s: cannot open the control socket: %m; emberctl will not work",
 			  CONTROL_PATH);
 	control_on_power(power_requested);
+	control_on_reexec(reexec_requested);
+	apply_control_group();
 }
 
 /* A helper program next to ember-init (a build tree, a test) wins over the installed
@@ -530,6 +560,7 @@ static void start_supervisor(void)
 		.userspace_start_us = pid1.started_us,
 		.kmsg_fd = pid1.kmsg_fd,
 		.cgroup_options = -1,
+		.failed_retry_ms = (long long)pid1.opts.failed_retry_sec * 1000,
 	};
 
 	if (pid1.opts.services[0]) {

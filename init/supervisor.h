@@ -71,6 +71,7 @@ struct supervisor_config {
 	int kmsg_fd;                /* PID 1's /dev/kmsg, for StandardOutput=kmsg; -1 (a container,
 				     * whose kernel log is the host's): kmsg acts as log */
 	long long userspace_start_us; /* when PID 1 started (CLOCK_BOOTTIME) */
+	long long failed_retry_ms;  /* retry a permanent failure after this long; 0 never */
 };
 
 const char *unit_state_name(enum unit_state s);
