@@ -154,6 +154,21 @@ static void done_set(struct depgraph_set *done)
 			depgraph_set_add(done, i);
 }
 
+/* ---- state handover (issue 14): see init/handover.c ------------------------------ */
+
+struct unit *supervisor_unit_for_handover(const char *name)
+{
+	for (size_t i = 0; i < sv.count; i++)
+		if (strcmp(sv.units[i].svc->name, name) == 0)
+			return &sv.units[i];
+	return NULL;
+}
+
+void supervisor_restore_boot_ready(long long boot_ready_us)
+{
+	sv.boot_ready_us = boot_ready_us;
+}
+
 static void check_boot_ready(void)
 {
 	if (sv.boot_ready_us >= 0)

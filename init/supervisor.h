@@ -109,6 +109,9 @@ const struct unit *supervisor_unit(size_t i);
 const struct unit *supervisor_find(const char *name);
 long long supervisor_ready_us(void); /* when the boot reached "everything started", -1 */
 long long supervisor_userspace_start_us(void);
+/* State handover across re-execution (init/handover.c, issue 14). */
+struct unit *supervisor_unit_for_handover(const char *name);
+void supervisor_restore_boot_ready(long long boot_ready_us);
 /* Called once when every service that starts at boot is up or settled. */
 void supervisor_on_boot_ready(void (*cb)(void));
 /* An essential service failed for good (rescue mode must take over). */
