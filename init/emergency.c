@@ -16,8 +16,12 @@ static volatile sig_atomic_t in_emergency, in_crash;
 static bool shell_wanted;
 static void (*crash_cb)(const char *why);
 
-/* The last crash signal a process sent with kill(2) and friends, for the main loop. */
-static volatile sig_atomic_t sent_signal, sent_pid, sent_uid, sent_count;
+/* Crash signals processes sent with kill(2) and friends, for the main loop to log: a
+ * ring the handler writes (it cannot interrupt itself: its mask blocks every signal)
+ * and the main loop reads. */
+#define SENT_RING 16
+static volatile struct sent { sig_atomic_t sig, pid, uid; } sent[SENT_RING];
+static volatile sig_atomic_t sent_count;
 
 static const char *crash_name(int sig)
 {
@@ -37,9 +41,10 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	if (sent_by_a_process(si)) {
-		sent_signal = sig;
-		sent_pid = si->si_pid;
-		sent_uid = (sig_atomic_t)si->si_uid;
+		volatile struct sent *e = &sent[(unsigned)sent_count % SENT_RING];
+		e->sig = sig;
+		e->pid = si->si_pid;
+		e->uid = (sig_atomic_t)si->si_uid;
 		sent_count++;
 		return;
 	}
@@ -79,13 +84,17 @@ void emergency_shell_wanted(bool yes) { shell_wanted = yes; }
 bool emergency_take_sent_signal(int *sig, int *pid, unsigned *uid)
 {
 	static sig_atomic_t seen;
+	volatile struct sent *e;
 
 	if (sent_count == seen)
 		return false;
-	seen = sent_count;
-	*sig = sent_signal;
-	*pid = sent_pid;
-	*uid = (unsigned)sent_uid;
+	if ((unsigned)(sent_count - seen) > SENT_RING)
+		seen = sent_count - SENT_RING; /* a flood: the oldest were overwritten */
+	e = &sent[(unsigned)seen % SENT_RING];
+	*sig = e->sig;
+	*pid = e->pid;
+	*uid = (unsigned)e->uid;
+	seen++;
 	return true;
 }
 

@@ -442,7 +442,7 @@ static void report_sent_crash_signals(void)
 	int sig, pid;
 	unsigned uid;
 
-	if (emergency_take_sent_signal(&sig, &pid, &uid))
+	while (emergency_take_sent_signal(&sig, &pid, &uid))
 		log_warn("signal %d (%s) sent by pid %d (uid %u): not a crash, ignored", sig,
 			 strsignal(sig), pid, uid);
 }
