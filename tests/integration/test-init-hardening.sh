@@ -127,7 +127,7 @@ exit 0
 EOS
 chmod 755 "$tmp/guest.sh" "$tmp/hog.py"
 mkdir -p "$tmp/etc"
-timeout 120 unshare --pid --mount --uts --fork --mount-proc \
+timeout 120 unshare --kill-child --pid --mount --uts --fork --mount-proc \
 	env container=ember-test "$BIN/ember-init" ember.services="$tmp/services" \
 	ember.run="$tmp/guest.sh" ember.shell=none ember.ctl_group=4242 >"$tmp/log" 2>&1
 rc=$?
