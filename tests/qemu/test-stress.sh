@@ -18,10 +18,10 @@ clean=$(tr -d '\r' <"$log")
 if ! printf '%s\n' "$clean" | grep -q '^EMBER-STRESS-DONE'; then
 	fail stress-completes "the guest did not get to the end (QEMU exit $QEMU_RC); console log: $log"
 elif [ "$QEMU_RC" != 124 ] && printf '%s\n' "$clean" | grep -q 'signal 38 from pid [0-9]*: poweroff requested' &&
-	printf '%s\n' "$clean" | grep -q 'shutdown: poweroff now'; then
+	printf '%s\n' "$clean" | grep -q 'shutdown: poweroff: stopping every process'; then
 	pass signal-38-powers-off
 else
-	fail signal-38-powers-off "no 'signal 38 ... poweroff requested' and 'poweroff now' (QEMU exit $QEMU_RC); console log: $log"
+	fail signal-38-powers-off "no 'signal 38 ... poweroff requested' and poweroff shutdown (QEMU exit $QEMU_RC); console log: $log"
 fi
 grep -q 'Kernel panic' "$log" && fail no-panic "kernel panic; console log: $log"
 if [ "$FAILED" != 0 ]; then
