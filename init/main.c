@@ -93,6 +93,7 @@ static void usage(FILE *f)
 		   "PID 1 of an ember system. Started by the kernel as /init or via init=.\n"
 		   "Kernel command line: ember.run=PATH ember.shell=PATH|none ember.services=DIR\n"
 		   "  ember.rescue ember.watchdog=SEC ember.measure=0 ember.debug\n"
+		   "  ember.ctl_group=GROUP ember.failed_retry=SEC ember.crash_shell=1\n"
 		   "See ember-init(8).\n");
 }
 
