@@ -79,6 +79,7 @@ deps:
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-tests
+	$(MAKE) fuzz-build
 	tests/run $(SUITES)
 
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
@@ -108,6 +109,23 @@ $(OUT)/tests/san/%: tests/unit/%.c tests/unit/harness.h $$(call unit_sources,tes
 	@echo "  TEST (asan) $@"
 	@$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) $(SAN_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
 
+# ---- fuzzing (tests/fuzz/README.md) -------------------------------------------------------
+# libFuzzer harnesses, one per parser of untrusted input, built with clang and ASan+UBSan.
+# `make check` runs each briefly (tests/integration/test-fuzz-parsers.sh); `make fuzz`
+# runs each for FUZZ_SECONDS.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 300
+FUZZ_CFLAGS = -std=c11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined
+FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
+fuzz-build: $(FUZZ_BIN)
+$(OUT)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $$(call unit_sources,tests/fuzz/$$*.c) $(LIB_SRC) $(CGROUP_SRC)
+	@mkdir -p $(@D)
+	@echo "  FUZZ $@"
+	@$(FUZZ_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/fuzz $(call unit_includes,$<) $(FUZZ_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
+fuzz: deps fuzz-build
+	tests/fuzz/run $(FUZZ_SECONDS)
+
 # ---- the QEMU image ------------------------------------------------------------------------
 run: deps
 	$(MAKE) all
@@ -132,7 +150,7 @@ install: all man
 clean:
 	rm -rf $(OUT)
 
-.PHONY: all deps check unit-tests run image bench man install clean
+.PHONY: all deps check unit-tests fuzz fuzz-build run image bench man install clean
 .DELETE_ON_ERROR:
 
 # ---- a real distribution (distro/debian/README.md) --------------------------------------

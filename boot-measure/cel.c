@@ -41,6 +41,14 @@ static void write_digests(FILE *f, const struct cel_record *rec)
 	fputc(']', f);
 }
 
+/* Unsigned 64-bit fields (size, timestamp) are written unsigned: through a signed
+ * long long, values above 2^63 came out negative and the reader refused them. */
+static void write_kv_u64(FILE *f, const char *key, unsigned long long value)
+{
+	json_string(f, key);
+	fprintf(f, ":%llu", value);
+}
+
 static void write_content(FILE *f, const struct cel_record *rec)
 {
 	fputs("\"content\":{", f);
@@ -53,14 +61,14 @@ static void write_content(FILE *f, const struct cel_record *rec)
 		fputc(',', f);
 		json_kv_string(f, "path", rec->path);
 		fputc(',', f);
-		json_kv_int(f, "size", (long long)rec->size);
+		write_kv_u64(f, "size", rec->size);
 	}
 	if (rec->boot_id[0]) {
 		fputc(',', f);
 		json_kv_string(f, "bootId", rec->boot_id);
 	}
 	fputc(',', f);
-	json_kv_int(f, "timestamp", (long long)rec->timestamp);
+	write_kv_u64(f, "timestamp", rec->timestamp);
 	fputc('}', f);
 }
 

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -112,7 +114,60 @@ int reply_packet(struct reply *r, const char *packet, size_t len, char *err, siz
 	}
 }
 
+static long long deadline_ms = -1; /* CLOCK_MONOTONIC; -1: none */
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void client_set_deadline(long timeout_ms)
+{
+	deadline_ms = timeout_ms > 0 ? mono_ms() + timeout_ms : -1;
+}
+
+/* Arm SO_RCVTIMEO and SO_SNDTIMEO with what is left before the deadline. Returns false
+ * when it has passed. */
+static bool arm_timeouts(int fd)
+{
+	struct timeval tv = { 0, 0 };
+	long long left;
+
+	if (deadline_ms < 0) {
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+		return true;
+	}
+	left = deadline_ms - mono_ms();
+	if (left <= 0)
+		return false;
+	tv.tv_sec = (time_t)(left / 1000);
+	tv.tv_usec = (suseconds_t)(left % 1000) * 1000;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	return true;
+}
+
+static int timed_out(char *err, size_t errlen, const char *what)
+{
+	snprintf(err, errlen, "no answer from PID 1 %s before the timeout (--timeout)", what);
+	return CLIENT_TIMEOUT;
+}
+
 int client_connect(const char *path, char *err, size_t errlen)
+{
+	long long saved = deadline_ms;
+	int fd;
+
+	deadline_ms = -1;
+	fd = client_connect_timed(path, err, errlen);
+	deadline_ms = saved;
+	return fd;
+}
+
+int client_connect_timed(const char *path, char *err, size_t errlen)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd;
@@ -129,9 +184,14 @@ int client_connect(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return -1;
 	}
-	if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
-		int saved = errno;
-		snprintf(err, errlen, "%s: cannot connect: %s", path, strerror(saved));
+	/* connect(2) on a Unix socket waits up to SO_SNDTIMEO while the backlog is full. */
+	if (!arm_timeouts(fd) || connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+		int saved = errno == EINPROGRESS ? EAGAIN : errno;
+		if (saved == EAGAIN)
+			snprintf(err, errlen, "%s: cannot connect: the server is busy and did not "
+				 "accept before the timeout (--timeout)", path);
+		else
+			snprintf(err, errlen, "%s: cannot connect: %s", path, strerror(saved));
 		close(fd);
 		errno = saved;
 		return -1;
@@ -158,19 +218,40 @@ static ssize_t receive_packet(int fd, char *buf, size_t size)
 int client_exchange(int fd, const char *request, size_t len, struct reply *r, char *err,
 		    size_t errlen)
 {
+	return client_exchange_follow(fd, request, len, r, err, errlen, false);
+}
+
+int client_exchange_follow(int fd, const char *request, size_t len, struct reply *r, char *err,
+			   size_t errlen, bool follow)
+{
 	char packet[CTL_PACKET_MAX];
+	bool first = true;
 	ssize_t n;
 
+	if (!arm_timeouts(fd))
+		return timed_out(err, errlen, "to the request");
 	do
 		n = send(fd, request, len, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return timed_out(err, errlen, "to the request");
 	/* A server that closed at once may still have queued a reply (an error): read it. */
 	if (n < 0 && errno != EPIPE && errno != ECONNRESET) {
 		snprintf(err, errlen, "cannot send the request: %s", strerror(errno));
 		return CLIENT_SYSTEM;
 	}
 	for (;;) {
+		/* A follower waits as long as it takes: an empty log sends nothing yet. */
+		if (follow && first) {
+			deadline_ms = -1;
+			arm_timeouts(fd);
+		} else if (!arm_timeouts(fd)) {
+			return timed_out(err, errlen, "with a complete reply");
+		}
+		first = false;
 		n = receive_packet(fd, packet, sizeof packet);
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return timed_out(err, errlen, "with a complete reply");
 		if (n == -2) {
 			snprintf(err, errlen, "reply packet longer than %d bytes", CTL_PACKET_MAX);
 			return CLIENT_PROTOCOL;

@@ -13,6 +13,7 @@ enum client_result {
 	CLIENT_MORE = 0,      /* packet taken, expect more */
 	CLIENT_PROTOCOL = -1, /* the server broke the protocol; err says how */
 	CLIENT_SYSTEM = -2,   /* a system call failed; err says which */
+	CLIENT_TIMEOUT = -3,  /* no (complete) answer before the deadline */
 };
 
 struct reply {
@@ -29,10 +30,21 @@ void reply_free(struct reply *r);
 /* Take one reply packet. Returns CLIENT_DONE, CLIENT_MORE or CLIENT_PROTOCOL. */
 int reply_packet(struct reply *r, const char *packet, size_t len, char *err, size_t errlen);
 
+#define CLIENT_TIMEOUT_MS_DEFAULT 10000 /* emberctl --timeout */
+
 /* Connect to the control socket. Returns the fd, or -1 with err set. */
 int client_connect(const char *path, char *err, size_t errlen);
+/* Bound every later step on fd (connect, send, each wait for a packet) by timeout_ms
+ * from now; 0 = no bound. A server that accepts and never answers makes
+ * client_exchange() fail with CLIENT_TIMEOUT instead of hanging. */
+void client_set_deadline(long timeout_ms);
+/* Connect, within the deadline if one is set (a full backlog blocks connect). */
+int client_connect_timed(const char *path, char *err, size_t errlen);
 /* Send the request, then read packets into r until the 'X' packet. Returns
- * CLIENT_DONE, CLIENT_PROTOCOL or CLIENT_SYSTEM. */
+ * CLIENT_DONE, CLIENT_PROTOCOL, CLIENT_SYSTEM or CLIENT_TIMEOUT. follow: once the
+ * first packet is in, wait for later ones without a deadline (log -f). */
 int client_exchange(int fd, const char *request, size_t len, struct reply *r, char *err,
 		    size_t errlen);
+int client_exchange_follow(int fd, const char *request, size_t len, struct reply *r, char *err,
+			   size_t errlen, bool follow);
 #endif

@@ -15,6 +15,7 @@
 #include "enable.h"
 #include "exitcode.h"
 #include "log.h"
+#include "parse.h"
 #include "records.h"
 #include "show.h"
 #include "verify.h"
@@ -27,6 +28,7 @@ enum {
 
 struct options {
 	bool json, follow;
+	long timeout_ms;
 	const char *socket, *svg;
 	const char *verb, *name;
 };
@@ -43,15 +45,18 @@ static void usage(FILE *f)
 		"       emberctl [--socket PATH] poweroff|reboot|halt\n"
 		"       emberctl [--root DIR] enable|disable|mask|unmask|is-enabled NAME...\n"
 		"       emberctl verify [--json] [--verbose] [--root=DIR] FILE|NAME...\n"
+		"       emberctl [--socket PATH] daemon-reexec\n"
 		"Talk to ember-init (PID 1) over its control socket (default %s).\n"
 		"  --json         JSON output (list, status, analyze, verify)\n"
 		"  --socket PATH  another control socket (also $%s)\n"
 		"  -f, --follow   log: keep printing new lines\n"
 		"  --svg FILE     analyze: also write a boot chart (\"-\": stdout)\n"
+		"  --timeout SEC  give up when PID 1 has not answered within SEC seconds\n"
+		"                 (default %d; 0: wait forever; log -f waits for lines forever)\n"
 		"  -h, --help     this text;  --version  the version\n"
 		"Exit: 0 ok, 1 failed, 2 request refused, 3 not running, 4 no such service,\n"
 		"      5 bad reply, 100 usage, 111 cannot reach PID 1.\n",
-		CTL_SOCKET_PATH, CTL_SOCKET_ENV);
+		CTL_SOCKET_PATH, CTL_SOCKET_ENV, CLIENT_TIMEOUT_MS_DEFAULT / 1000);
 }
 
 /* The value of an option given as "--opt VALUE" or "--opt=VALUE", or NULL when arg is
@@ -77,6 +82,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	const char *v;
 
 	memset(o, 0, sizeof *o);
+	o->timeout_ms = CLIENT_TIMEOUT_MS_DEFAULT;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (words_only || a[0] != '-' || a[1] == '\0') {
@@ -94,6 +100,11 @@ static void parse_args(int argc, char **argv, struct options *o)
 			o->follow = true;
 		} else if ((v = option_value(argc, argv, &i, "--socket"))) {
 			o->socket = v;
+		} else if ((v = option_value(argc, argv, &i, "--timeout"))) {
+			unsigned long sec;
+			if (parse_ulong(v, 0, 86400, &sec) < 0)
+				die(EXIT_USAGE, "--timeout %.40s: expected seconds, 0..86400", v);
+			o->timeout_ms = (long)sec * 1000;
 		} else if ((v = option_value(argc, argv, &i, "--svg"))) {
 			o->svg = v;
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -274,12 +285,15 @@ int main(int argc, char **argv)
 	if (!path || !*path)
 		path = CTL_SOCKET_PATH;
 
-	fd = client_connect(path, err, sizeof err);
+	client_set_deadline(o.timeout_ms);
+	fd = client_connect_timed(path, err, sizeof err);
 	if (fd < 0)
 		die(EXIT_SYSTEM, "%s (is ember-init running?)", err);
 	reply_init(&r, stdout, isatty(STDOUT_FILENO), stderr);
-	res = client_exchange(fd, request, len, &r, err, sizeof err);
+	res = client_exchange_follow(fd, request, len, &r, err, sizeof err, o.follow);
 	close(fd);
+	if (res == CLIENT_TIMEOUT)
+		die(EXIT_SYSTEM, "%s: %s", path, err);
 	if (res == CLIENT_PROTOCOL)
 		die(EXIT_BAD_REPLY, "bad reply from PID 1: %s", err);
 	if (res == CLIENT_SYSTEM)

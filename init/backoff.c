@@ -9,6 +9,7 @@ void backoff_reset(struct backoff_state *s)
 	s->consecutive = 0;
 	s->in_window = 0;
 	s->window_start_ms = 0;
+	s->starved = 0;
 }
 
 static long long delay_for(const struct backoff_policy *p, unsigned consecutive)
@@ -42,4 +43,18 @@ long long backoff_next(const struct backoff_policy *p, struct backoff_state *s,
 	if (p->burst > 0 && s->in_window > p->burst)
 		return -1;
 	return delay_for(p, s->consecutive);
+}
+
+long long backoff_starved(struct backoff_state *s)
+{
+	const struct backoff_policy p = { BACKOFF_STARVED_BASE_MS, BACKOFF_STARVED_MAX_MS, 0, 0 };
+
+	if (s->starved < BACKOFF_SHIFT_MAX + 1)
+		s->starved++;
+	return delay_for(&p, s->starved);
+}
+
+void backoff_fed(struct backoff_state *s)
+{
+	s->starved = 0;
 }

@@ -15,10 +15,18 @@ struct backoff_policy {
 	unsigned long interval_ms;
 };
 
+/* A start that could not fork (EAGAIN, ENOMEM: the process table or memory is full) is
+ * not the service's failure: it is retried, from BACKOFF_STARVED_BASE_MS doubling up to
+ * BACKOFF_STARVED_MAX_MS, for as long as it takes, and never counts toward the start
+ * limit. */
+#define BACKOFF_STARVED_BASE_MS 50UL
+#define BACKOFF_STARVED_MAX_MS 5000UL
+
 struct backoff_state {
 	unsigned consecutive;     /* failures in a row, each doubling the delay */
 	unsigned in_window;       /* failures since window_start_ms */
 	long long window_start_ms;
+	unsigned starved;         /* starts in a row that could not fork */
 };
 
 /* A service failed at now_ms after running for ran_ms. Returns the delay before the
@@ -27,4 +35,8 @@ struct backoff_state {
 long long backoff_next(const struct backoff_policy *p, struct backoff_state *s,
 		       long long now_ms, long long ran_ms);
 void backoff_reset(struct backoff_state *s);
+/* A start could not fork: the delay before the next attempt (never "give up"). */
+long long backoff_starved(struct backoff_state *s);
+/* A start got its process: the next fork failure starts from the base delay again. */
+void backoff_fed(struct backoff_state *s);
 #endif

@@ -7,6 +7,8 @@
 
 #define WORD_MAX 4096
 #define WATCHDOG_SEC_MAX 3600
+#define FAILED_RETRY_DEFAULT_SEC 600
+#define FAILED_RETRY_SEC_MAX 604800
 
 static void set_defaults(struct boot_options *o)
 {
@@ -14,6 +16,7 @@ static void set_defaults(struct boot_options *o)
 	str_copy(o->shell, sizeof o->shell, "/bin/sh");
 	o->debug_exit = true;
 	o->measure = true;
+	o->failed_retry_sec = FAILED_RETRY_DEFAULT_SEC;
 }
 
 static void set_path(char *dst, size_t size, const char *key, const char *value)
@@ -57,6 +60,16 @@ static void apply_word(struct boot_options *o, char *word)
 		if (parse_ulong(value, 0, WATCHDOG_SEC_MAX, &o->watchdog_sec) < 0)
 			log_warn("kernel command line: ember.watchdog=%s: not a number of seconds "
 				 "in 0..%d, ignored", value, WATCHDOG_SEC_MAX);
+	/* PID 1 hardening (issue 14) */
+	} else if (strcmp(word, "ember.ctl_group") == 0 && value) {
+		if (str_copy(o->ctl_group, sizeof o->ctl_group, value) < 0)
+			log_warn("kernel command line: ember.ctl_group=: name too long, ignored");
+	} else if (strcmp(word, "ember.failed_retry") == 0 && value) {
+		if (parse_ulong(value, 0, FAILED_RETRY_SEC_MAX, &o->failed_retry_sec) < 0)
+			log_warn("kernel command line: ember.failed_retry=%s: not a number of seconds "
+				 "in 0..%d, ignored", value, FAILED_RETRY_SEC_MAX);
+	} else if (strcmp(word, "ember.crash_shell") == 0) {
+		o->crash_shell = !value || (parse_bool(value, &b) == 0 && b);
 	}
 }
 

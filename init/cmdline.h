@@ -16,6 +16,10 @@ struct boot_options {
 	bool rescue;             /* ember.rescue: essential services and a root shell only */
 	bool measure;            /* ember.measure=0 turns boot measurement off */
 	unsigned long watchdog_sec; /* ember.watchdog=SEC: hardware watchdog timeout, 0 off */
+	/* PID 1 hardening (issue 14) */
+	char ctl_group[64];      /* ember.ctl_group=NAME|GID: may change services too */
+	unsigned long failed_retry_sec; /* ember.failed_retry=SEC: retry given-up services, 0 never */
+	bool crash_shell;        /* ember.crash_shell=1: a shell, not re-execution, on a crash */
 };
 
 /* Parse a kernel command line (the contents of /proc/cmdline). Unknown words are

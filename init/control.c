@@ -14,12 +14,28 @@
 #include "supervisor.h"
 #include "svc-cgroup.h"
 
-#define CLIENTS_MAX 8
-#define REQUEST_DEADLINE_MS 2000 /* a client that sends no request by then is dropped */
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59 /* Linux 4.13; older libc headers lack it */
+#endif
+
+/* Fairness (docs/control-protocol.md, "Access and limits"): no user can hold every
+ * slot. Users other than root share NONROOT_MAX slots, at most PER_UID_MAX each, and
+ * at most PER_UID_FOLLOWERS of those may follow a log; root's followers are bounded
+ * too, so root always has slots left for list, stop and poweroff. Every connection that
+ * is not following a log is dropped REQUEST_DEADLINE_MS after it connected. */
+#define NONROOT_MAX 16
+#define ROOT_RESERVED 8
+#define PER_UID_MAX 4
+#define PER_UID_FOLLOWERS 2
+#define ROOT_FOLLOWERS 4
+#define ACCEPTS_PER_TURN 64      /* drain the backlog: refused peers leave at once */
+#define REQUEST_DEADLINE_MS 2000 /* to send the request; the reply is never waited for */
+#define PEER_GROUPS_MAX 64
 
 struct client {
 	int fd;
 	uid_t uid;
+	bool may_change;             /* root, or a member of the control group */
 	long long deadline_ms;       /* -1: following a log */
 	const struct unit *follow;   /* log follow: the unit and how far it has been sent */
 	unsigned long long cursor;
@@ -28,11 +44,21 @@ struct client {
 
 static struct {
 	int listen_fd;
-	struct client clients[CLIENTS_MAX];
+	struct client clients[CONTROL_CLIENTS_MAX];
 	void (*power_cb)(enum power_action a);
+	void (*reexec_cb)(void);
+	bool group_set;              /* ember.ctl_group= given */
+	gid_t group;
 } ctl; /* zero-initialised (stays in .bss); control_open() sets the fds */
 
 void control_on_power(void (*cb)(enum power_action a)) { ctl.power_cb = cb; }
+void control_on_reexec(void (*cb)(void)) { ctl.reexec_cb = cb; }
+
+void control_set_group(gid_t gid)
+{
+	ctl.group = gid;
+	ctl.group_set = true;
+}
 
 int control_open(const char *path)
 {
@@ -40,7 +66,7 @@ int control_open(const char *path)
 	int fd;
 
 	ctl.listen_fd = -1;
-	for (int i = 0; i < CLIENTS_MAX; i++)
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
 		ctl.clients[i].fd = -1;
 	if (strlen(path) >= sizeof sa.sun_path) {
 		errno = ENAMETOOLONG;
@@ -51,7 +77,7 @@ int control_open(const char *path)
 	if (fd < 0)
 		return -1;
 	unlink(path);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, CLIENTS_MAX) < 0) {
+	if (bind(fd, (struct sockaddr *)&sa, sizeof sa) < 0 || listen(fd, ACCEPTS_PER_TURN) < 0) {
 		int e = errno;
 		close(fd);
 		errno = e;
@@ -61,6 +87,16 @@ int control_open(const char *path)
 	ctl.listen_fd = fd;
 	return fd;
 }
+
+/* A socket inherited across re-execution (state handover): listen on it again. */
+void control_adopt(int fd)
+{
+	ctl.listen_fd = fd;
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
+		ctl.clients[i].fd = -1;
+}
+
+int control_listen_fd(void) { return ctl.listen_fd; }
 
 static int send_packet(void *ctx, const char *packet, size_t len)
 {
@@ -75,28 +111,85 @@ static void drop(struct client *c)
 	c->follow = NULL;
 }
 
-static void accept_client(long long now)
+/* How many slots uid holds, and how many of them follow a log; and the slots every
+ * user but root holds. */
+static void count_clients(uid_t uid, int *mine, int *my_followers, int *nonroot)
 {
-	struct client *c = NULL;
+	*mine = *my_followers = *nonroot = 0;
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
+		const struct client *c = &ctl.clients[i];
+		if (c->fd < 0)
+			continue;
+		*nonroot += c->uid != 0;
+		if (c->uid == uid) {
+			(*mine)++;
+			*my_followers += c->follow != NULL;
+		}
+	}
+}
+
+/* May a new connection of uid take a slot? */
+static bool slot_allowed(uid_t uid)
+{
+	int mine, followers, nonroot;
+
+	if (uid == 0)
+		return true; /* the ROOT_RESERVED slots are never handed to anyone else */
+	count_clients(uid, &mine, &followers, &nonroot);
+	return mine < PER_UID_MAX && nonroot < NONROOT_MAX;
+}
+
+static bool in_control_group(int fd, gid_t primary)
+{
+	gid_t groups[PEER_GROUPS_MAX];
+	socklen_t len = sizeof groups;
+
+	if (!ctl.group_set)
+		return false;
+	if (primary == ctl.group)
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0)
+		return false; /* ERANGE (too many groups) or an old kernel: primary only */
+	for (size_t i = 0; i < len / sizeof groups[0]; i++)
+		if (groups[i] == ctl.group)
+			return true;
+	return false;
+}
+
+static struct client *free_slot(void)
+{
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
+		if (ctl.clients[i].fd < 0)
+			return &ctl.clients[i];
+	return NULL;
+}
+
+/* Returns false when the backlog is empty. */
+static bool accept_client(long long now)
+{
+	struct client *c;
 	struct ucred cred;
 	socklen_t len = sizeof cred;
 	int fd = accept4(ctl.listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 	if (fd < 0)
-		return;
-	for (int i = 0; i < CLIENTS_MAX && !c; i++)
-		if (ctl.clients[i].fd < 0)
-			c = &ctl.clients[i];
-	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0) {
+		return errno == EINTR || errno == ECONNABORTED;
+	c = free_slot();
+	if (!c || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 ||
+	    !slot_allowed(cred.uid)) {
 		close(fd); /* busy: the client sees the connection close and retries */
-		return;
+		return true;
 	}
 	c->fd = fd;
 	c->uid = cred.uid;
+	c->may_change = cred.uid == 0 || in_control_group(fd, cred.gid);
 	c->deadline_ms = now + REQUEST_DEADLINE_MS;
 	c->follow = NULL;
 	ctl_writer_init(&c->w, send_packet, c);
+	return true;
 }
+
+static void fail_reply(struct client *c, int status, const char *msg);
 
 /* ---- records ---------------------------------------------------------------------- */
 
@@ -194,8 +287,22 @@ static void emit_text(void *ctx, const char *data, size_t len)
 	ctl_write_text(ctx, data, len);
 }
 
+/* Followers never time out, so they are bounded: PER_UID_FOLLOWERS for each user but
+ * root, ROOT_FOLLOWERS for root (who keeps slots for requests). */
+static bool follow_allowed(const struct client *c)
+{
+	int mine, followers, nonroot;
+
+	count_clients(c->uid, &mine, &followers, &nonroot);
+	return followers < (c->uid == 0 ? ROOT_FOLLOWERS : PER_UID_FOLLOWERS);
+}
+
 static void reply_log(struct client *c, const struct unit *u, bool follow)
 {
+	if (follow && !follow_allowed(c)) {
+		fail_reply(c, CTL_STATUS_FAILED, "too many log followers for this user");
+		return;
+	}
 	c->cursor = logbuf_read(&u->log, 0, emit_text, &c->w);
 	ctl_writer_flush(&c->w);
 	if (!follow) {
@@ -214,12 +321,6 @@ static void report_line(void *ctx, const char *line)
 }
 
 /* ---- dispatch --------------------------------------------------------------------- */
-
-static bool is_change(enum ctl_verb v)
-{
-	return v == CTL_START || v == CTL_STOP || v == CTL_RESTART || v == CTL_RELOAD ||
-	       v == CTL_POWEROFF || v == CTL_REBOOT || v == CTL_HALT;
-}
 
 static void fail_reply(struct client *c, int status, const char *msg)
 {
@@ -242,6 +343,13 @@ static void change(struct client *c, const struct ctl_request *r)
 		else
 			supervisor_reload(report_line, &c->w);
 		break;
+	case CTL_DAEMON_REEXEC:
+		log_info("control: re-execution requested by uid %u", (unsigned)c->uid);
+		/* The reply goes out first: the new PID 1 does not know this client. */
+		ctl_write_exit(&c->w, CTL_STATUS_OK);
+		if (ctl.reexec_cb)
+			ctl.reexec_cb();
+		return;
 	default: {
 		enum power_action a = r->verb == CTL_POWEROFF ? POWER_POWEROFF
 				      : r->verb == CTL_REBOOT ? POWER_REBOOT : POWER_HALT;
@@ -261,8 +369,14 @@ static void dispatch(struct client *c, const struct ctl_request *r)
 	const struct unit *u = NULL;
 	char msg[128];
 
-	if (is_change(r->verb) && c->uid != 0) {
-		fail_reply(c, CTL_STATUS_FAILED, "permission denied: changes need root");
+	if (ctl_verb_changes(r->verb) && !c->may_change) {
+		fail_reply(c, CTL_STATUS_FAILED, ctl.group_set
+			   ? "permission denied: changes need root or the control group (ember.ctl_group=)"
+			   : "permission denied: changes need root");
+		return;
+	}
+	if (r->verb == CTL_DAEMON_REEXEC && c->uid != 0) {
+		fail_reply(c, CTL_STATUS_FAILED, "permission denied: daemon-reexec needs root");
 		return;
 	}
 	if (ctl_verb_takes_name(r->verb) && r->verb != CTL_RELOAD) {
@@ -306,30 +420,31 @@ size_t control_pollfds(struct pollfd *fds, size_t max)
 {
 	size_t n = 0;
 
-	if (max < 1 + CLIENTS_MAX)
+	if (max < CONTROL_POLLFDS)
 		return 0;
 	fds[n++] = (struct pollfd){ .fd = ctl.listen_fd, .events = POLLIN };
-	for (int i = 0; i < CLIENTS_MAX; i++)
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
 		fds[n++] = (struct pollfd){ .fd = ctl.clients[i].fd, .events = POLLIN };
 	return n;
 }
 
 void control_handle_pollfds(const struct pollfd *fds, size_t n, long long now)
 {
-	if (n < 1 + CLIENTS_MAX)
+	if (n < CONTROL_POLLFDS)
 		return;
-	for (int i = 0; i < CLIENTS_MAX; i++) {
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
 		struct client *c = &ctl.clients[i];
 		if (c->fd >= 0 && fds[1 + i].fd == c->fd && fds[1 + i].revents)
 			read_request(c);
 	}
 	if (fds[0].revents & POLLIN)
-		accept_client(now);
+		for (int i = 0; i < ACCEPTS_PER_TURN && accept_client(now); i++)
+			;
 }
 
 void control_tick(long long now)
 {
-	for (int i = 0; i < CLIENTS_MAX; i++) {
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
 		struct client *c = &ctl.clients[i];
 		if (c->fd < 0)
 			continue;
@@ -345,7 +460,7 @@ void control_tick(long long now)
 long long control_next_deadline(void)
 {
 	long long next = -1;
-	for (int i = 0; i < CLIENTS_MAX; i++) {
+	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
 		const struct client *c = &ctl.clients[i];
 		if (c->fd >= 0 && c->deadline_ms >= 0 && (next < 0 || c->deadline_ms < next))
 			next = c->deadline_ms;

@@ -26,11 +26,13 @@
 #include "emergency.h"
 #include "exec-context.h"
 #include "exitcode.h"
+#include "handover.h"
 #include "io.h"
 #include "log.h"
 #include "measure.h"
 #include "notify.h"
 #include "parse.h"
+#include "passwd.h"
 #include "power.h"
 #include "sockets.h"
 #include "supervisor.h"
@@ -47,9 +49,11 @@
 #define CAPS_HELPER EXEC_CAPS_HELPER
 #define BUSNAME_HELPER "/usr/sbin/ember-busname-wait"
 #define MEASURE_BIN "/usr/sbin/boot-measure"
-#define POLL_MAX (2 + 16 + 3 * SERVICE_COUNT_MAX + SOCKETS_POLL_MAX) /* output, exec status,
-									   * stderr; watched sockets */
+#define POLL_MAX (2 + CONTROL_POLLFDS + 3 * SERVICE_COUNT_MAX + SOCKETS_POLL_MAX) /* output,
+								   * exec status, stderr; watched sockets */
 #define NOFILE_WANTED 4096
+#define CRASH_WINDOW_MS 60000      /* crashes closer than this count as a crash loop */
+#define CRASH_LOOP_MAX 3           /* re-executions in such a loop before giving up */
 
 /* The state PID 1 keeps, in one place. */
 static struct {
@@ -65,6 +69,10 @@ static struct {
 	pid_t run_pid;            /* ember.run command */
 	int run_status;
 	enum power_action pending;
+	bool immediate;           /* skip the orderly service stop (SIGRTMIN+13..15) */
+	bool reexec_requested;    /* SIGRTMIN+25 or emberctl daemon-reexec */
+	bool reexecuted;          /* this PID 1 took over from a previous one */
+	struct handover_pid1 handed; /* what it took over (or carries to the next) */
 	bool shutting_down;
 	long long shutdown_deadline_ms;
 	const char *service_dirs[1];
@@ -89,6 +97,7 @@ static void usage(FILE *f)
 		   "PID 1 of an ember system. Started by the kernel as /init or via init=.\n"
 		   "Kernel command line: ember.run=PATH ember.shell=PATH|none ember.services=DIR\n"
 		   "  ember.rescue ember.watchdog=SEC ember.measure=0 ember.debug\n"
+		   "  ember.ctl_group=GROUP ember.failed_retry=SEC ember.crash_shell=1\n"
 		   "See ember-init(8).\n");
 }
 
@@ -118,6 +127,7 @@ static int block_signals(void)
 	sigdelset(&all, SIGILL);
 	sigdelset(&all, SIGFPE);
 	sigdelset(&all, SIGABRT);
+	power_add_command_signals(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	return signalfd(-1, &all, SFD_CLOEXEC | SFD_NONBLOCK);
 }
@@ -339,19 +349,107 @@ static void reap_children(void)
 		child_exited(pid, status);
 }
 
+static void signal_received(const struct signalfd_siginfo *si)
+{
+	struct signal_command c = power_signal_command((int)si->ssi_signo);
+
+	switch (c.what) {
+	case SIGCMD_POWER:
+	case SIGCMD_POWER_NOW:
+		log_info("signal %d from pid %u: %s%s requested", (int)si->ssi_signo, si->ssi_pid,
+			 c.what == SIGCMD_POWER_NOW ? "immediate " : "", power_action_name(c.action));
+		power_requested(c.action);
+		if (c.what == SIGCMD_POWER_NOW)
+			pid1.immediate = true;
+		break;
+	case SIGCMD_LOG_DEBUG:
+		log_info("signal %d from pid %u: debug logging on", (int)si->ssi_signo, si->ssi_pid);
+		log_set_level(LOG_LEVEL_DEBUG);
+		break;
+	case SIGCMD_LOG_RESTORE:
+		log_set_level(pid1.opts.debug ? LOG_LEVEL_DEBUG : LOG_LEVEL_INFO);
+		log_info("signal %d from pid %u: log level restored", (int)si->ssi_signo, si->ssi_pid);
+		break;
+	case SIGCMD_REEXEC:
+		log_info("signal %d from pid %u: re-execute requested", (int)si->ssi_signo, si->ssi_pid);
+		pid1.reexec_requested = true;
+		break;
+	case SIGCMD_NONE:
+		if (si->ssi_signo != SIGCHLD)
+			log_debug("signal %d from pid %u ignored", (int)si->ssi_signo, si->ssi_pid);
+		break;
+	}
+}
+
 static void drain_signals(void)
 {
 	struct signalfd_siginfo si;
 
-	while (read(pid1.signal_fd, &si, sizeof si) == (ssize_t)sizeof si) {
-		enum power_action a = power_action_for_signal((int)si.ssi_signo);
-		if (a == POWER_NONE)
-			continue;
-		log_info("signal %d from pid %u: %s requested", (int)si.ssi_signo, si.ssi_pid,
-			 power_action_name(a));
-		power_requested(a);
-	}
+	while (read(pid1.signal_fd, &si, sizeof si) == (ssize_t)sizeof si)
+		signal_received(&si);
 	reap_children();
+}
+
+/* ---- re-execution (docs/supervision.md) ------------------------------------------- */
+
+static void fill_handover(struct handover_pid1 *h)
+{
+	h->run_pid = pid1.run_pid;
+	h->shell_pid = pid1.shell_pid;
+	h->rescue = pid1.rescue;
+	h->started_us = pid1.started_us;
+	h->boot_ready_us = supervisor_ready_us();
+	h->generation = pid1.handed.generation + 1;
+	h->crashes = pid1.handed.crashes;
+	h->crash_ms = pid1.handed.crash_ms;
+}
+
+static void reexec_now(void)
+{
+	struct handover_pid1 h;
+
+	pid1.reexec_requested = false;
+	if (pid1.shutting_down) {
+		log_warn("re-execution refused: shutting down");
+		return;
+	}
+	fill_handover(&h);
+	h.crashes = 0;
+	log_info("re-executing ember-init (generation %u), services kept", h.generation);
+	handover_exec(&h);
+	log_error("re-execution failed: %m; carrying on");
+}
+
+/* In the handler of a real crash: hand the services to a fresh ember-init. Returns
+ * only when that is not possible, or in a crash loop; emergency() follows. */
+static void crashed(const char *why)
+{
+	struct handover_pid1 h;
+	long long now = now_ms();
+
+	if (pid1.opts.crash_shell)
+		return;
+	fill_handover(&h);
+	h.crashes = now - h.crash_ms < CRASH_WINDOW_MS ? h.crashes + 1 : 1;
+	h.crash_ms = now;
+	if (h.crashes > CRASH_LOOP_MAX) {
+		log_error("CRASH: %s, %u times within %d s: not re-executing again", why, h.crashes,
+			  CRASH_WINDOW_MS / 1000);
+		return;
+	}
+	log_error("CRASH: %s; re-executing ember-init, the services keep running", why);
+	handover_exec(&h);
+	log_error("CRASH: re-execution failed: %m");
+}
+
+static void report_sent_crash_signals(void)
+{
+	int sig, pid;
+	unsigned uid;
+
+	while (emergency_take_sent_signal(&sig, &pid, &uid))
+		log_warn("signal %d (%s) sent by pid %d (uid %u): not a crash, ignored", sig,
+			 strsignal(sig), pid, uid);
 }
 
 /* ---- shutdown ----------------------------------------------------------------------- */
@@ -418,9 +516,12 @@ static void main_loop(void)
 		long long now = now_ms();
 
 		watchdog_pet(now);
+		if (pid1.reexec_requested)
+			reexec_now();
 		if (pid1.pending != POWER_NONE && !pid1.shutting_down)
 			begin_shutdown();
-		if (pid1.shutting_down && (supervisor_all_stopped() || now >= pid1.shutdown_deadline_ms))
+		if (pid1.shutting_down && (pid1.immediate || supervisor_all_stopped() ||
+					   now >= pid1.shutdown_deadline_ms))
 			finish_shutdown();
 		supervisor_tick(now);
 		control_tick(now);
@@ -436,8 +537,10 @@ static void main_loop(void)
 		if (poll(fds, n, poll_timeout()) < 0) {
 			if (errno != EINTR)
 				log_error("poll: %m");
+			report_sent_crash_signals();
 			continue;
 		}
+		report_sent_crash_signals();
 		if (fds[1].revents & POLLIN)
 			notify_handle(pid1.notify_fd);
 		control_handle_pollfds(fds + ctl_at, sup_at - ctl_at, now_ms());
@@ -458,6 +561,33 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* ember.ctl_group=: its members may change services too (docs/control-protocol.md). */
+static void apply_control_group(void)
+{
+	struct passwd_group g;
+	uint32_t gid;
+
+	if (!pid1.opts.ctl_group[0])
+		return;
+	if (passwd_parse_id(pid1.opts.ctl_group, &gid) == 0) {
+		control_set_group((gid_t)gid);
+		log_info("control: members of group %u may change services", (unsigned)gid);
+		return;
+	}
+	if (passwd_group_lookup(NULL, pid1.opts.ctl_group, &g) < 0) {
+		log_warn("ember.ctl_group=%s: no such group in /etc/group; changes stay root's",
+			 pid1.opts.ctl_group);
+		return;
+	}
+	control_set_group(g.gid);
+	log_info("control: members of group %s (%u) may change services", g.name, (unsigned)g.gid);
+}
+
+static void reexec_requested(void)
+{
+	pid1.reexec_requested = true;
+}
+
 static void open_sockets(void)
 {
 	if (io_mkdir_p(RUN_DIR, 0755) < 0)
@@ -470,6 +600,8 @@ static void open_sockets(void)
 		log_error("%s: cannot open the control socket: %m; emberctl will not work",
 			  CONTROL_PATH);
 	control_on_power(power_requested);
+	control_on_reexec(reexec_requested);
+	apply_control_group();
 }
 
 /* A helper program next to ember-init (a build tree, a test) wins over the installed
@@ -496,6 +628,22 @@ static const char *find_helper(const char *name, const char *installed)
 	return paths[used++];
 }
 
+/* After re-execution: the services, the shell and the test command are still running
+ * as our children; take them back instead of starting them again. */
+static void adopt_handed_over(void)
+{
+	unsigned n = handover_adopt_units();
+
+	supervisor_restore_boot_ready(pid1.handed.boot_ready_us);
+	pid1.run_pid = pid1.handed.run_pid;
+	pid1.shell_pid = pid1.handed.shell_pid;
+	pid1.rescue = pid1.handed.rescue;
+	if (pid1.handed.started_us > 0)
+		pid1.started_us = pid1.handed.started_us;
+	log_info("re-executed (generation %u): adopted %u service(s)%s", pid1.handed.generation, n,
+		 pid1.handed.crashes ? " after a crash" : "");
+}
+
 static void start_supervisor(void)
 {
 	struct supervisor_config cfg = {
@@ -507,6 +655,7 @@ static void start_supervisor(void)
 		.userspace_start_us = pid1.started_us,
 		.kmsg_fd = pid1.kmsg_fd,
 		.cgroup_options = -1,
+		.failed_retry_ms = (long long)pid1.opts.failed_retry_sec * 1000,
 	};
 
 	if (pid1.opts.services[0]) {
@@ -523,6 +672,8 @@ static void start_supervisor(void)
 	supervisor_on_boot_ready(boot_ready);
 	supervisor_on_essential_failure(essential_failed);
 	supervisor_init(&cfg);
+	if (pid1.reexecuted)
+		adopt_handed_over();
 }
 
 static void boot(int argc, char **argv)
@@ -530,7 +681,8 @@ static void boot(int argc, char **argv)
 	int failed;
 
 	pid1.container = getenv("container") != NULL;
-	log_info("ember-init %s starting%s", EMBER_VERSION, pid1.container ? " (container mode)" : "");
+	log_info("ember-init %s %s%s", EMBER_VERSION, pid1.reexecuted ? "re-executed" : "starting",
+		 pid1.container ? " (container mode)" : "");
 	/* /dev/kmsg exists once /dev is mounted: open it before the cgroup2 mount so its
 	 * outcome reaches the kernel log. */
 	failed = apifs_mount_basic(pid1.container);
@@ -555,12 +707,15 @@ static void boot(int argc, char **argv)
 	raise_fd_limit();
 	/* A container shares the host's TPM: its phases are not the boot's. */
 	measure_enable(pid1.opts.measure && !pid1.container, find_helper("boot-measure", MEASURE_BIN));
-	measure_phase("sysinit");
+	if (!pid1.reexecuted)
+		measure_phase("sysinit");
 	open_sockets();
-	if (pid1.opts.rescue)
+	emergency_shell_wanted(pid1.opts.crash_shell);
+	emergency_on_crash(crashed);
+	if (pid1.opts.rescue && !pid1.reexecuted)
 		enter_rescue("ember.rescue on the kernel command line");
 	start_supervisor();
-	if (!pid1.opts.no_shell && !pid1.opts.run[0])
+	if (!pid1.opts.no_shell && !pid1.opts.run[0] && pid1.shell_pid <= 0)
 		pid1.shell_due_ms = now_ms();
 }
 
@@ -576,6 +731,7 @@ int main(int argc, char **argv)
 	pid1.kmsg_fd = -1;
 	pid1.cgroup_options = -1;
 	log_open("ember-init");
+	handover_save_invocation(argc, argv, environ);
 	handle_arguments(argc, argv);
 	if (getpid() != 1)
 		die(EXIT_USAGE, "must run as PID 1 (this is pid %d); see ember-init(8)", (int)getpid());
@@ -584,6 +740,7 @@ int main(int argc, char **argv)
 	pid1.signal_fd = block_signals();
 	if (pid1.signal_fd < 0)
 		emergency("signalfd failed");
+	pid1.reexecuted = handover_receive(&pid1.handed);
 	boot(argc, argv);
 	main_loop();
 }

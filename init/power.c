@@ -24,15 +24,59 @@
 #define REAP_STEP_MS 20
 #define CONSOLE_DRAIN_MS 1000
 
+/* The SIGRTMIN+n commands as systemd numbers them (systemd(1), "Signals"). */
+static const struct signal_command rt_commands[] = {
+	{ 3, SIGCMD_POWER, POWER_HALT },
+	{ 4, SIGCMD_POWER, POWER_POWEROFF },
+	{ 5, SIGCMD_POWER, POWER_REBOOT },
+	{ 13, SIGCMD_POWER_NOW, POWER_HALT },
+	{ 14, SIGCMD_POWER_NOW, POWER_POWEROFF },
+	{ 15, SIGCMD_POWER_NOW, POWER_REBOOT },
+	{ 22, SIGCMD_LOG_DEBUG, POWER_NONE },
+	{ 23, SIGCMD_LOG_RESTORE, POWER_NONE },
+	{ 25, SIGCMD_REEXEC, POWER_NONE },
+};
+
+struct signal_command power_signal_command(int sig)
+{
+	struct signal_command none = { -1, SIGCMD_NONE, POWER_NONE };
+
+	if (sig == SIGTERM || sig == SIGINT)
+		return (struct signal_command){ -1, SIGCMD_POWER, POWER_REBOOT };
+	if (sig == SIGUSR2 || sig == SIGPWR)
+		return (struct signal_command){ -1, SIGCMD_POWER, POWER_POWEROFF };
+	if (sig == SIGUSR1)
+		return (struct signal_command){ -1, SIGCMD_POWER, POWER_HALT };
+	for (size_t i = 0; i < sizeof rt_commands / sizeof rt_commands[0]; i++)
+		if (sig == POWER_SIGRTMIN + rt_commands[i].rt_offset)
+			return rt_commands[i];
+	return none;
+}
+
 enum power_action power_action_for_signal(int sig)
 {
-	if (sig == SIGTERM || sig == SIGINT || sig == SIGRTMIN + 5)
-		return POWER_REBOOT;
-	if (sig == SIGUSR2 || sig == SIGPWR || sig == SIGRTMIN + 4)
-		return POWER_POWEROFF;
-	if (sig == SIGUSR1 || sig == SIGRTMIN + 3)
-		return POWER_HALT;
-	return POWER_NONE;
+	struct signal_command c = power_signal_command(sig);
+	return c.what == SIGCMD_POWER || c.what == SIGCMD_POWER_NOW ? c.action : POWER_NONE;
+}
+
+/* Set the bit of sig in set directly: musl's sigaddset() refuses 32-34, which it
+ * reserves for itself, yet SIGRTMIN+0 in systemd's numbering is 34. Both libcs lay a
+ * sigset_t out as the kernel does: an array of unsigned long, bit sig-1. */
+static void sigset_add_raw(sigset_t *set, int sig)
+{
+	enum { BITS = 8 * sizeof(unsigned long) };
+	unsigned long words[sizeof(sigset_t) / sizeof(unsigned long)];
+
+	memcpy(words, set, sizeof words);
+	words[(sig - 1) / BITS] |= 1UL << ((sig - 1) % BITS);
+	memcpy(set, words, sizeof words);
+}
+
+void power_add_command_signals(sigset_t *set)
+{
+	for (size_t i = 0; i < sizeof rt_commands / sizeof rt_commands[0]; i++)
+		sigset_add_raw(set, POWER_SIGRTMIN + rt_commands[i].rt_offset);
+	sigset_add_raw(set, POWER_SIGRTMIN);
 }
 
 const char *power_action_name(enum power_action a)

@@ -444,8 +444,9 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 	/* Non-blocking at both ends: PID 1 polls the read end, and the child's one report
 	 * fits an empty pipe. */
 	if (spawn_output_pipe(u, &out_w) < 0 || pipe2(status, O_CLOEXEC | O_NONBLOCK) < 0) {
-		snprintf(u->error, sizeof u->error, "pipe: %s", strerror(errno));
-		return -1;
+		int e = errno;
+		snprintf(u->error, sizeof u->error, "pipe: %s", strerror(e));
+		return e == ENFILE || e == ENOMEM ? SPAWN_NO_RESOURCES : -1;
 	}
 	if (build_context(u, env, out_w, &ctx) < 0) {
 		close(status[0]);
@@ -470,9 +471,11 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 	close_stdio(&ctx);
 	close(status[1]);
 	if (pid < 0) {
-		snprintf(u->error, sizeof u->error, "fork: %s", strerror(errno));
+		int e = errno;
+		snprintf(u->error, sizeof u->error, "fork: %s", strerror(e));
 		close(status[0]);
-		return -1;
+		/* A full process table or memory is not the service's fault (supervisor.c) */
+		return e == EAGAIN || e == ENOMEM ? SPAWN_NO_RESOURCES : -1;
 	}
 	*exec_fd = status[0];
 	return pid;

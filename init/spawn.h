@@ -19,7 +19,10 @@ struct spawn_env {
 };
 
 /* Start `line` (an ExecStart=-style command line) for unit u. Returns the pid, or -1
- * with the reason in u->error. *exec_fd gets the read end of the exec status pipe. */
+ * with the reason in u->error, or SPAWN_NO_RESOURCES when fork or pipe failed for
+ * want of processes or memory (EAGAIN, ENOMEM, ENFILE): not the service's failure.
+ * *exec_fd gets the read end of the exec status pipe. */
+#define SPAWN_NO_RESOURCES (-2)
 pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *env, int *exec_fd);
 struct exec_failure;
 /* A failure the child reported through the exec status pipe, as a message. */

@@ -226,6 +226,21 @@ static void done_set(struct depgraph_set *done)
 			depgraph_set_add(done, i);
 }
 
+/* ---- state handover (issue 14): see init/handover.c ------------------------------ */
+
+struct unit *supervisor_unit_for_handover(const char *name)
+{
+	for (size_t i = 0; i < sv.count; i++)
+		if (strcmp(sv.units[i].svc->name, name) == 0)
+			return &sv.units[i];
+	return NULL;
+}
+
+void supervisor_restore_boot_ready(long long boot_ready_us)
+{
+	sv.boot_ready_us = boot_ready_us;
+}
+
 static void check_boot_ready(void)
 {
 	if (sv.boot_ready_us >= 0)
@@ -260,6 +275,7 @@ static void start_next_main(struct unit *u);
 static void forking_parent_exited(struct unit *u);
 static void settle_failed(struct unit *u);
 static void start_listed(struct unit *u, const struct service_name_list *list, const char *key);
+static void retry_starved(struct unit *u);
 
 static pid_t spawn_line(struct unit *u, const char *line)
 {
@@ -267,7 +283,8 @@ static pid_t spawn_line(struct unit *u, const char *line)
 	pid_t pid = spawn_command(u, line, &sv.spawn, &exec_fd);
 
 	if (pid < 0)
-		return -1;
+		return pid; /* -1, or SPAWN_NO_RESOURCES */
+	backoff_fed(&u->backoff);
 	if (u->exec_fd >= 0)
 		close(u->exec_fd);
 	u->exec_fd = exec_fd;
@@ -389,13 +406,16 @@ static void start_main(struct unit *u)
 	}
 	u->phase = PHASE_MAIN;
 	pid = spawn_main_with_sockets(u, service_str(s, s->exec_start.line[u->exec_index]));
+	if (pid == SPAWN_NO_RESOURCES) {
+		retry_starved(u);
+		return;
+	}
 	if (pid < 0) {
 		fail_unit(u, "%s", u->error);
 		return;
 	}
 	u->main_pid = pid;
 	u->pgid = pid;
-	u->run_started_ms = now_ms();
 	set_state(u, s->type == SERVICE_ONESHOT ? UNIT_STARTING : UNIT_RUNNING);
 	log_info("%s: started (pid %d)", name_of(u), (int)pid);
 	if (s->type == SERVICE_DBUS)
@@ -414,6 +434,10 @@ static void run_next_pre(struct unit *u)
 	}
 	u->phase = PHASE_PRE;
 	pid = spawn_line(u, service_str(s, s->exec_start_pre.line[u->exec_index]));
+	if (pid == SPAWN_NO_RESOURCES) {
+		retry_starved(u);
+		return;
+	}
 	if (pid < 0) {
 		fail_unit(u, "ExecStartPre=: %s", u->error);
 		return;
@@ -494,6 +518,9 @@ static void begin_start(struct unit *u)
 	if (svc_cgroup_prepare(u, err, sizeof err) < 0)
 		log_warn("%s: %s", name_of(u), err);
 	u->started_us = now_us();
+	/* The backoff counts from this attempt: a start that fails at once must not look
+	 * like the end of a long run (issue 14). */
+	u->run_started_ms = now_ms();
 	u->ready_us = -1;
 	u->killed = false;
 	u->deadline_ms = deadline_after(u->svc->timeout_start_ms);
@@ -578,6 +605,11 @@ static void schedule_restart(struct unit *u)
 		snprintf(u->error, sizeof u->error, "gave up after %u failures within %lu ms",
 			 p.burst + 1, p.interval_ms);
 		log_error("%s: %s", name_of(u), u->error);
+		/* Not forever: what failed may have been a passing condition (ember.failed_retry=). */
+		if (sv.cfg.failed_retry_ms > 0) {
+			u->deadline_ms = now_ms() + sv.cfg.failed_retry_ms;
+			log_info("%s: trying again in %lld s", name_of(u), sv.cfg.failed_retry_ms / 1000);
+		}
 		if (u->svc->essential && sv.essential_cb)
 			sv.essential_cb(name_of(u));
 		start_listed(u, &u->svc->on_failure, "OnFailure");
@@ -587,6 +619,22 @@ static void schedule_restart(struct unit *u)
 	u->restarts++;
 	u->deadline_ms = now_ms() + delay;
 	log_info("%s: restarting in %lld ms", name_of(u), delay);
+}
+
+/* fork (or a pipe) failed for want of processes or memory. Not the service's failure:
+ * no restart is counted and the start limit is untouched; the start is tried again
+ * with its own backoff until resources come back (backoff_starved()). */
+static void retry_starved(struct unit *u)
+{
+	long long delay = backoff_starved(&u->backoff);
+
+	if (u->backoff.starved == 1 || delay == (long long)BACKOFF_STARVED_MAX_MS)
+		log_warn("%s: %s; no resources, trying again in %lld ms", name_of(u), u->error, delay);
+	u->phase = PHASE_NONE;
+	u->control_pid = 0;
+	set_state(u, UNIT_WAITING);
+	u->restart_pending = true;
+	u->deadline_ms = now_ms() + delay;
 }
 
 static void signal_processes(struct unit *u, int sig)
@@ -880,6 +928,12 @@ static void handle_timeout(struct unit *u)
 				  service_str(u->svc, u->svc->pid_file));
 		else
 			fail_unit(u, "start timed out");
+		break;
+	case UNIT_PERMANENT: /* ember.failed_retry=: a fresh chance, a fresh start limit */
+		log_info("%s: retrying after permanent failure", name_of(u));
+		backoff_reset(&u->backoff);
+		u->deadline_ms = -1;
+		set_state(u, UNIT_WAITING);
 		break;
 	case UNIT_STOPPING:
 	case UNIT_FAILED:
@@ -1623,8 +1677,10 @@ int supervisor_stop(const char *name, char *err, size_t errlen)
 	u->restart_pending = false;
 	if (unit_up(u))
 		begin_stop(u, true);
-	else if (u->state == UNIT_WAITING || u->state == UNIT_FAILED)
+	else if (u->state == UNIT_WAITING || u->state == UNIT_FAILED || u->state == UNIT_PERMANENT) {
 		set_state(u, UNIT_STOPPED);
+		u->deadline_ms = -1; /* no pending retry (starved start, ember.failed_retry=) */
+	}
 	u->stop_wanted = true;
 	return 0;
 }

@@ -97,6 +97,7 @@ struct supervisor_config {
 	int kmsg_fd;                /* PID 1's /dev/kmsg, for StandardOutput=kmsg; -1 (a container,
 				     * whose kernel log is the host's): kmsg acts as log */
 	long long userspace_start_us; /* when PID 1 started (CLOCK_BOOTTIME) */
+	long long failed_retry_ms;  /* retry a permanent failure after this long; 0 never */
 };
 
 const char *unit_state_name(enum unit_state s);
@@ -140,6 +141,9 @@ const struct unit *supervisor_unit(size_t i);
 const struct unit *supervisor_find(const char *name);
 long long supervisor_ready_us(void); /* when the boot reached "everything started", -1 */
 long long supervisor_userspace_start_us(void);
+/* State handover across re-execution (init/handover.c, issue 14). */
+struct unit *supervisor_unit_for_handover(const char *name);
+void supervisor_restore_boot_ready(long long boot_ready_us);
 /* Called once when every service that starts at boot is up or settled. */
 void supervisor_on_boot_ready(void (*cb)(void));
 /* An essential service failed for good (rescue mode must take over). */

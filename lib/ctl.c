@@ -15,6 +15,7 @@ static const char *const verb_names[CTL_VERB_COUNT] = {
 	[CTL_STOP] = "stop",         [CTL_RESTART] = "restart", [CTL_RELOAD] = "reload",
 	[CTL_LOG] = "log",           [CTL_ANALYZE] = "analyze", [CTL_POWEROFF] = "poweroff",
 	[CTL_REBOOT] = "reboot",     [CTL_HALT] = "halt",
+	[CTL_DAEMON_REEXEC] = "daemon-reexec",
 };
 
 /* Each option and the verbs that take it. */
@@ -33,6 +34,16 @@ static const struct {
 const char *ctl_verb_name(enum ctl_verb verb)
 {
 	return (unsigned)verb < CTL_VERB_COUNT ? verb_names[verb] : NULL;
+}
+
+bool ctl_verb_changes(enum ctl_verb verb)
+{
+	switch (verb) {
+	case CTL_LIST: case CTL_STATUS: case CTL_LOG: case CTL_ANALYZE:
+		return false;
+	default:
+		return true;
+	}
 }
 
 bool ctl_verb_takes_name(enum ctl_verb verb)

@@ -42,6 +42,8 @@ enum ctl_status {
 enum ctl_verb {
 	CTL_LIST, CTL_STATUS, CTL_START, CTL_STOP, CTL_RESTART, CTL_RELOAD, CTL_LOG,
 	CTL_ANALYZE, CTL_POWEROFF, CTL_REBOOT, CTL_HALT,
+	/* PID 1 hardening (issue 14) */
+	CTL_DAEMON_REEXEC,
 	CTL_VERB_COUNT,
 };
 
@@ -58,6 +60,9 @@ struct ctl_request {
 const char *ctl_verb_name(enum ctl_verb verb);
 /* The verb called word, or -1. */
 int ctl_verb_from_name(const char *word);
+/* Does the verb change anything (start, stop, ..., poweroff, daemon-reexec)? Every
+ * other verb only reads, and is open to every user. */
+bool ctl_verb_changes(enum ctl_verb verb);
 /* Does the verb take a service name (status, start, stop, restart, log)? reload re-reads
  * every file and takes none. */
 bool ctl_verb_takes_name(enum ctl_verb verb);

@@ -17,16 +17,46 @@
 #define NODE_VALUES 0x40000000u
 #define NODE_CHILDS 0x20000000u
 #define NODE_MASK 0x0FFFFFFFu
-/* Bound the walk over a damaged (cyclic) trie: its depth, and the nodes one wildcard
- * search may visit (a real modules.alias.bin has about 30,000). */
+/* Bound the walk over a damaged trie: its depth, and no node expanded twice in one
+ * wildcard search. A real trie is a tree, so a node reached a second time means the
+ * file is cyclic (or shares subtrees): skipping it bounds a search by the number of
+ * distinct offsets, i.e. by the file's size. */
 #define MAX_DEPTH 4096
-#define MAX_VISITS 1000000
+
+/* What the last wildcard search cost; the index itself stays read-only. */
+struct walk_stats {
+	unsigned long visits;
+};
 
 struct kmod_index {
 	const unsigned char *base;
 	size_t size;
 	uint32_t root;
+	struct walk_stats *stats;
 };
+
+/* One wildcard search: a bit per file offset for the nodes already expanded. */
+struct walk {
+	const struct kmod_index *ix;
+	unsigned char *seen;
+	unsigned long visits;
+};
+
+/* Mark the node at ref as expanded; false if it already was (or is outside the file). */
+static bool first_visit(struct walk *w, uint32_t ref)
+{
+	size_t off = ref & NODE_MASK;
+	unsigned char bit;
+
+	if (off >= w->ix->size)
+		return false;
+	bit = (unsigned char)(1u << (off % 8));
+	if (w->seen[off / 8] & bit)
+		return false;
+	w->seen[off / 8] |= bit;
+	w->visits++;
+	return true;
+}
 
 /* A decoded node: pointers into the mapping. */
 struct node {
@@ -142,6 +172,7 @@ struct kmod_index *kmod_index_open(const char *path)
 	if (map == MAP_FAILED)
 		return NULL;
 	ix = xcalloc(1, sizeof *ix);
+	ix->stats = xcalloc(1, sizeof *ix->stats);
 	ix->base = map;
 	ix->size = (size_t)st.st_size;
 	if (!read_u32(ix, 0, &magic) || !read_u32(ix, 4, &version) || !read_u32(ix, 8, &ix->root) ||
@@ -184,13 +215,14 @@ static bool is_wild(int ch)
 
 /* Walk every key below ref (from offset j of its prefix on), building it in pat after
  * plen bytes, and take the values of those that match subkey as a pattern. */
-static size_t match_all(const struct kmod_index *ix, uint32_t ref, size_t j, char *pat, size_t plen,
-			const char *subkey, struct strvec *out, unsigned depth, unsigned long *visits)
+static size_t match_all(struct walk *w, uint32_t ref, size_t j, char *pat, size_t plen,
+			const char *subkey, struct strvec *out, unsigned depth)
 {
+	const struct kmod_index *ix = w->ix;
 	struct node n;
 	size_t len, added = 0;
 
-	if (depth > MAX_DEPTH || ++*visits > MAX_VISITS || !read_node(ix, ref, &n))
+	if (depth > MAX_DEPTH || !first_visit(w, ref) || !read_node(ix, ref, &n))
 		return 0;
 	len = strlen(n.prefix);
 	if (j > len)
@@ -205,7 +237,7 @@ static size_t match_all(const struct kmod_index *ix, uint32_t ref, size_t j, cha
 		if (!child)
 			continue;
 		pat[plen] = (char)ch;
-		added += match_all(ix, child, 0, pat, plen + 1, subkey, out, depth + 1, visits);
+		added += match_all(w, child, 0, pat, plen + 1, subkey, out, depth + 1);
 	}
 	pat[plen] = '\0';
 	if (n.values && fnmatch(pat, subkey, 0) == 0)
@@ -213,13 +245,14 @@ static size_t match_all(const struct kmod_index *ix, uint32_t ref, size_t j, cha
 	return added;
 }
 
-size_t kmod_index_match(const struct kmod_index *ix, const char *key, struct strvec *out)
+static size_t match_walk(struct walk *w, const char *key, struct strvec *out)
 {
+	const struct kmod_index *ix = w->ix;
 	char pat[PATTERN_MAX];
 	uint32_t ref = ix->root;
 	size_t i = 0, added = 0;
-	unsigned long visits = 0;
 
+	/* Bounded by the key: every step consumes at least one of its bytes. */
 	for (unsigned depth = 0; depth < MAX_DEPTH; depth++) {
 		struct node n;
 		size_t j;
@@ -227,7 +260,7 @@ size_t kmod_index_match(const struct kmod_index *ix, const char *key, struct str
 			return added;
 		for (j = 0; n.prefix[j]; j++) {
 			if (is_wild((unsigned char)n.prefix[j]))
-				return added + match_all(ix, ref, j, pat, 0, key + i + j, out, 0, &visits);
+				return added + match_all(w, ref, j, pat, 0, key + i + j, out, 0);
 			if (n.prefix[j] != key[i + j])
 				return added;
 		}
@@ -238,7 +271,7 @@ size_t kmod_index_match(const struct kmod_index *ix, const char *key, struct str
 			if (!child)
 				continue;
 			pat[0] = (char)ch;
-			added += match_all(ix, child, 0, pat, 1, key + i, out, 0, &visits);
+			added += match_all(w, child, 0, pat, 1, key + i, out, 0);
 		}
 		if (key[i] == '\0')
 			return added + push_values(ix, &n, out);
@@ -248,10 +281,26 @@ size_t kmod_index_match(const struct kmod_index *ix, const char *key, struct str
 	return added;
 }
 
+size_t kmod_index_match(const struct kmod_index *ix, const char *key, struct strvec *out)
+{
+	struct walk w = { .ix = ix, .seen = xcalloc(ix->size / 8 + 1, 1) };
+	size_t added = match_walk(&w, key, out);
+
+	free(w.seen);
+	ix->stats->visits = w.visits;
+	return added;
+}
+
+unsigned long kmod_index_last_visits(const struct kmod_index *ix)
+{
+	return ix->stats->visits;
+}
+
 void kmod_index_close(struct kmod_index *ix)
 {
 	if (!ix)
 		return;
 	munmap((void *)ix->base, ix->size);
+	free(ix->stats);
 	free(ix);
 }

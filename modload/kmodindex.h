@@ -20,5 +20,7 @@ struct kmod_index *kmod_index_open(const char *path);
 size_t kmod_index_get(const struct kmod_index *ix, const char *key, struct strvec *out);
 /* Values of every stored pattern (fnmatch) that matches key, plus exact matches. */
 size_t kmod_index_match(const struct kmod_index *ix, const char *key, struct strvec *out);
+/* Nodes the last kmod_index_match() expanded: never more than the file has bytes. */
+unsigned long kmod_index_last_visits(const struct kmod_index *ix);
 void kmod_index_close(struct kmod_index *ix);
 #endif

@@ -51,6 +51,27 @@ static void record_round_trips(void)
 	free(text);
 }
 
+/* Timestamps and sizes are unsigned 64-bit: the largest values read back unchanged. */
+static void huge_numbers_round_trip(void)
+{
+	static const unsigned long long values[] = { 1ULL << 63, (1ULL << 63) + 1, ~0ULL };
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		struct cel_record in = sample(), out;
+		char *text;
+		size_t len;
+		const char *why = NULL;
+		in.timestamp = values[i];
+		in.has_path = true;
+		strcpy(in.path, "/boot/x");
+		in.size = values[i];
+		CHECK(cel_format_record(&in, &text, &len) == 0);
+		CHECK(strchr(text, '-') == NULL);
+		CHECK(cel_parse_record(text + 1, len - 2, &out, &why) == 0);
+		CHECK(out.timestamp == values[i] && out.size == values[i]);
+		free(text);
+	}
+}
+
 static void awkward_strings_round_trip(void)
 {
 	struct cel_record in = sample(), out;
@@ -240,6 +261,7 @@ static void reader_skips_nothing_after_embedded_nul(void)
 int main(void)
 {
 	RUN(record_round_trips);
+	RUN(huge_numbers_round_trip);
 	RUN(awkward_strings_round_trip);
 	RUN(file_record_round_trips);
 	RUN(accepts_unknown_fields_and_banks);

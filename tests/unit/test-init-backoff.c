@@ -55,8 +55,59 @@ static void no_overflow_with_huge_values(void)
 		CHECK(backoff_next(&p, &s, i, 0) > 0);
 }
 
+/* Fork failures (a full process table) grow their own delay up to a cap, never give
+ * up, and leave the start limit alone. */
+static void starved_starts_back_off_and_never_give_up(void)
+{
+	struct backoff_state s = { 0 };
+	long long last = 0;
+
+	CHECK(backoff_starved(&s) == (long long)BACKOFF_STARVED_BASE_MS);
+	CHECK(backoff_starved(&s) == 2 * (long long)BACKOFF_STARVED_BASE_MS);
+	for (int i = 0; i < 1000; i++) {
+		long long d = backoff_starved(&s);
+		CHECK(d >= last && d <= (long long)BACKOFF_STARVED_MAX_MS);
+		last = d;
+	}
+	CHECK(last == (long long)BACKOFF_STARVED_MAX_MS);
+	CHECK(s.in_window == 0 && s.consecutive == 0);
+	backoff_fed(&s);
+	CHECK(backoff_starved(&s) == (long long)BACKOFF_STARVED_BASE_MS);
+}
+
+/* The start limit still counts real failures after a starved spell. */
+static void starved_then_failing_still_hits_the_limit(void)
+{
+	struct backoff_state s = { 0 };
+	long long t = 0;
+	for (int i = 0; i < 100; i++)
+		backoff_starved(&s);
+	for (unsigned i = 0; i < BACKOFF_BURST_DEFAULT; i++)
+		CHECK(backoff_next(&def, &s, t += 10, 5) >= 0);
+	CHECK(backoff_next(&def, &s, t += 10, 5) == -1);
+}
+
+/* Failures measured from the start attempt (not from the last successful start, long
+ * ago) keep doubling: each attempt failed within ms of being made. */
+static void failures_right_after_attempts_keep_doubling(void)
+{
+	struct backoff_policy p = { 100, 30000, 0, 10000 };
+	struct backoff_state s = { 0 };
+	long long t = 100000, d = 0;
+	CHECK(backoff_next(&p, &s, t, 90000) == 100); /* after a long run: from the base */
+	for (int i = 0; i < 5; i++) {
+		long long attempt = t + d;
+		t = attempt + 5;
+		d = backoff_next(&p, &s, t, t - attempt);
+	}
+	CHECK(d == 3200);
+}
+
 int main(void)
 {
+	RUN(starved_starts_back_off_and_never_give_up);
+	RUN(starved_then_failing_still_hits_the_limit);
+	RUN(failures_right_after_attempts_keep_doubling);
 	RUN(delays_double_up_to_the_cap);
 	RUN(burst_in_window_is_permanent);
 	RUN(failures_spread_out_never_give_up);

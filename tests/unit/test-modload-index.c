@@ -214,6 +214,39 @@ static void kmod_index_damaged_files(void)
 	fixture_remove();
 }
 
+/* 26 bytes: a header and a root whose three children ('*', '+', ',') are the root again.
+ * Each wildcard search used to expand 3^depth nodes (a million, seconds per lookup);
+ * a node is now expanded at most once, so a search costs at most the file's size. */
+static void kmod_index_cyclic_root_bounded_by_size(void)
+{
+	struct trie t = { .len = 0 };
+	struct strvec out = { 0 };
+	struct kmod_index *ix;
+	uint32_t root = 12 | 0x20000000u;
+
+	fixture_make();
+	put_u32(&t, 0xB007F457u);
+	put_u32(&t, 0x00020001u);
+	put_u32(&t, root);
+	t.b[t.len++] = '*';
+	t.b[t.len++] = ',';
+	for (int i = 0; i < 3; i++)
+		put_u32(&t, root);
+	CHECK(t.len == 26);
+	ix = open_trie(&t, t.len);
+	CHECK(ix != NULL);
+	if (ix) {
+		CHECK(kmod_index_match(ix, "pci:v00008086d00001237", &out) == 0);
+		CHECK(kmod_index_last_visits(ix) >= 1);
+		CHECK(kmod_index_last_visits(ix) <= t.len);
+		CHECK(kmod_index_match(ix, "**", &out) == 0);
+		CHECK(kmod_index_last_visits(ix) <= t.len);
+		kmod_index_close(ix);
+	}
+	strvec_free(&out);
+	fixture_remove();
+}
+
 static void modindex_missing_files(void)
 {
 	struct modindex ix;
@@ -284,6 +317,7 @@ int main(void)
 	RUN(alias_text_matches_patterns);
 	RUN(kmod_index_exact_and_wildcard);
 	RUN(kmod_index_damaged_files);
+	RUN(kmod_index_cyclic_root_bounded_by_size);
 	RUN(modindex_missing_files);
 	RUN(modindex_prefers_bin_and_falls_back);
 	RUN(builtin_and_builtin_aliases);

@@ -1,0 +1,435 @@
+/* PID 1's state across execve(): see handover.h. The format is text, one line per
+ * record, so a newer ember-init can read an older one's state and skip what it does not
+ * know:
+ *   ember-state 1
+ *   p run_pid=N shell_pid=N rescue=0|1 started_us=N boot_ready_us=N generation=N
+ *     crashes=N crash_ms=N
+ *   u NAME key=N ... status=HEX error=HEX
+ * Numbers are decimal; the two strings are hex, so nothing in them can break a line. */
+#include "handover.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "supervisor.h"
+
+#define STATE_MAX (640 * 1024)  /* 256 units of ~2 KiB at most */
+#define ARGS_MAX 64
+#define ENV_MAX 64
+#define STATE_MAGIC "ember-state 1\n"
+
+enum field_type { F_INT, F_PID, F_LL, F_UNS, F_BOOL, F_STATE, F_PHASE };
+
+/* The unit fields that carry over. fds are passed by number (FD_CLOEXEC cleared). */
+static const struct field {
+	const char *key;
+	size_t off;
+	enum field_type type;
+	bool fd;
+} unit_fields[] = {
+#define UF(k, member, t, isfd) { k, offsetof(struct unit, member), t, isfd }
+	UF("state", state, F_STATE, false),
+	UF("phase", phase, F_PHASE, false),
+	UF("exec_index", exec_index, F_UNS, false),
+	UF("main_pid", main_pid, F_PID, false),
+	UF("control_pid", control_pid, F_PID, false),
+	UF("pgid", pgid, F_PID, false),
+	UF("cg_fd", cg_fd, F_INT, true),
+	UF("out_fd", out_fd, F_INT, true),
+	UF("out_wfd", out_wfd, F_INT, true),
+	UF("err_fd", err_fd, F_INT, true),
+	UF("err_wfd", err_wfd, F_INT, true),
+	UF("exec_fd", exec_fd, F_INT, true),
+	UF("deadline_ms", deadline_ms, F_LL, false),
+	UF("start_wanted", start_wanted, F_BOOL, false),
+	UF("stop_wanted", stop_wanted, F_BOOL, false),
+	UF("restart_pending", restart_pending, F_BOOL, false),
+	UF("killed", killed, F_BOOL, false),
+	UF("start_after_stop", start_after_stop, F_BOOL, false),
+	UF("restarts", restarts, F_UNS, false),
+	UF("exit_status", exit_status, F_INT, false),
+	UF("run_started_ms", run_started_ms, F_LL, false),
+	UF("since_us", since_us, F_LL, false),
+	UF("started_us", started_us, F_LL, false),
+	UF("ready_us", ready_us, F_LL, false),
+	UF("failed_us", failed_us, F_LL, false),
+	UF("stopped_us", stopped_us, F_LL, false),
+	UF("bo_consecutive", backoff.consecutive, F_UNS, false),
+	UF("bo_in_window", backoff.in_window, F_UNS, false),
+	UF("bo_window_start_ms", backoff.window_start_ms, F_LL, false),
+	UF("bo_starved", backoff.starved, F_UNS, false),
+#undef UF
+};
+#define FIELD_COUNT (sizeof unit_fields / sizeof unit_fields[0])
+
+static struct {
+	char exe[PATH_MAX];
+	char *argv[ARGS_MAX + 1];
+	char *envp[ENV_MAX + 2];
+	char env_fd[32];
+	char state[STATE_MAX + 1];  /* what was received, NUL-terminated */
+	size_t state_len;
+} ho; /* .bss */
+
+/* ---- the invocation ----------------------------------------------------------------- */
+
+void handover_save_invocation(int argc, char **argv, char **envp)
+{
+	ssize_t n = readlink("/proc/self/exe", ho.exe, sizeof ho.exe - 1);
+	size_t e = 0;
+
+	/* An upgrade replaces the file: run the path, not the deleted inode. */
+	if (n > 0) {
+		ho.exe[n] = '\0';
+		char *deleted = strstr(ho.exe, " (deleted)");
+		if (deleted && deleted[10] == '\0')
+			*deleted = '\0';
+	} else if (argc > 0 && argv[0][0] == '/') {
+		snprintf(ho.exe, sizeof ho.exe, "%s", argv[0]);
+	}
+	for (int i = 0; i < argc && i < ARGS_MAX; i++)
+		ho.argv[i] = argv[i];
+	for (size_t i = 0; envp && envp[i] && e < ENV_MAX; i++)
+		if (strncmp(envp[i], HANDOVER_ENV "=", sizeof HANDOVER_ENV) != 0)
+			ho.envp[e++] = envp[i];
+	ho.envp[e] = NULL;
+}
+
+/* ---- writing -------------------------------------------------------------------------- */
+
+struct out {
+	char *buf;
+	size_t size, len;
+	bool full;
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->full)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->size - o->len) {
+		o->full = true;
+		return;
+	}
+	o->len += (size_t)n;
+}
+
+static void put_hex(struct out *o, const char *key, const char *s)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	put(o, " %s=", key);
+	for (; *s && !o->full; s++) {
+		if (o->size - o->len < 3) {
+			o->full = true;
+			return;
+		}
+		o->buf[o->len++] = digits[(unsigned char)*s >> 4];
+		o->buf[o->len++] = digits[(unsigned char)*s & 15];
+		o->buf[o->len] = '\0';
+	}
+	if (!*s)
+		put(o, "%s", "");
+}
+
+static long long field_get(const struct unit *u, const struct field *f)
+{
+	const char *p = (const char *)u + f->off;
+
+	switch (f->type) {
+	case F_INT: return *(const int *)p;
+	case F_PID: return *(const pid_t *)p;
+	case F_LL: return *(const long long *)p;
+	case F_UNS: return *(const unsigned *)p;
+	case F_BOOL: return *(const bool *)p;
+	case F_STATE: return *(const enum unit_state *)p;
+	case F_PHASE: return *(const enum unit_phase *)p;
+	}
+	return 0;
+}
+
+static void field_set(struct unit *u, const struct field *f, long long v)
+{
+	char *p = (char *)u + f->off;
+
+	switch (f->type) {
+	case F_INT: *(int *)p = (int)v; break;
+	case F_PID: *(pid_t *)p = (pid_t)v; break;
+	case F_LL: *(long long *)p = v; break;
+	case F_UNS: *(unsigned *)p = (unsigned)v; break;
+	case F_BOOL: *(bool *)p = v != 0; break;
+	case F_STATE:
+		if (v >= UNIT_INACTIVE && v <= UNIT_CONDITION)
+			*(enum unit_state *)p = (enum unit_state)v;
+		break;
+	case F_PHASE:
+		if (v >= PHASE_NONE && v <= PHASE_STOP_POST)
+			*(enum unit_phase *)p = (enum unit_phase)v;
+		break;
+	}
+}
+
+static void put_unit(struct out *o, const struct unit *u)
+{
+	put(o, "u %s", u->svc->name);
+	for (size_t i = 0; i < FIELD_COUNT; i++)
+		put(o, " %s=%lld", unit_fields[i].key, field_get(u, &unit_fields[i]));
+	put_hex(o, "status", u->status_text);
+	put_hex(o, "error", u->error);
+	put(o, "\n");
+}
+
+size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
+{
+	struct out o = { buf, size, 0, false };
+
+	put(&o, "%s", STATE_MAGIC);
+	put(&o, "p run_pid=%d shell_pid=%d rescue=%d started_us=%lld boot_ready_us=%lld "
+		"generation=%u crashes=%u crash_ms=%lld\n",
+	    (int)p->run_pid, (int)p->shell_pid, p->rescue ? 1 : 0, p->started_us, p->boot_ready_us,
+	    p->generation, p->crashes, p->crash_ms);
+	for (size_t i = 0; i < supervisor_count(); i++)
+		put_unit(&o, supervisor_unit(i));
+	return o.full ? 0 : o.len;
+}
+
+/* Keep (or no longer keep) every unit fd open across execve(). */
+static void unit_fds_inherit(bool inherit)
+{
+	for (size_t i = 0; i < supervisor_count(); i++) {
+		const struct unit *u = supervisor_unit(i);
+		for (size_t f = 0; f < FIELD_COUNT; f++) {
+			int fd = unit_fields[f].fd ? (int)field_get(u, &unit_fields[f]) : -1;
+			if (fd >= 0)
+				fcntl(fd, F_SETFD, inherit ? 0 : FD_CLOEXEC);
+		}
+	}
+}
+
+static int state_memfd(void)
+{
+#ifdef SYS_memfd_create
+	int fd = (int)syscall(SYS_memfd_create, "ember-state", 0u);
+	if (fd >= 0)
+		return fd;
+#endif
+	/* No memfd (an old kernel): an unlinked file on /run, a tmpfs. */
+	char path[] = "/run/ember/.state-XXXXXX";
+	int tmp = mkstemp(path);
+	if (tmp >= 0)
+		unlink(path);
+	return tmp;
+}
+
+int handover_exec(const struct handover_pid1 *p)
+{
+	static char buf[STATE_MAX];
+	size_t len = handover_format(buf, sizeof buf, p);
+	int fd, e;
+	size_t envc = 0;
+
+	if (len == 0 || !ho.exe[0] || !ho.argv[0]) {
+		errno = len == 0 ? EOVERFLOW : ENOENT;
+		return -1;
+	}
+	fd = state_memfd();
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	while (ho.envp[envc])
+		envc++;
+	snprintf(ho.env_fd, sizeof ho.env_fd, "%s=%d", HANDOVER_ENV, fd);
+	ho.envp[envc] = ho.env_fd;
+	ho.envp[envc + 1] = NULL;
+	unit_fds_inherit(true);
+	execve(ho.exe, ho.argv, ho.envp);
+	e = errno;
+	unit_fds_inherit(false);
+	ho.envp[envc] = NULL;
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+/* ---- reading -------------------------------------------------------------------------- */
+
+/* The value of " key=" in line (up to its end), or NULL. Values hold no spaces. */
+static const char *value_of(const char *line, const char *end, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = line; p < end; p++)
+		if (*p == ' ' && (size_t)(end - p) > klen + 1 && memcmp(p + 1, key, klen) == 0 &&
+		    p[klen + 1] == '=')
+			return p + klen + 2;
+	return NULL;
+}
+
+static bool number_of(const char *line, const char *end, const char *key, long long *v)
+{
+	const char *s = value_of(line, end, key);
+	char *stop;
+
+	if (!s)
+		return false;
+	errno = 0;
+	*v = strtoll(s, &stop, 10);
+	return errno == 0 && stop != s && (stop == end || *stop == ' ');
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static void hex_of(const char *line, const char *end, const char *key, char *out, size_t size)
+{
+	const char *s = value_of(line, end, key);
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (!s)
+		return;
+	while (s + 1 < end && n + 1 < size && hexval(s[0]) >= 0 && hexval(s[1]) >= 0) {
+		char c = (char)(hexval(s[0]) << 4 | hexval(s[1]));
+		out[n++] = c ? c : '?';
+		s += 2;
+	}
+	out[n] = '\0';
+}
+
+bool handover_parse_pid1(const char *text, struct handover_pid1 *p)
+{
+	const char *line, *end;
+	long long v;
+
+	memset(p, 0, sizeof *p);
+	p->boot_ready_us = -1;
+	if (strncmp(text, STATE_MAGIC, strlen(STATE_MAGIC)) != 0)
+		return false;
+	line = strstr(text, "\np ");
+	if (!line)
+		return false;
+	line += 2;
+	end = strchr(line, '\n');
+	if (!end)
+		return false;
+	if (number_of(line, end, "run_pid", &v) && v > 0 && v <= INT_MAX)
+		p->run_pid = (pid_t)v;
+	if (number_of(line, end, "shell_pid", &v) && v > 0 && v <= INT_MAX)
+		p->shell_pid = (pid_t)v;
+	if (number_of(line, end, "rescue", &v))
+		p->rescue = v != 0;
+	if (number_of(line, end, "started_us", &v))
+		p->started_us = v;
+	if (number_of(line, end, "boot_ready_us", &v))
+		p->boot_ready_us = v;
+	if (number_of(line, end, "generation", &v) && v >= 0 && v < UINT_MAX)
+		p->generation = (unsigned)v;
+	if (number_of(line, end, "crashes", &v) && v >= 0 && v < UINT_MAX)
+		p->crashes = (unsigned)v;
+	if (number_of(line, end, "crash_ms", &v))
+		p->crash_ms = v;
+	return true;
+}
+
+bool handover_receive(struct handover_pid1 *p)
+{
+	const char *var = getenv(HANDOVER_ENV);
+	char *stop;
+	long fd;
+	ssize_t n;
+
+	if (!var)
+		return false;
+	fd = strtol(var, &stop, 10);
+	unsetenv(HANDOVER_ENV); /* children must not see it */
+	if (*stop || fd < 3 || fd > INT_MAX)
+		return false;
+	ho.state_len = 0;
+	while (ho.state_len < STATE_MAX &&
+	       (n = read((int)fd, ho.state + ho.state_len, STATE_MAX - ho.state_len)) > 0)
+		ho.state_len += (size_t)n;
+	close((int)fd);
+	ho.state[ho.state_len] = '\0';
+	if (!handover_parse_pid1(ho.state, p)) {
+		log_error("re-execution: the state handed over is not readable; starting afresh");
+		ho.state_len = 0;
+		return false;
+	}
+	return true;
+}
+
+/* A unit of the old PID 1 that the new service files no longer have: its processes run
+ * on unsupervised (reaped as orphans); its fds are closed. */
+static void orphan_unit(const char *name, const char *line, const char *end)
+{
+	long long v;
+
+	log_warn("re-execution: %s is no longer loaded; its processes are left alone", name);
+	for (size_t f = 0; f < FIELD_COUNT; f++)
+		if (unit_fields[f].fd && number_of(line, end, unit_fields[f].key, &v) && v >= 3 &&
+		    v <= INT_MAX)
+			close((int)v);
+}
+
+static void adopt_line(const char *line, const char *end, unsigned *adopted)
+{
+	char name[SERVICE_NAME_MAX];
+	const char *sp = memchr(line, ' ', (size_t)(end - line));
+	struct unit *u;
+	long long v;
+
+	if (!sp || (size_t)(sp - line) >= sizeof name)
+		return;
+	memcpy(name, line, (size_t)(sp - line));
+	name[sp - line] = '\0';
+	u = supervisor_unit_for_handover(name);
+	if (!u) {
+		orphan_unit(name, line, end);
+		return;
+	}
+	for (size_t f = 0; f < FIELD_COUNT; f++)
+		if (number_of(line, end, unit_fields[f].key, &v))
+			field_set(u, &unit_fields[f], v);
+	hex_of(line, end, "status", u->status_text, sizeof u->status_text);
+	hex_of(line, end, "error", u->error, sizeof u->error);
+	(*adopted)++;
+}
+
+unsigned handover_adopt_units(void)
+{
+	unsigned adopted = 0;
+
+	for (const char *line = ho.state; ho.state_len && line && *line;) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			break;
+		if (line[0] == 'u' && line[1] == ' ')
+			adopt_line(line + 2, end, &adopted);
+		line = end + 1;
+	}
+	ho.state_len = 0;
+	return adopted;
+}

@@ -1,0 +1,19 @@
+// sources: init/service.c init/exec-line.c
+/* EnvironmentFile= contents. Every assignment handed out is NAME=value with a name. */
+#include "fuzz.h"
+#include "service.h"
+
+static int check(void *ctx, const char *assignment)
+{
+	(void)ctx;
+	if (!strchr(assignment, '=') || assignment[0] == '=')
+		abort();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[256];
+	service_envfile_parse((const char *)data, size, check, NULL, err, sizeof err);
+	return 0;
+}

@@ -1,0 +1,22 @@
+// sources: init/service.c init/exec-line.c
+/* A service file (init/service.c): any bytes are parsed, validated, and either usable or
+ * failed; never a crash. */
+#include "fuzz.h"
+#include "service.h"
+
+static void quiet(void *ctx, enum service_severity sev, const char *file, unsigned line,
+		  const char *msg)
+{
+	(void)ctx; (void)sev; (void)file; (void)line; (void)msg;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct service svc;
+	const struct service_diag diag = { quiet, NULL };
+
+	if (service_init(&svc, "fuzz", "/fuzz/fuzz.service") < 0)
+		abort();
+	service_parse(&svc, (const char *)data, size, &diag);
+	return 0;
+}
