@@ -3,7 +3,11 @@
 # serial console. Leave with `poweroff` (or Ctrl-A X to kill QEMU).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-img=$TOP/out/ember.cpio
+# EMBER_BIN picks the programs (`make run` sets it to the static set, out-static/bin, when
+# the musl sysroot is built); the image goes next to them.
+out=$(dirname "${EMBER_BIN:-$TOP/out/bin}")
+img=$out/ember.cpio
+echo "run: programs from ${EMBER_BIN:-$TOP/out/bin}"
 "$TOP"/scripts/kernel.sh >/dev/null
 # The demo system (etc/demo): a few services, the modules its modules-load.d names (with
 # their dependencies), a NAT configuration.
@@ -18,7 +22,7 @@ echo "run: type 'poweroff' in the guest shell to stop; Ctrl-A X kills QEMU"
 # PCR 11 (`boot-measure log` in the guest shows them).
 tpm_args=""
 if command -v swtpm >/dev/null 2>&1; then
-	tpm_args=$("$TOP"/scripts/swtpm-start.sh "$TOP/out/run-tpm") || tpm_args=""
+	tpm_args=$("$TOP"/scripts/swtpm-start.sh "$out/run-tpm") || tpm_args=""
 fi
 [ -n "$tpm_args" ] && echo "run: TPM 2.0 from swtpm attached: boot phases are measured into PCR 11"
 # shellcheck disable=SC2086
