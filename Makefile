@@ -22,14 +22,13 @@ MANPAGES =
 define musl_prog
 PROGS += $(BIN)/$(1)
 $(BIN)/$(1): $(patsubst %.c,$(OBJ_MUSL)/%.o,$(2)) $(OUT)/libember-musl.a | $(BIN)
-	@$$(MUSL_CC) $$(LDFLAGS) $(STRIP) -static -o $$@ $$^
-	@scripts/variant.sh $$@
+	@SYSROOT= CC="$$(MUSL_CC)" LIB_STATIC=1 scripts/link-lib.sh $$@ "" "" $$(LDFLAGS) $(STRIP) $$^
 endef
 
 define lib_prog
 PROGS += $(BIN)/$(1)
 $(BIN)/$(1): $(patsubst %.c,$(OBJ_SYS)/%.o,$(2)) $(OUT)/libember-sys.a | $(BIN)
-	@CC="$$(LIB_CC)" PKG_CONFIG="$$(PKG_CONFIG)" SYSROOT="$$(SYSROOT)" \
+	@CC="$$(LIB_CC)" PKG_CONFIG="$$(PKG_CONFIG)" SYSROOT="$$(SYSROOT)" LIB_STATIC="$$(LIB_STATIC)" \
 	 PKG_CONFIG_LIBDIR_SYSROOT="$$(PKG_CONFIG_LIBDIR_SYSROOT)" \
 	 scripts/link-lib.sh $$@ "$(3)" "$(4)" $$(LDFLAGS) $(STRIP) $$^
 $(patsubst %.c,$(OBJ_SYS)/%.o,$(2)): SYS_PKG_CFLAGS := $$(shell scripts/pkg-cflags.sh "$(3)" "$$(SYSROOT)" "$$(PKG_CONFIG)")
@@ -54,10 +53,15 @@ $(OBJ_MUSL)/%.o: %.c $(MUSL_INC)/.stamp
 	@echo "  CC (musl) $<"
 	@$(MUSL_CC) $(CPPFLAGS) -I. -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(OBJ_SYS)/%.o: %.c
+# Against a sysroot, the library-backed programs see its headers and the same kernel uapi
+# headers the libc-only ones get (pkg-config drops -I/usr/include as a system folder, and
+# musl-gcc looks in neither).
+SYS_INC = $(if $(SYSROOT),--sysroot=$(SYSROOT) -isystem $(SYSROOT)/usr/include -isystem $(MUSL_INC))
+
+$(OBJ_SYS)/%.o: %.c $(if $(SYSROOT),$(MUSL_INC)/.stamp)
 	@mkdir -p $(@D)
 	@echo "  CC (sys)  $<"
-	@$(LIB_CC) $(CPPFLAGS) -I. -Ilib -Icgroup $(SYS_PKG_CFLAGS) $(CFLAGS) $(if $(SYSROOT),--sysroot=$(SYSROOT)) -MMD -MP -c -o $@ $<
+	@$(LIB_CC) $(CPPFLAGS) -I. -Ilib -Icgroup $(SYS_PKG_CFLAGS) $(CFLAGS) $(SYS_INC) -MMD -MP -c -o $@ $<
 
 $(OUT)/libember-musl.a: $(patsubst %.c,$(OBJ_MUSL)/%.o,$(LIB_SRC) $(CGROUP_SRC))
 	@rm -f $@
@@ -80,7 +84,14 @@ check: deps
 	$(MAKE) all
 	$(MAKE) unit-tests
 	$(MAKE) fuzz-build
+	$(MAKE) static
 	tests/run $(SUITES)
+
+# Every program static against musl, into $(STATIC_OUT)/bin: the musl sysroot is built
+# first when this machine has none (scripts/sysroot.sh, ~15 min once, then cached).
+static:
+	@sysroot=$$(scripts/sysroot.sh | tail -n 1) && \
+	 $(MAKE) OUT=$(STATIC_OUT) SYSROOT="$$sysroot" LIB_CC="$(MUSL_CC)" all
 
 UNIT_SRC = $(wildcard tests/unit/test-*.c)
 UNIT_BIN = $(patsubst tests/unit/%.c,$(OUT)/tests/musl/%,$(UNIT_SRC)) \
@@ -127,9 +138,10 @@ fuzz: deps fuzz-build
 	tests/fuzz/run $(FUZZ_SECONDS)
 
 # ---- the QEMU image ------------------------------------------------------------------------
+# The static set when this machine has the musl sysroot, else the default build.
 run: deps
-	$(MAKE) all
-	scripts/run-qemu.sh
+	@if scripts/sysroot.sh --check 2>/dev/null; then $(MAKE) static && EMBER_BIN=$(CURDIR)/$(STATIC_OUT)/bin scripts/run-qemu.sh; \
+	 else $(MAKE) all && scripts/run-qemu.sh; fi
 
 image: all
 	scripts/mkinitramfs.sh $(OUT)/ember.cpio
@@ -148,9 +160,9 @@ install: all man
 	INITDIR="$(INITDIR)" scripts/install.sh "$(DESTDIR)" "$(PREFIX)" "$(SYSCONFDIR)" "$(BIN)" "$(OUT)/man"
 
 clean:
-	rm -rf $(OUT)
+	rm -rf $(OUT) $(STATIC_OUT)
 
-.PHONY: all deps check unit-tests fuzz fuzz-build run image bench man install clean
+.PHONY: all deps check static unit-tests fuzz fuzz-build run image bench man install clean
 .DELETE_ON_ERROR:
 
 # ---- a real distribution (distro/debian/README.md) --------------------------------------

@@ -23,15 +23,21 @@ OUT = out
 # system cc already targets musl.
 MUSL_CC = $(shell command -v musl-gcc 2>/dev/null || echo cc)
 
-# Programs backed by third-party libraries (libcap, libmnl, libnftnl, tss2).
+# Programs backed by third-party libraries (libcap, libmnl, libnftnl, tss2, libxcrypt).
 # Default: the system compiler and libraries (Debian: glibc; static where every .a exists,
-# else dynamic). Point SYSROOT at a musl sysroot holding static libraries (and
-# PKG_CONFIG_LIBDIR at its pkgconfig dirs) to build them fully static against musl:
-#   make SYSROOT=/path/to/alpine-root LIB_CC="musl-gcc"
+# else dynamic). Fully static against musl (docs/build.md):
+#   make static            builds the musl sysroot once (scripts/sysroot.sh, cached in
+#                          ~/.cache/ember) and every program into $(STATIC_OUT)/bin
+#   make SYSROOT=DIR LIB_CC=musl-gcc   the same by hand against any musl sysroot holding
+#                          static libraries (its pkg-config files under usr/lib/pkgconfig)
+#   make LIB_STATIC=1      Alpine: the system cc and the *-static packages
+# With SYSROOT or LIB_STATIC=1 a program that does not come out static musl fails to link.
 SYSROOT =
 LIB_CC  = cc
+LIB_STATIC =
 PKG_CONFIG = pkg-config
 PKG_CONFIG_LIBDIR_SYSROOT = $(SYSROOT)/usr/lib/pkgconfig:$(SYSROOT)/usr/share/pkgconfig
+STATIC_OUT = out-static
 
 # Flags
 CSTD     = -std=c11
@@ -42,8 +48,9 @@ WARN     = -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-protot
 CPPFLAGS = -D_GNU_SOURCE -DEMBER_VERSION=\"$(VERSION)\"
 EXTRA_CFLAGS  =
 EXTRA_LDFLAGS =
-CFLAGS   = $(CSTD) $(WARN) -Os -g -fno-common $(EXTRA_CFLAGS)
-LDFLAGS  = $(EXTRA_LDFLAGS)
+# Every function and object in its own section, and the linker drops the unused ones.
+CFLAGS   = $(CSTD) $(WARN) -Os -g -fno-common -ffunction-sections -fdata-sections $(EXTRA_CFLAGS)
+LDFLAGS  = -Wl,--gc-sections $(EXTRA_LDFLAGS)
 STRIP    = -s
 
 # Unit tests under sanitizers (glibc toolchain; musl has no sanitizer runtime)

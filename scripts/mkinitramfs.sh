@@ -36,8 +36,9 @@ for applet in $(/bin/busybox --list); do
 	[ "$applet" = busybox ] || [ "$applet" = init ] || ln -s busybox "$root/bin/$applet"
 done
 # ember's programs where `make install` puts them (ember-init in /sbin, daemons and
-# helpers in /usr/sbin, commands in /usr/bin).
-"$TOP"/scripts/install.sh "$root" /usr /etc "$TOP/out/bin" "$root/.no-man" >/dev/null
+# helpers in /usr/sbin, commands in /usr/bin); from EMBER_BIN when set (the static set:
+# out-static/bin), else out/bin.
+"$TOP"/scripts/install.sh "$root" /usr /etc "${EMBER_BIN:-$TOP/out/bin}" "$root/.no-man" >/dev/null
 rm -rf "$root/usr/share"
 # Library-backed programs are dynamic on Debian (no static tss2, libmnl): bring the
 # shared libraries they load, at the same paths.

@@ -3,7 +3,11 @@
 # serial console. Leave with `poweroff` (or Ctrl-A X to kill QEMU).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-img=$TOP/out/ember.cpio
+# EMBER_BIN picks the programs (`make run` sets it to the static set, out-static/bin, when
+# the musl sysroot is built); the image goes next to them.
+out=$(dirname "${EMBER_BIN:-$TOP/out/bin}")
+img=$out/ember.cpio
+echo "run: programs from ${EMBER_BIN:-$TOP/out/bin}"
 "$TOP"/scripts/kernel.sh >/dev/null
 # The demo system (etc/demo): a few services, the modules its modules-load.d names (with
 # their dependencies), a NAT configuration.
@@ -17,7 +21,7 @@ echo "run: type 'poweroff' in the guest shell to stop; Ctrl-A X kills QEMU"
 # With swtpm the guest gets a TPM 2.0, and ember-init measures its boot phases into
 # PCR 11 (`boot-measure log` in the guest shows them).
 tpm_args=""
-tpm_dir=$TOP/out/run-tpm
+tpm_dir=$out/run-tpm
 # swtpm outlives a QEMU that never connected to it (or was killed): stop it whatever way
 # the run ends.
 stop_swtpm() {
