@@ -170,36 +170,30 @@ static int find_unit(const struct verify_options *o, const char *name, char *pat
 	return -1;
 }
 
-/* The name the parser gets: "sshd" for sshd.service; a template gets TEST_INSTANCE. */
+/* The name the parser gets, canonical as ember-init's loader makes it: "sshd" for
+ * sshd.service, "dbus.socket", "multi-user.target". A template ("getty@.service",
+ * "foo@.socket") is checked as an instance of itself, TEST_INSTANCE. */
 static const char *unit_name(const char *file, char *name, size_t size, bool *template)
 {
-	size_t len;
+	const char *at = strchr(file, '@');
+	const char *dot = strrchr(file, '.');
 
-	snprintf(name, size, "%s", file);
-	*template = false;
-	if (!has_suffix(name, SERVICE_SUFFIX))
-		return name;
-	len = strlen(name) - strlen(SERVICE_SUFFIX);
-	name[len] = '\0';
-	if (len > 0 && name[len - 1] == '@') {
-		*template = true;
-		snprintf(name + len, size - len, "%s", TEST_INSTANCE);
-	}
+	*template = at && dot && at + 1 == dot;
+	if (*template)
+		snprintf(name, size, "%.*s%s%s", (int)(at + 1 - file), file, TEST_INSTANCE, dot);
+	else
+		snprintf(name, size, "%s", file);
+	if (has_suffix(name, SERVICE_SUFFIX))
+		name[strlen(name) - strlen(SERVICE_SUFFIX)] = '\0';
 	return name;
 }
 
-/* The kinds this ember's parser reads. U1/U4: when the parser learns .socket and
- * .target files, pass them to it here. */
+/* The kinds ember-init reads. */
 static const char *unsupported_kind(const char *file)
 {
-	if (has_suffix(file, ".service"))
+	if (has_suffix(file, ".service") || has_suffix(file, ".socket") ||
+	    has_suffix(file, ".target"))
 		return NULL;
-	if (has_suffix(file, ".socket"))
-		return "socket units are not supported by this ember: the service it activates "
-		       "gets no socket";
-	if (has_suffix(file, ".target"))
-		return "target units are not supported by this ember: units that want it get "
-		       "nothing, and ordering on it is ignored";
 	return "not a unit file ember reads (.service, .socket or .target)";
 }
 
@@ -250,16 +244,10 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 	}
 	unit_name(file, name, sizeof name, &template);
 	if (service_init(&svc, name, r->path) < 0) {
-		if (template)
-			file_error(r, "%s: a template: it runs only as an instance (NAME@INSTANCE), "
-				   "and this ember cannot load units with '@' in their name", file);
-		else if (strchr(name, '@'))
-			file_error(r, "%s: an instance of a template: this ember cannot load units "
-				   "with '@' in their name", file);
-		else
-			file_error(r, "%s: not a valid unit name (1-63 of A-Z a-z 0-9 _ . : -)", file);
+		file_error(r, "%s: not a valid unit name (1-127 of A-Z a-z 0-9 _ . : - @ \\)", file);
 		return;
 	}
+	svc.kind = unit_name_kind(name);
 	service_parse(&svc, text, (size_t)len, &diag);
 }
 

@@ -1261,6 +1261,25 @@ static int parse_signal_u8(struct parser *p, const struct key *k, const char *va
 	return 0;
 }
 
+/* The exit status names systemd.exec(5) lists: C's two and the BSD sysexits.h ones. */
+static int exit_status_from_name(const char *name, unsigned long *code)
+{
+	static const struct name_value names[] = {
+		{ "EXIT_SUCCESS", 0 }, { "EXIT_FAILURE", 1 }, { "USAGE", 64 }, { "DATAERR", 65 },
+		{ "NOINPUT", 66 }, { "NOUSER", 67 }, { "NOHOST", 68 }, { "UNAVAILABLE", 69 },
+		{ "SOFTWARE", 70 }, { "OSERR", 71 }, { "OSFILE", 72 }, { "CANTCREAT", 73 },
+		{ "IOERR", 74 }, { "TEMPFAIL", 75 }, { "PROTOCOL", 76 }, { "NOPERM", 77 },
+		{ "CONFIG", 78 },
+	};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		if (strcmp(name, names[i].name) == 0) {
+			*code = (unsigned long)names[i].value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /* Exit codes and signal names, separated by blanks; "" empties the set. Several lines add
  * up, as in systemd. */
 static int parse_status_set(struct parser *p, const struct key *k, const char *value)
@@ -1283,10 +1302,14 @@ static int parse_status_set(struct parser *p, const struct key *k, const char *v
 			set->code[code / 8] = (uint8_t)(set->code[code / 8] | 1u << (code % 8));
 			continue;
 		}
+		if (exit_status_from_name(w, &code) == 0) {
+			set->code[code / 8] = (uint8_t)(set->code[code / 8] | 1u << (code % 8));
+			continue;
+		}
 		sig = service_signal_from_name(w);
 		if (sig < 1 || sig > 64)
-			return invalid(p, k->name, w, "expected exit codes (0-255) and signal names "
-						      "(SIGUSR1); exit status names are not supported");
+			return invalid(p, k->name, w, "expected exit codes (0-255), exit status names "
+						      "(EXIT_FAILURE, DATAERR) and signal names (SIGUSR1)");
 		set->signal |= 1ull << (sig - 1);
 	}
 	return 0;
