@@ -526,7 +526,7 @@ int unit_specifiers_expand(const struct unit_spec_ctx *ctx, const char *in, char
 		snprintf(err, err_size, "unit name too long for specifiers");
 		return -1;
 	}
-	for (const char *s = in; *s; s++) {
+	for (const char *s = in; *s; ) {
 		const char *piece;
 		bool failed;
 		size_t plain = strcspn(s, "%");
@@ -543,7 +543,7 @@ int unit_specifiers_expand(const struct unit_spec_ctx *ctx, const char *in, char
 			return -1;
 		}
 		put_str(&o, piece);
-		s++;
+		s += 2; /* the '%' and the specifier's letter */
 	}
 	if (o.overflow) {
 		snprintf(err, err_size, "too long after expanding specifiers");

@@ -52,4 +52,4 @@ rm -f "$out/disk.img"
 mke2fs -q -t ext4 -L ember-root -d "$root" "$out/disk.img" "$((mb + 768))M"
 rm -rf "$root"
 "$TOP"/scripts/mkinitramfs.sh "$out/initramfs.cpio" --init "$TOP/distro/debian/initramfs-init" \
-	--modules "virtio_pci virtio_blk ext4"
+	--modules "virtio_pci virtio_blk crc32c_generic ext4"

@@ -1,4 +1,4 @@
-// sources: init/service.c init/exec-line.c
+// sources: init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
 /* A service file (init/service.c): any bytes are parsed, validated, and either usable or
  * failed; never a crash. */
 #include "fuzz.h"
@@ -13,7 +13,7 @@ static void quiet(void *ctx, enum service_severity sev, const char *file, unsign
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct service svc;
-	const struct service_diag diag = { quiet, NULL };
+	const struct service_diag diag = { quiet, NULL, false };
 
 	if (service_init(&svc, "fuzz", "/fuzz/fuzz.service") < 0)
 		abort();
