@@ -12,6 +12,7 @@
 #include "io.h"
 #include "log.h"
 #include "supervisor.h"
+#include "svc-runtime.h" /* unit-runtime2 */
 #include "svc-cgroup.h"
 
 #ifndef SO_PEERGROUPS
@@ -333,6 +334,13 @@ static void change(struct client *c, const struct ctl_request *r)
 	char err[256] = "";
 	int rc = 0;
 
+	/* unit-runtime2: RefuseManualStart=/RefuseManualStop= (systemctl's exit status 1) */
+	if ((r->verb == CTL_START || r->verb == CTL_STOP || r->verb == CTL_RESTART) &&
+	    runtime_refuse_manual(r->name, r->verb == CTL_START ? "start" : r->verb == CTL_STOP
+				  ? "stop" : "restart", err, sizeof err) < 0) {
+		fail_reply(c, CTL_STATUS_FAILED, err);
+		return;
+	}
 	switch (r->verb) {
 	case CTL_START: rc = supervisor_start(r->name, err, sizeof err); break;
 	case CTL_STOP: rc = supervisor_stop(r->name, err, sizeof err); break;

@@ -21,13 +21,14 @@
 
 #include "log.h"
 #include "supervisor.h"
+#include "fdstore.h" /* unit-runtime2 */
 
 #define STATE_MAX (640 * 1024)  /* 256 units of ~2 KiB at most */
 #define ARGS_MAX 64
 #define ENV_MAX 64
 #define STATE_MAGIC "ember-state 1\n"
 
-enum field_type { F_INT, F_PID, F_LL, F_UNS, F_BOOL, F_STATE, F_PHASE };
+enum field_type { F_INT, F_PID, F_LL, F_UNS, F_BOOL, F_STATE, F_PHASE, F_U8 };
 
 /* The unit fields that carry over. fds are passed by number (FD_CLOEXEC cleared). */
 static const struct field {
@@ -67,6 +68,14 @@ static const struct field {
 	UF("bo_in_window", backoff.in_window, F_UNS, false),
 	UF("bo_window_start_ms", backoff.window_start_ms, F_LL, false),
 	UF("bo_starved", backoff.starved, F_UNS, false),
+	/* runtime keys (unit-runtime2): the service watchdog (CLOCK_BOOTTIME carries over) */
+	UF("watchdog_deadline_ms", watchdog_deadline_ms, F_LL, false),
+	UF("watchdog_usec_override", watchdog_usec_override, F_LL, false),
+	UF("watchdog_fired", watchdog_fired, F_BOOL, false),
+	UF("result", result, F_U8, false),
+	UF("exit_signal", exit_signal, F_U8, false),
+	UF("stop_post_due", stop_post_due, F_BOOL, false), /* ExecStopPost= still to run */
+	UF("remain", remain, F_BOOL, false),
 #undef UF
 };
 #define FIELD_COUNT (sizeof unit_fields / sizeof unit_fields[0])
@@ -160,6 +169,7 @@ static long long field_get(const struct unit *u, const struct field *f)
 	case F_BOOL: return *(const bool *)p;
 	case F_STATE: return *(const enum unit_state *)p;
 	case F_PHASE: return *(const enum unit_phase *)p;
+	case F_U8: return *(const uint8_t *)p;
 	}
 	return 0;
 }
@@ -181,6 +191,10 @@ static void field_set(struct unit *u, const struct field *f, long long v)
 	case F_PHASE:
 		if (v >= PHASE_NONE && v <= PHASE_STOP_POST)
 			*(enum unit_phase *)p = (enum unit_phase)v;
+		break;
+	case F_U8:
+		if (v >= 0 && v <= 255)
+			*(uint8_t *)p = (uint8_t)v;
 		break;
 	}
 }
@@ -206,6 +220,12 @@ size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
 	    p->generation, p->crashes, p->crash_ms);
 	for (size_t i = 0; i < supervisor_count(); i++)
 		put_unit(&o, supervisor_unit(i));
+	/* unit-runtime2: the fd store, "f UNIT fd=N name=HEX" */
+	for (size_t i = 0; fdstore_entry_at(i); i++) {
+		put(&o, "f %s fd=%d", fdstore_entry_at(i)->unit, fdstore_entry_at(i)->fd);
+		put_hex(&o, "name", fdstore_entry_at(i)->name);
+		put(&o, "\n");
+	}
 	return o.full ? 0 : o.len;
 }
 
@@ -220,6 +240,7 @@ static void unit_fds_inherit(bool inherit)
 				fcntl(fd, F_SETFD, inherit ? 0 : FD_CLOEXEC);
 		}
 	}
+	fdstore_inherit(inherit); /* unit-runtime2 */
 }
 
 static int state_memfd(void)
@@ -418,6 +439,26 @@ static void adopt_line(const char *line, const char *end, unsigned *adopted)
 	(*adopted)++;
 }
 
+/* unit-runtime2: one stored fd; a unit no longer loaded loses it. */
+static void adopt_fdstore(const char *line, const char *end)
+{
+	char unit[SERVICE_NAME_MAX], name[NOTIFY_FDNAME_MAX];
+	const char *sp = memchr(line, ' ', (size_t)(end - line));
+	long long fd;
+
+	if (!sp || (size_t)(sp - line) >= sizeof unit || !number_of(line, end, "fd", &fd) ||
+	    fd < 3 || fd > INT_MAX)
+		return;
+	memcpy(unit, line, (size_t)(sp - line));
+	unit[sp - line] = '\0';
+	hex_of(line, end, "name", name, sizeof name);
+	if (!supervisor_find(unit) || !name[0]) {
+		close((int)fd);
+		return;
+	}
+	fdstore_adopt(unit, (int)fd, name);
+}
+
 unsigned handover_adopt_units(void)
 {
 	unsigned adopted = 0;
@@ -428,6 +469,8 @@ unsigned handover_adopt_units(void)
 			break;
 		if (line[0] == 'u' && line[1] == ' ')
 			adopt_line(line + 2, end, &adopted);
+		if (line[0] == 'f' && line[1] == ' ') /* unit-runtime2 */
+			adopt_fdstore(line + 2, end);
 		line = end + 1;
 	}
 	ho.state_len = 0;

@@ -37,6 +37,7 @@
 #include "sockets.h"
 #include "supervisor.h"
 #include "watchdog.h"
+#include "svc-runtime.h" /* unit-runtime2 */
 
 #define SHUTDOWN_GRACE_MS 3000     /* after services stopped: TERM to KILL for the rest */
 #define SHUTDOWN_MAX_MS 180000     /* services' own timeouts bound it; this is the backstop */
@@ -301,6 +302,18 @@ static void power_requested(enum power_action a)
 {
 	if (pid1.pending == POWER_NONE)
 		pid1.pending = a;
+}
+
+/* unit-runtime2: SuccessAction=, FailureAction=, StartLimitAction=, JobTimeoutAction=.
+ * "-force" skips the orderly stop of services (as SIGRTMIN+13..15 do); "-immediate"
+ * calls reboot(2) at once, and only if the kernel refuses goes the "-force" way. */
+static void unit_action(enum power_action a, bool force, bool immediate)
+{
+	if (immediate)
+		power_reboot(a);
+	power_requested(a);
+	if (force || immediate)
+		pid1.immediate = true;
 }
 
 /* ---- children and signals ------------------------------------------------------------ */
@@ -600,6 +613,7 @@ static void open_sockets(void)
 		log_error("%s: cannot open the control socket: %m; emberctl will not work",
 			  CONTROL_PATH);
 	control_on_power(power_requested);
+	runtime_on_action(unit_action); /* unit-runtime2 */
 	control_on_reexec(reexec_requested);
 	apply_control_group();
 }

@@ -14,6 +14,66 @@ static void copy_status(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
+/* runtime keys (unit-runtime2): a decimal number of at most 20 digits. */
+static int parse_u64(const char *s, size_t len, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (len == 0 || len > 20)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9' || v > (~0ULL - 9) / 10)
+			return -1;
+		v = v * 10 + (unsigned)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static bool is(const char *line, size_t len, const char *var)
+{
+	size_t n = strlen(var);
+	return len >= n && memcmp(line, var, n) == 0;
+}
+
+/* WATCHDOG=, WATCHDOG_USEC=, FDSTORE=, FDSTOREREMOVE=, FDNAME=: 0 done, -1 invalid,
+ * 1 not one of them. */
+static int runtime_line(const char *line, size_t len, struct notify_msg *m)
+{
+	if (is(line, len, "WATCHDOG=")) {
+		if (len == 10 && line[9] == '1')
+			m->watchdog_ping = true;
+		else if (len == 16 && memcmp(line + 9, "trigger", 7) == 0)
+			m->watchdog_trigger = true;
+		else
+			return -1;
+		return 0;
+	}
+	if (is(line, len, "WATCHDOG_USEC=")) {
+		m->has_watchdog_usec = true;
+		return parse_u64(line + 14, len - 14, &m->watchdog_usec);
+	}
+	if (is(line, len, "FDSTORE=") || is(line, len, "FDSTOREREMOVE=")) {
+		size_t n = line[7] == '=' ? 8 : 14;
+		if (len != n + 1 || line[n] != '1')
+			return -1;
+		*(n == 8 ? &m->fdstore : &m->fdstore_remove) = true;
+		return 0;
+	}
+	if (is(line, len, "FDNAME=")) {
+		size_t n = len - 7;
+		m->fdname_invalid = n == 0 || n >= NOTIFY_FDNAME_MAX;
+		for (size_t i = 7; i < len && !m->fdname_invalid; i++)
+			m->fdname_invalid = line[i] < 0x21 || line[i] > 0x7e || line[i] == ':';
+		if (!m->fdname_invalid) {
+			memcpy(m->fdname, line + 7, n);
+			m->fdname[n] = '\0';
+		}
+		return 0;
+	}
+	return 1;
+}
+
 static int apply_line(const char *line, size_t len, struct notify_msg *m)
 {
 	char value[32];
@@ -56,6 +116,8 @@ static int apply_line(const char *line, size_t len, struct notify_msg *m)
 		m->monotonic_usec = usec;
 		return 0;
 	}
+	if (runtime_line(line, len, m) != 1) /* runtime keys (unit-runtime2) */
+		return runtime_line(line, len, m);
 	if (len >= 8 && memcmp(line, "MAINPID=", 8) == 0) {
 		vlen = len - 8;
 		if (vlen == 0 || vlen >= sizeof value)

@@ -11,7 +11,9 @@
 #include "io.h"
 #include "log.h"
 #include "notify-msg.h"
+#include "unit-runtime-keys.h"
 #include "supervisor.h"
+#include "svc-runtime.h" /* unit-runtime2 */
 
 #define NOTIFY_READS_PER_TURN 32
 
@@ -47,24 +49,47 @@ int notify_open(const char *path)
 	return fd;
 }
 
-static void handle_one(const char *buf, size_t len, const struct ucred *cred)
+#define NOTIFY_FDS_MAX 16 /* fds per message (FDSTORE=1); more are closed */
+
+static void close_fds(int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* fds: the message's SCM_RIGHTS fds, which this closes unless the fd store keeps them. */
+static void handle_one(const char *buf, size_t len, const struct ucred *cred, int *fds,
+		       size_t nfds)
 {
 	struct notify_msg m;
 	struct unit *u;
 
-	if (!cred || cred->pid <= 0)
+	if (!cred || cred->pid <= 0) {
+		close_fds(fds, nfds);
 		return;
+	}
 	u = supervisor_unit_of_pid(cred->pid);
 	if (!u) {
 		log_debug("notify: message from pid %d, which belongs to no service; dropped",
 			  (int)cred->pid);
+		close_fds(fds, nfds);
 		return;
 	}
 	if (notify_parse(buf, len, &m) < 0) {
 		log_warn("%s: malformed notify message from pid %d; dropped", u->svc->name,
 			 (int)cred->pid);
+		close_fds(fds, nfds);
 		return;
 	}
+	/* runtime keys (unit-runtime2): NotifyAccess=, the watchdog, the fd store */
+	if (!runtime_notify_allowed(u, cred->pid)) {
+		log_warn("%s: notify message from pid %d refused (NotifyAccess=%s)", u->svc->name,
+			 (int)cred->pid, notify_access_name(u->svc->notify_access));
+		close_fds(fds, nfds);
+		return;
+	}
+	runtime_notify(u, &m, fds, nfds);
 	if (m.reloading) /* U2: before READY=1 in the same message */
 		supervisor_notify_reloading(u, m.monotonic_usec);
 	supervisor_notify(u, cred->pid, m.ready, m.stopping, m.has_status ? m.status : NULL,
@@ -83,6 +108,8 @@ void notify_handle(int fd)
 		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
 				      .msg_control = &ctl, .msg_controllen = sizeof ctl };
 		const struct ucred *cred = NULL;
+		int fds[NOTIFY_FDS_MAX];
+		size_t nfds = 0;
 		ssize_t n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC | MSG_TRUNC);
 
 		if (n < 0)
@@ -92,13 +119,19 @@ void notify_handle(int fd)
 				continue;
 			if (c->cmsg_type == SCM_CREDENTIALS)
 				cred = (const struct ucred *)CMSG_DATA(c);
-			else if (c->cmsg_type == SCM_RIGHTS) /* fd store is not supported: close */
+			else if (c->cmsg_type == SCM_RIGHTS) /* unit-runtime2: for the fd store */
 				for (int *f = (int *)CMSG_DATA(c);
-				     (char *)f < (char *)c + c->cmsg_len; f++)
-					close(*f);
+				     (char *)f + sizeof *f <= (char *)c + c->cmsg_len; f++) {
+					if (nfds < NOTIFY_FDS_MAX)
+						fds[nfds++] = *f;
+					else
+						close(*f);
+				}
 		}
-		if ((msg.msg_flags & MSG_TRUNC) || (size_t)n > NOTIFY_MSG_MAX)
+		if ((msg.msg_flags & MSG_TRUNC) || (size_t)n > NOTIFY_MSG_MAX) {
+			close_fds(fds, nfds);
 			continue; /* oversized: notify_parse would refuse it anyway */
-		handle_one(buf, (size_t)n, cred);
+		}
+		handle_one(buf, (size_t)n, cred, fds, nfds);
 	}
 }

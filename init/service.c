@@ -20,6 +20,7 @@
 #include "unit-compat.h"
 #include "parse.h"
 #include "socket-unit.h"
+#include "unit-runtime-keys.h" /* unit-runtime2 */
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
@@ -1345,6 +1346,18 @@ static int parse_default_instance(struct parser *p, const struct key *k, const c
 	return parse_string(p, k, value);
 }
 
+/* runtime keys (unit-runtime2): parsed in unit-runtime-keys.c */
+int service_timespan_ms(const char *s, unsigned long *out) { return parse_timespan_ms(s, out); }
+
+static int parse_runtime_key(struct parser *p, const struct key *k, const char *value)
+{
+	char why[160];
+
+	if (runtime_key_parse(p->svc, k->name, value, why, sizeof why) < 0)
+		return invalid(p, k->name, value, why);
+	return 0;
+}
+
 /* ---- the key table ---------------------------------------------------------------------- */
 
 #define F(member) offsetof(struct service, member)
@@ -1473,6 +1486,29 @@ static const struct key keys[] = {
 	  0, 0, true },
 	{ SECTION_SERVICE, "InaccessiblePaths", parse_path_list,
 	  EXECENV(paths[PATHS_INACCESSIBLE]), 0, 0, true },
+	/* runtime keys (unit-runtime2) */
+	{ SECTION_UNIT, "RefuseManualStart", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "RefuseManualStop", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "StopWhenUnneeded", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "SuccessAction", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "FailureAction", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "FailureAction", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "StartLimitAction", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "StartLimitAction", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "JobTimeoutSec", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "JobTimeoutAction", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "StartLimitInterval", parse_span_key, F(start_limit_interval_ms),
+	  START_LIMIT_INTERVAL_DEFAULT_MS, 0, false },
+	{ SECTION_SERVICE, "StartLimitInterval", parse_span_key, F(start_limit_interval_ms),
+	  START_LIMIT_INTERVAL_DEFAULT_MS, 0, false },
+	{ SECTION_UNIT, "ReloadPropagatedFrom", parse_runtime_key, 0, 0, 0, true },
+	{ SECTION_UNIT, "PropagatesReloadTo", parse_runtime_key, 0, 0, 0, true },
+	{ SECTION_SERVICE, "WatchdogSec", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "WatchdogSignal", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "NotifyAccess", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "FileDescriptorStoreMax", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "FileDescriptorStorePreserve", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "Sockets", parse_runtime_key, 0, 0, 0, true },
 };
 #undef F
 
@@ -1798,6 +1834,7 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->sock.socket_mode = 0666; /* U4 */
 	svc->sock.directory_mode = 0755;
 	svc->sock.backlog = SOMAXCONN;
+	runtime_keys_defaults(svc); /* unit-runtime2 */
 	str_copy(svc->path, sizeof svc->path, path);
 	if (!service_name_valid(name)) {
 		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);

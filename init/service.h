@@ -272,6 +272,19 @@ struct service {
 	struct service_name_list wanted_by, required_by, alias, also;
 	strref default_instance;
 
+	/* runtime keys (unit-runtime2): parsed by unit-runtime-keys.c, acted on by
+	 * svc-runtime.c and fdstore.c */
+	bool refuse_manual_start, refuse_manual_stop, stop_when_unneeded;
+	uint8_t notify_access;          /* enum notify_access */
+	uint8_t watchdog_signal;        /* WatchdogSignal=, default SIGABRT */
+	uint8_t success_action, failure_action, start_limit_action, job_timeout_action;
+	uint8_t fdstore_preserve;       /* FileDescriptorStorePreserve=: enum service_preserve */
+	uint16_t fdstore_max;           /* FileDescriptorStoreMax=, 0: no store */
+	unsigned long watchdog_ms;      /* WatchdogSec=, 0: off */
+	unsigned long job_timeout_ms;   /* JobTimeoutSec=, SERVICE_TIMEOUT_INFINITY: none */
+	strref sockets;                 /* Sockets=: canonical names, space-separated */
+	strref reload_from, reload_to;  /* ReloadPropagatedFrom=, PropagatesReloadTo= */
+
 	/* string storage behind every strref; text_used counts bytes in use */
 	uint16_t text_used;
 	char text[SERVICE_TEXT_MAX];
@@ -318,6 +331,9 @@ int service_add_name(struct service *svc, struct service_name_list *list, const 
 
 /* U1: forget the host facts specifiers use (%H %m %b ...): read again when next needed. */
 void service_forget_host(void);
+
+/* runtime keys (unit-runtime2): a systemd time span ("1min 30s", "infinity") in ms. */
+int service_timespan_ms(const char *s, unsigned long *out);
 
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);

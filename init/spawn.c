@@ -18,6 +18,7 @@
 #include "spawn-execenv.h"
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
+#include "svc-runtime.h" /* unit-runtime2 */
 
 #define ENV_MAX 160
 #define ENV_BUF_MAX 16384
@@ -106,6 +107,28 @@ static int add_listen_env(struct unit *u, const struct spawn_env *env)
 	return 0;
 }
 
+/* runtime keys (unit-runtime2): WATCHDOG_USEC= and WATCHDOG_PID= for the main process of
+ * a service with WatchdogSec=; the child writes its pid over the placeholder. */
+#define WATCHDOG_PID_PLACEHOLDER "WATCHDOG_PID=0000000000"
+static char *watchdog_pid_field;
+
+static int add_watchdog_env(struct unit *u)
+{
+	char line[48];
+
+	watchdog_pid_field = NULL;
+	if (!runtime_watchdog_env(u, line, sizeof line))
+		return 0;
+	if (env_add(NULL, line) < 0 || env_add(NULL, WATCHDOG_PID_PLACEHOLDER) < 0) {
+		snprintf(u->error, sizeof u->error, "WATCHDOG_USEC: too many variables");
+		return -1;
+	}
+	for (size_t i = 0; i < scratch.count; i++)
+		if (str_starts_with(scratch.vars[i], "WATCHDOG_PID="))
+			watchdog_pid_field = (char *)scratch.vars[i] + strlen("WATCHDOG_PID=");
+	return 0;
+}
+
 static int build_env(struct unit *u, const struct spawn_env *env)
 {
 	char line[512];
@@ -115,7 +138,8 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	scratch.vars[0] = NULL;
 	for (size_t i = 0; i < sizeof base_env / sizeof *base_env; i++)
 		env_add(NULL, base_env[i]);
-	if (env->notify_path && (s->type == SERVICE_NOTIFY || s->type == SERVICE_NOTIFY_RELOAD)) {
+	if (env->notify_path && (s->type == SERVICE_NOTIFY || s->type == SERVICE_NOTIFY_RELOAD ||
+				 runtime_wants_notify_socket(s))) { /* unit-runtime2 */
 		snprintf(line, sizeof line, "NOTIFY_SOCKET=%s", env->notify_path);
 		env_add(NULL, line);
 	}
@@ -150,6 +174,8 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 		snprintf(u->error, sizeof u->error, "*Directory=: environment too large");
 		return -1;
 	}
+	if (add_watchdog_env(u) < 0) /* unit-runtime2 */
+		return -1;
 	return add_listen_env(u, env);
 }
 
@@ -460,6 +486,8 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		/* In the child: plain syscalls only (see svc_cgroup_fork). setsid first, so
 		 * a stop can reach the whole session where there are no cgroups. */
 		setsid();
+		if (watchdog_pid_field) /* unit-runtime2 */
+			runtime_write_pid(watchdog_pid_field, getpid());
 		if (listen_pid_field && pass_listen_fds(env->listen, &ctx, &fail) < 0) {
 			exec_failure_write(ctx.report_fd, &fail);
 			_exit(127);

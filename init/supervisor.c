@@ -27,6 +27,9 @@
 #include "svc-lifecycle.h"
 #include "svc-pidfile.h"
 #include "unit-deps.h"
+#include "fdstore.h"          /* unit-runtime2 */
+#include "svc-runtime.h"      /* unit-runtime2 */
+#include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "parse.h"
 
 #define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
@@ -148,6 +151,7 @@ static void unit_reset(struct unit *u, struct service *svc)
 	for (size_t i = 0; i < SOCKET_LISTEN_MAX; i++) /* U4 */
 		u->listen_fd[i] = -1;
 	u->trigger_window_ms = u->failure_window_ms = -1;
+	u->watchdog_deadline_ms = u->watchdog_usec_override = -1; /* unit-runtime2 */
 }
 
 /* U4: a service a socket unit activates waits for traffic instead of starting at boot,
@@ -299,7 +303,9 @@ static pid_t spawn_main_with_sockets(struct unit *u, const char *line)
 	static struct listen_pass pass;
 	pid_t pid;
 
-	if (sockets_collect(sv.units, sv.count, u, &pass, u->error, sizeof u->error) < 0)
+	if (sockets_collect(sv.units, sv.count, u, &pass, u->error, sizeof u->error) < 0 ||
+	    runtime_collect_sockets(sv.units, sv.count, u, &pass, u->error, sizeof u->error) < 0 ||
+	    fdstore_collect(u->svc->name, &pass, u->error, sizeof u->error) < 0) /* unit-runtime2 */
 		return -1;
 	sv.spawn.listen = &pass;
 	pid = spawn_line(u, line);
@@ -417,6 +423,7 @@ static void start_main(struct unit *u)
 	u->main_pid = pid;
 	u->pgid = pid;
 	set_state(u, s->type == SERVICE_ONESHOT ? UNIT_STARTING : UNIT_RUNNING);
+	runtime_watchdog_arm(u, now_ms()); /* unit-runtime2: WatchdogSec= */
 	log_info("%s: started (pid %d)", name_of(u), (int)pid);
 	if (s->type == SERVICE_DBUS)
 		watch_bus_name(u);
@@ -530,6 +537,7 @@ static void begin_start(struct unit *u)
 	u->stop_post_due = true;
 	u->remain = u->pidfile_wait = u->reloading = u->reload_notified = false;
 	u->idle_waited = false;
+	u->watchdog_fired = false; /* unit-runtime2 */
 	set_state(u, UNIT_STARTING);
 	run_next_pre(u);
 }
@@ -613,6 +621,8 @@ static void schedule_restart(struct unit *u)
 		if (u->svc->essential && sv.essential_cb)
 			sv.essential_cb(name_of(u));
 		start_listed(u, &u->svc->on_failure, "OnFailure");
+		runtime_action(u, u->svc->start_limit_action, "StartLimitAction"); /* unit-runtime2 */
+		runtime_action(u, u->svc->failure_action, "FailureAction");
 		return;
 	}
 	u->restart_pending = true;
@@ -654,7 +664,8 @@ static void signal_processes(struct unit *u, int sig)
 static void send_stop_signal(struct unit *u)
 {
 	const struct service *s = u->svc;
-	int sig = svc_stop_signal(s, u->start_after_stop);
+	int sig = u->watchdog_fired ? s->watchdog_signal /* unit-runtime2 */
+					: svc_stop_signal(s, u->start_after_stop);
 	bool main_gone = u->main_pid <= 0 && u->control_pid <= 0;
 
 	if (s->kill_mode == KILL_NONE)
@@ -777,6 +788,7 @@ static void maybe_stopped(struct unit *u)
 		backoff_reset(&u->backoff);
 		set_state(u, UNIT_WAITING);
 		execenv_stopped(u->svc, true); /* U5: RuntimeDirectory= */
+		fdstore_unit_stopped(u->svc, true); /* unit-runtime2 */
 		return;
 	}
 	if (u->state == UNIT_FAILED) {
@@ -784,10 +796,13 @@ static void maybe_stopped(struct unit *u)
 	} else if (u->result == SVC_RESULT_SUCCESS && !sv.stopping_all) {
 		if (should_restart(u))
 			schedule_restart(u);
-		else /* as systemd: an explicit stop counts too */
+		else { /* as systemd: an explicit stop counts too */
 			start_listed(u, &u->svc->on_success, "OnSuccess");
+			runtime_action(u, u->svc->success_action, "SuccessAction"); /* unit-runtime2 */
+		}
 	}
 	execenv_stopped(u->svc, u->restart_pending || u->state == UNIT_WAITING); /* U5 */
+	fdstore_unit_stopped(u->svc, u->restart_pending || u->state == UNIT_WAITING); /* unit-runtime2 */
 }
 
 /* ---- events ------------------------------------------------------------------------- */
@@ -1005,20 +1020,26 @@ static void stop_what_can_stop(void)
 	}
 }
 
+static void runtime_tick(struct unit *u, long long now); /* unit-runtime2 */
+static void stop_unneeded(void);
+
 void supervisor_tick(long long now)
 {
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
 		if (u->deadline_ms >= 0 && now >= u->deadline_ms)
 			handle_timeout(u);
+		runtime_tick(u, now); /* unit-runtime2 */
 		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL))
 			maybe_stopped(u);
 		lifecycle_tick(u);
 	}
-	if (sv.stopping_all)
+	if (sv.stopping_all) {
 		stop_what_can_stop();
-	else
+	} else {
 		start_what_can_start();
+		stop_unneeded(); /* unit-runtime2: StopWhenUnneeded= */
+	}
 	check_boot_ready();
 }
 
@@ -1039,6 +1060,8 @@ long long supervisor_next_deadline(void)
 			long long poll_at = now_ms() + CGROUP_WATCH_MS; /* U2: see lifecycle_tick */
 			d = d < 0 || poll_at < d ? poll_at : d;
 		}
+		if (runtime_next_deadline(u) >= 0 && (d < 0 || runtime_next_deadline(u) < d))
+			d = runtime_next_deadline(u); /* unit-runtime2 */
 		if (d >= 0 && (next < 0 || d < next))
 			next = d;
 	}
@@ -1235,6 +1258,12 @@ static const struct unit *load_on_request(const char *name)
 		return supervisor_find(name);
 	sv.nextra--;
 	return NULL;
+}
+
+/* runtime keys (unit-runtime2): a unit by name, loaded if need be (without starting it). */
+const struct unit *supervisor_load(const char *name)
+{
+	return supervisor_find(name) ? supervisor_find(name) : load_on_request(name);
 }
 
 static struct unit *find_mutable(const char *name, char *err, size_t errlen)
@@ -1437,10 +1466,13 @@ static void start_listed(struct unit *u, const struct service_name_list *list, c
 /* Failed, and nothing is left running: restart, or give up and start OnFailure=. */
 static void settle_failed(struct unit *u)
 {
-	if (should_restart(u))
+	if (should_restart(u)) {
 		schedule_restart(u);
-	else
+	} else {
 		start_listed(u, &u->svc->on_failure, "OnFailure");
+		if (!sv.stopping_all) /* unit-runtime2 */
+			runtime_action(u, u->svc->failure_action, "FailureAction");
+	}
 }
 
 /* ExecStopPost= after every run that got as far as starting, stopped or failed. True
@@ -1580,6 +1612,8 @@ static void lifecycle_tick(struct unit *u)
 	}
 }
 
+static void propagate_reload(const struct unit *u); /* unit-runtime2 */
+
 int supervisor_reload_unit(const char *name, char *err, size_t errlen)
 {
 	struct unit *u = find_mutable(name, err, errlen);
@@ -1618,6 +1652,7 @@ int supervisor_reload_unit(const char *name, char *err, size_t errlen)
 		return -1;
 	}
 	log_info("%s: reloading", name_of(u));
+	propagate_reload(u); /* unit-runtime2 */
 	return 0;
 }
 
@@ -1805,6 +1840,60 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			unit_classify(&sv.units[i], sv.services, sv.count);
 	for (size_t i = n - kept; i < n; i++)
 		begin_stop(&sv.units[i], true);
+}
+
+/* ---- runtime keys (unit-runtime2) ----------------------------------------------------
+ * The hooks for WatchdogSec=, JobTimeoutSec=, StopWhenUnneeded= and reload propagation;
+ * the decisions are in svc-runtime.c. */
+
+static void runtime_tick(struct unit *u, long long now)
+{
+	if (runtime_watchdog_expired(u, now)) {
+		u->result = SVC_RESULT_WATCHDOG;
+		fail_unit(u, "watchdog timeout (limit %llu ms): no WATCHDOG=1 in time, sending "
+			  "signal %d", runtime_watchdog_usec(u) / 1000, u->svc->watchdog_signal);
+	}
+	if (runtime_job_timed_out(u, now_us())) {
+		snprintf(u->error, sizeof u->error, "start job timed out after %lu ms waiting for "
+			 "its dependencies (JobTimeoutSec=)", u->svc->job_timeout_ms);
+		log_error("%s: %s", name_of(u), u->error);
+		u->failed_us = now_us();
+		set_state(u, UNIT_FAILED);
+		propagate_start_failure(u);
+		runtime_action(u, u->svc->job_timeout_action, "JobTimeoutAction");
+	}
+}
+
+static void stop_unneeded(void)
+{
+	for (size_t i = 0; i < sv.count; i++) {
+		struct unit *u = &sv.units[i];
+		if (!runtime_unneeded(u))
+			continue;
+		log_info("%s: no unit needs it any more, stopping (StopWhenUnneeded=yes)", name_of(u));
+		begin_stop(u, true);
+	}
+}
+
+static void propagate_reload(const struct unit *u)
+{
+	static unsigned depth; /* a cycle of propagations ends here */
+	const char *to[SERVICE_DEPS_MAX];
+	size_t n = runtime_reload_targets(u, to, SERVICE_DEPS_MAX);
+	char err[UNIT_ERROR_MAX];
+
+	if (depth >= 4)
+		return;
+	depth++;
+	for (size_t i = 0; i < n; i++) {
+		const struct unit *o = supervisor_find(to[i]);
+		if (!o || o->state != UNIT_READY)
+			continue;
+		log_info("%s: reload propagated to %s", name_of(u), to[i]);
+		if (supervisor_reload_unit(to[i], err, sizeof err) < 0)
+			log_warn("%s: %s", name_of(u), err);
+	}
+	depth--;
 }
 
 size_t supervisor_count(void) { return sv.count; }

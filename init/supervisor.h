@@ -82,6 +82,10 @@ struct unit {
 	unsigned failures;          /* activations of a failed service in the current window */
 	long long failure_window_ms; /* when that window began, -1 */
 	pid_t busname_pid;          /* Type=dbus: the ember-busname-wait process */
+	/* runtime keys (unit-runtime2): init/svc-runtime.c */
+	long long watchdog_deadline_ms;   /* next WATCHDOG=1 due (CLOCK_BOOTTIME), -1: off */
+	long long watchdog_usec_override; /* WATCHDOG_USEC= from the service, -1: none */
+	bool watchdog_fired;              /* this stop sends WatchdogSignal= */
 };
 
 struct supervisor_config {
@@ -139,6 +143,9 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n);
 size_t supervisor_count(void);
 const struct unit *supervisor_unit(size_t i);
 const struct unit *supervisor_find(const char *name);
+/* runtime keys (unit-runtime2): as supervisor_find, loading a unit that is not loaded yet
+ * (as a start by name would); NULL when there is no such unit. */
+const struct unit *supervisor_load(const char *name);
 long long supervisor_ready_us(void); /* when the boot reached "everything started", -1 */
 long long supervisor_userspace_start_us(void);
 /* State handover across re-execution (init/handover.c, issue 14). */

@@ -35,8 +35,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("SourcePath", U, "informational: the file a generator read"),
 	C("Upholds", U, "the named units are not restarted when they stop"),
 	H("OnFailureJobMode", U, "only matters with OnFailure="),
-	C("PropagatesReloadTo", U, "reloads are not passed on"),
-	C("ReloadPropagatedFrom", U, "reloads are not passed on"),
 	C("PropagatesStopTo", U, "stops are not passed on"),
 	C("StopPropagatedFrom", U, "stops are not passed on"),
 	C("JoinsNamespaceOf", U, "the service does not share the other unit's namespaces"),
@@ -44,25 +42,14 @@ const struct unit_compat unit_compat_table[] = {
 				  "must be mounted before ember starts services"),
 	C("WantsMountsFor", U, "no ordering after mount units: file systems the unit needs must "
 			       "be mounted before ember starts services"),
-	C("StopWhenUnneeded", U, "the unit keeps running when nothing needs it any more"),
-	C("RefuseManualStart", U, "emberctl start works on this unit anyway"),
-	C("RefuseManualStop", U, "emberctl stop works on this unit anyway"),
 	H("AllowIsolate", U, "ember has no isolate operation"),
 	H("IgnoreOnIsolate", U, "ember has no isolate operation"),
 	H("CollectMode", U, "ember keeps every loaded unit's status until the next boot"),
-	/* systemd still reads these four in [Service], where they used to be */
-	C("FailureAction", U | S, "no reboot or power-off when the unit fails"),
-	C("SuccessAction", U, "no reboot or power-off when the unit succeeds"),
+	/* systemd still reads RebootArgument= in [Service], where it used to be */
 	H("FailureActionExitStatus", U, "only matters with FailureAction="),
 	H("SuccessActionExitStatus", U, "only matters with SuccessAction="),
-	C("JobTimeoutSec", U, "no timeout on waiting for the unit's dependencies"),
 	C("JobRunningTimeoutSec", U, "no timeout on waiting for the unit's dependencies"),
-	C("JobTimeoutAction", U, "no action when waiting for the unit times out"),
 	H("JobTimeoutRebootArgument", U, "only matters with JobTimeoutAction="),
-	C("StartLimitInterval", U | S, "old name of StartLimitIntervalSec=, not read: the default of "
-				   "10 s applies"),
-	C("StartLimitAction", U | S, "no reboot or power-off when the start limit is hit: the unit "
-				 "just stays failed"),
 	H("RebootArgument", U | S, "only matters with the *Action= keys"),
 
 	/* ---- [Install]: systemd.unit(5); ember enables by directory, not by links ---- */
@@ -78,21 +65,13 @@ const struct unit_compat unit_compat_table[] = {
 	C("TimeoutStopFailureMode", S, "a stop timeout always sends SIGKILL"),
 	C("RuntimeMaxSec", S, "the service is not stopped after this time"),
 	H("RuntimeRandomizedExtraSec", S, "only matters with RuntimeMaxSec="),
-	C("WatchdogSec", S, "WATCHDOG=1 pings are not checked: a hung service is not restarted"),
 	H("RootDirectoryStartOnly", S, "only matters with RootDirectory="),
 	C("NonBlocking", S, "passed file descriptors are not set to non-blocking"),
-	CV("NotifyAccess", S, "main", "only the main process may send sd_notify() messages"),
-	C("Sockets", S, "socket units are not supported: the named sockets are not passed"),
-	C("FileDescriptorStoreMax", S, "no file descriptor store: stored fds are lost on restart"),
-	H("FileDescriptorStorePreserve", S, "only matters with FileDescriptorStoreMax="),
 	C("USBFunctionDescriptors", S, "the descriptors are not written to the FunctionFS endpoint"),
 	C("USBFunctionStrings", S, "the strings are not written to the FunctionFS endpoint"),
 	C("OOMPolicy", S, "the kernel's OOM kill of one process does not stop the unit"),
 	C("OpenFile", S, "the file is not opened and passed to the service"),
 	C("PermissionsStartOnly", S, "ExecStartPre= lines run with the service's User= too"),
-
-	/* ---- kill: systemd.kill(5) ---- */
-	H("WatchdogSignal", E, "only matters with WatchdogSec="),
 
 	/* ---- resource control: systemd.resource-control(5) ---- */
 	H("CPUAccounting", E, ACCOUNTING),

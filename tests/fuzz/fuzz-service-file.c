@@ -1,5 +1,5 @@
-// sources: init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
-/* A service file (init/service.c): any bytes are parsed, validated, and either usable or
+// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
+/* A service file (init/service.c init/unit-runtime-keys.c): any bytes are parsed, validated, and either usable or
  * failed; never a crash. */
 #include "fuzz.h"
 #include "service.h"

@@ -1,0 +1,318 @@
+#!/bin/sh
+# The runtime keys (unit-runtime2) under ember-init as PID 1 of a PID+mount namespace:
+# WatchdogSec= (a service that stops pinging is stopped with WatchdogSignal= and
+# restarted; one that pings, or has WatchdogSec=0, is left alone; WATCHDOG=trigger;
+# WATCHDOG_USEC= from the service; WATCHDOG_USEC/WATCHDOG_PID in its environment; the
+# deadline survives daemon-reexec), the fd store (FDSTORE=1 fds come back after a
+# restart and after daemon-reexec; FDSTOREREMOVE=1; none without FileDescriptorStoreMax=),
+# NotifyAccess=, RefuseManualStart=/RefuseManualStop=, StopWhenUnneeded=, JobTimeoutSec=,
+# ReloadPropagatedFrom=, Sockets=, and SuccessAction=/FailureAction= (separate boots).
+. "$(dirname "$0")/../lib.sh"
+H=$HELPERS P=$HELPERS/runtime-probe
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+OWN=$tmp/etc/ember/services ETC=$tmp/etc/systemd/system LIB=$tmp/lib/systemd/system M=$tmp/mark
+mkdir -p "$OWN" "$ETC" "$LIB" "$M"
+E=$BIN/emberctl
+unit() { cat >"$1"; }
+
+# ---- the service watchdog ----
+unit "$OWN/wddead.service" <<EOF
+[Service]
+Type=notify
+WatchdogSec=1
+Restart=on-watchdog
+RestartSec=200ms
+ExecStart=$P watchdog 2 200
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT \$EXIT_CODE \$EXIT_STATUS" >>$M/wddead.log'
+EOF
+unit "$OWN/wdalive.service" <<EOF
+[Service]
+Type=notify
+WatchdogSec=1
+ExecStart=$P watchdog 100000 200
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT" >>$M/wdalive.log'
+EOF
+unit "$OWN/wdoff.service" <<EOF
+[Service]
+Type=notify
+WatchdogSec=0
+ExecStart=$P watchdog 1 100
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT" >>$M/wdoff.log'
+EOF
+unit "$OWN/wdtrig.service" <<EOF
+[Service]
+Type=notify
+WatchdogSec=30
+WatchdogSignal=SIGUSR1
+ExecStart=$P trigger 300
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT \$EXIT_CODE \$EXIT_STATUS" >>$M/wdtrig.log'
+EOF
+unit "$OWN/wdusec.service" <<EOF
+[Service]
+Type=notify
+WatchdogSec=60
+ExecStart=$P usec 400000 2 100
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT" >>$M/wdusec.log'
+EOF
+unit "$OWN/wdenv.service" <<EOF
+[Service]
+WatchdogSec=60
+ExecStart=$P env
+EOF
+# Pings for 30 s, then stops: the re-executed PID 1 must still time it out.
+unit "$OWN/wdreexec.service" <<EOF
+[Service]
+Type=notify
+WatchdogSec=1
+ExecStart=$P watchdog 150 200
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT" >>$M/wdreexec.log'
+EOF
+
+# ---- the fd store ----
+unit "$OWN/fdkeep.service" <<EOF
+[Service]
+FileDescriptorStoreMax=2
+Restart=on-failure
+RestartSec=100ms
+ExecStart=$P fdstore mystore
+EOF
+unit "$OWN/fdnone.service" <<EOF
+[Service]
+NotifyAccess=all
+Restart=on-failure
+RestartSec=300ms
+StartLimitBurst=2
+StartLimitInterval=60
+ExecStart=$P fdstore mystore
+EOF
+unit "$OWN/fdgone.service" <<EOF
+[Service]
+FileDescriptorStoreMax=2
+Restart=on-failure
+RestartSec=300ms
+StartLimitBurst=2
+ExecStart=$P fdremove mystore
+[Unit]
+StartLimitIntervalSec=60
+EOF
+
+# ---- NotifyAccess= (the READY=1 comes from a child of the main process; started by
+# name, as one never gets ready) ----
+for a in main all; do
+unit "$LIB/nacc$a.service" <<EOF
+[Service]
+Type=notify
+NotifyAccess=$a
+TimeoutStartSec=infinity
+ExecStart=/bin/sh -c '$H/notify-send READY=1; exec sleep 1000'
+EOF
+done
+
+# ---- Sockets=: a socket unit that activates another service ----
+unit "$OWN/otherd.service" <<EOF
+[Service]
+ExecStart=/bin/sleep 1000
+EOF
+unit "$OWN/extra.socket" <<EOF
+[Socket]
+ListenStream=$tmp/extra.sock
+Service=otherd.service
+EOF
+unit "$OWN/sockuser.service" <<EOF
+[Service]
+Sockets=extra.socket
+ExecStart=$P env
+EOF
+
+# ---- reload propagation ----
+unit "$OWN/reloader.service" <<EOF
+[Service]
+ExecStart=/bin/sleep 1000
+ExecReload=/bin/true
+EOF
+unit "$OWN/reloadee.service" <<EOF
+[Unit]
+ReloadPropagatedFrom=reloader.service
+[Service]
+ExecStart=/bin/sleep 1000
+ExecReload=/bin/sh -c 'echo reloaded >>$M/reloadee.log'
+EOF
+
+# ---- job timeout ----
+unit "$OWN/slow.service" <<EOF
+[Service]
+ExecStartPre=/bin/sleep 4
+ExecStart=/bin/sleep 1000
+EOF
+unit "$OWN/jobby.service" <<EOF
+[Unit]
+Wants=slow.service
+After=slow.service
+JobTimeoutSec=1
+[Service]
+ExecStart=/bin/sleep 1000
+EOF
+unit "$OWN/jobok.service" <<EOF
+[Unit]
+Wants=slow.service
+After=slow.service
+[Service]
+ExecStart=/bin/sleep 1000
+EOF
+
+# ---- units started only by dependencies (systemd directory, enabled offline) ----
+unit "$LIB/refuser.service" <<EOF
+[Unit]
+RefuseManualStart=yes
+[Service]
+ExecStart=/bin/sleep 1000
+EOF
+unit "$LIB/stopper.service" <<EOF
+[Unit]
+RefuseManualStop=yes
+[Service]
+ExecStart=/bin/sleep 1000
+EOF
+unit "$LIB/helperd.service" <<EOF
+[Unit]
+StopWhenUnneeded=yes
+[Service]
+ExecStart=/bin/sleep 1000
+EOF
+unit "$LIB/puller.service" <<EOF
+[Unit]
+Wants=refuser.service stopper.service helperd.service
+[Service]
+ExecStart=/bin/sleep 1000
+[Install]
+WantedBy=multi-user.target
+EOF
+$E --root="$tmp" -q enable puller >/dev/null 2>&1 || fail enable-puller "emberctl enable failed"
+
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$E" M="$M"
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" 2>/dev/null | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+restarts() { "\$E" --json status "\$1" 2>/dev/null | sed -n 's/.*"restarts":\\([0-9]*\\).*/\\1/p'; }
+wait_state() {
+	i=0
+	while [ \$i -lt \${3:-200} ]; do
+		s=\$(state "\$1"); for want in \$2; do [ "\$s" = "\$want" ] && return 0; done
+		sleep 0.05; i=\$((i+1))
+	done
+	return 1
+}
+wait_file() { i=0; while [ \$i -lt \${3:-200} ]; do grep -q "\$2" "\$1" 2>/dev/null && return 0; sleep 0.05; i=\$((i+1)); done; return 1; }
+expect() { wait_state "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2 is '\$(state \$2)', expected \$3"; }
+
+# Service output before the re-execution below (PID 1's log buffers do not carry over).
+expect wdenv-up wdenv ready
+expect fdkeep-up fdkeep ready
+sleep 0.3
+L=\$("\$E" log wdenv)
+echo "\$L" | grep -q '^WATCHDOG_USEC=60000000\$' && echo "\$L" | grep -q '^WATCHDOG_PID=self\$' &&
+	echo "\$L" | grep -q '^NOTIFY_SOCKET=set\$' && ok watchdog-environment || bad watchdog-environment "\$L"
+expect sockets-user-up sockuser ready
+L=\$("\$E" log sockuser)
+echo "\$L" | grep -q '^LISTEN_FDS=1\$' && echo "\$L" | grep -q '^LISTEN_FDNAMES=extra.socket\$' && ok sockets-passes-fds || bad sockets-passes-fds "\$L"
+wait_file_log() { i=0; while [ \$i -lt 200 ]; do "\$E" log "\$1" | grep -q "\$2" && return 0; sleep 0.05; i=\$((i+1)); done; return 1; }
+wait_file_log fdkeep 'restored mystore: token-' && ok fdstore-back-after-restart || bad fdstore-back-after-restart "\$("\$E" log fdkeep)"
+tok=\$("\$E" log fdkeep | sed -n 's/.*stored \\(token-[0-9]*\\)\$/\\1/p' | head -1)
+"\$E" log fdkeep | grep -q "restored mystore: \$tok\$" && ok fdstore-same-file || bad fdstore-same-file "stored \$tok; \$("\$E" log fdkeep)"
+# Re-execute while wdreexec still pings; its deadline must carry over.
+expect wdreexec-up wdreexec ready
+"\$E" daemon-reexec >/dev/null 2>&1 || bad daemon-reexec-1 "refused"
+sleep 0.5
+
+expect wddead-up wddead ready
+wait_file \$M/wddead.log 'watchdog killed 6' && ok watchdog-kills-with-sigabrt || bad watchdog-kills-with-sigabrt "\$(cat \$M/wddead.log 2>&1)"
+i=0; while [ "\$(restarts wddead)" = 0 ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$(restarts wddead)" -ge 1 ] && ok restart-on-watchdog || bad restart-on-watchdog "restarts \$(restarts wddead)"
+expect wddead-back-up wddead ready
+wait_file \$M/wdtrig.log 'watchdog killed 10' && ok watchdog-trigger-and-signal || bad watchdog-trigger-and-signal "\$(cat \$M/wdtrig.log 2>&1)"
+expect watchdog-no-restart-by-default wdtrig failed
+"\$E" status wdtrig | grep -q 'watchdog' && ok watchdog-status-says-why || bad watchdog-status-says-why "\$("\$E" status wdtrig)"
+wait_file \$M/wdusec.log '^watchdog' && ok watchdog-usec-from-service || bad watchdog-usec-from-service "\$(cat \$M/wdusec.log 2>&1)"
+wait_state wdreexec failed 800 && "\$E" status wdreexec | grep -q 'watchdog timeout' && ok watchdog-deadline-survives-reexec ||
+	bad watchdog-deadline-survives-reexec "\$("\$E" status wdreexec)"
+wait_file \$M/wdreexec.log '^watchdog' && ok watchdog-result-survives-reexec || bad watchdog-result-survives-reexec "\$(cat \$M/wdreexec.log 2>&1)"
+sleep 1
+[ "\$(state wdalive)" = ready ] && [ ! -e \$M/wdalive.log ] && ok watchdog-pinged-service-kept || bad watchdog-pinged-service-kept "\$(state wdalive) \$(cat \$M/wdalive.log 2>&1)"
+[ "\$(state wdoff)" = ready ] && [ ! -e \$M/wdoff.log ] && ok watchdog-sec-0-is-off || bad watchdog-sec-0-is-off "\$(state wdoff) \$(cat \$M/wdoff.log 2>&1)"
+
+# The fd store.
+"\$E" daemon-reexec >/dev/null 2>&1 || bad daemon-reexec-2 "refused"
+sleep 0.5
+"\$E" restart fdkeep
+wait_file_log fdkeep "restored mystore: \$tok\$" && ok fdstore-survives-reexec || bad fdstore-survives-reexec "\$("\$E" log fdkeep)"
+sleep 1
+"\$E" log fdnone | grep -q restored && bad fdstore-needs-max "\$("\$E" log fdnone)" || ok fdstore-needs-max
+"\$E" log fdgone | grep -q restored && bad fdstore-remove "\$("\$E" log fdgone)" || ok fdstore-remove
+"\$E" stop fdkeep; wait_state fdkeep stopped; "\$E" start fdkeep
+wait_file_log fdkeep 'stored token-'; sleep 0.5
+"\$E" log fdkeep | tail -n 2 | grep -q 'stored token-' && ok fdstore-released-on-stop || bad fdstore-released-on-stop "\$("\$E" log fdkeep | tail -n 3)"
+
+# NotifyAccess=
+"\$E" start naccall; "\$E" start naccmain
+expect notify-access-all naccall ready
+sleep 1; [ "\$(state naccmain)" = running ] && ok notify-access-main-refuses-child || bad notify-access-main-refuses-child "naccmain is \$(state naccmain)"
+
+# Sockets=
+
+# ReloadPropagatedFrom=
+"\$E" reload reloader >/dev/null 2>&1 || bad reload-reloader "refused"
+wait_file \$M/reloadee.log reloaded && ok reload-propagated || bad reload-propagated "no reload of reloadee"
+
+# JobTimeoutSec=
+expect job-timeout-fails jobby failed
+"\$E" status jobby | grep -q 'JobTimeoutSec' && ok job-timeout-says-why || bad job-timeout-says-why "\$("\$E" status jobby)"
+wait_state jobok ready 200 && ok job-without-timeout-waits || bad job-without-timeout-waits "jobok is \$(state jobok)"
+
+# RefuseManualStart=, RefuseManualStop=, StopWhenUnneeded=
+expect dependency-starts-refuser refuser ready
+expect dependency-starts-helper helperd ready
+"\$E" stop refuser; wait_state refuser stopped; expect manual-stop-allowed refuser "stopped stopping"
+out=\$("\$E" start refuser 2>&1); rc=\$?
+[ \$rc = 1 ] && echo "\$out" | grep -q 'refused' && ok refuse-manual-start || bad refuse-manual-start "rc \$rc: \$out"
+sleep 0.3; [ "\$(state refuser)" = stopped ] && ok refused-start-runs-nothing || bad refused-start-runs-nothing "refuser is \$(state refuser)"
+out=\$("\$E" stop stopper 2>&1); rc=\$?
+[ \$rc = 1 ] && echo "\$out" | grep -q 'refused' && [ "\$(state stopper)" = ready ] && ok refuse-manual-stop || bad refuse-manual-stop "rc \$rc: \$out; \$(state stopper)"
+"\$E" restart stopper >/dev/null 2>&1; [ \$? = 1 ] && ok refuse-manual-restart || bad refuse-manual-restart "restart allowed"
+"\$E" stop puller
+expect stop-when-unneeded helperd "stopped stopping"
+[ "\$(state stopper)" = ready ] && ok needed-units-without-key-stay || bad needed-units-without-key-stay "stopper is \$(state stopper)"
+"\$E" start helperd; sleep 0.5
+expect unneeded-manual-start-stops-again helperd "stopped stopping"
+kill -0 1 && ok pid1-alive || bad pid1-alive gone
+exit 0
+EOS
+chmod +x "$tmp/guest.sh"
+timeout 240 unshare --pid --mount --uts --fork --mount-proc \
+	env container=ember-test "$BIN/ember-init" ember.services="$OWN:$ETC:$LIB" \
+	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
+rc=$?; [ -n "$KEEP_LOG" ] && cp "$tmp/log" "$KEEP_LOG"
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+
+# ---- SuccessAction= / FailureAction=: each powers the (namespace's) system off ----
+boot_with() { # NAME UNIT-TEXT: a boot with that unit and a sleeper; ember-init must end
+	rm -rf "$tmp/act"; mkdir -p "$tmp/act"
+	printf '%b' "$2" >"$tmp/act/$1.service"
+	printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$tmp/act/sleeper.service"
+	timeout "${3:-20}" unshare --pid --mount --uts --fork --mount-proc \
+		env container=ember-test "$BIN/ember-init" ember.services="$tmp/act" \
+		ember.shell=none >"$tmp/act.log" 2>&1
+}
+boot_with done '[Unit]\nSuccessAction=poweroff\n[Service]\nType=oneshot\nExecStart=/bin/true\n'
+[ $? != 124 ] && grep -q 'SuccessAction=poweroff' "$tmp/act.log" && pass success-action-poweroff ||
+	fail success-action-poweroff "$(tail -5 "$tmp/act.log" | tr '\n' ' ')"
+boot_with broken '[Unit]\nFailureAction=reboot-force\n[Service]\nExecStart=/bin/false\n'
+[ $? != 124 ] && grep -q 'FailureAction=reboot-force' "$tmp/act.log" && pass failure-action-reboot-force ||
+	fail failure-action-reboot-force "$(tail -5 "$tmp/act.log" | tr '\n' ' ')"
+boot_with fine '[Unit]\nFailureAction=poweroff\n[Service]\nType=oneshot\nExecStart=/bin/true\nRemainAfterExit=yes\n' 4
+[ $? = 124 ] && pass failure-action-not-on-success || fail failure-action-not-on-success "$(tail -5 "$tmp/act.log" | tr '\n' ' ')"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 80 "$tmp/log"; }
+finish
