@@ -33,7 +33,8 @@ enum unit_action_how {
 #define UNIT_ACTION_HOW(a) ((enum unit_action_how)((a) >> 4))
 
 #define WATCHDOG_SIGNAL_DEFAULT 6 /* SIGABRT, as systemd */
-#define FDSTORE_MAX_PER_UNIT 64   /* FileDescriptorStoreMax= ceiling (see fdstore.h) */
+#define FDSTORE_MAX_PER_UNIT 65535 /* FileDescriptorStoreMax= ceiling; fdstore.h's total
+                                   * FDSTORE_TOTAL_MAX is the real bound */
 
 /* Defaults of the keys above (service_init calls it). */
 void runtime_keys_defaults(struct service *svc);

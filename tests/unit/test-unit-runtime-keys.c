@@ -97,6 +97,8 @@ static void bad_values_fail(void)
 	CHECK(parse("[Service]\nExecStart=/bin/true\nWatchdogSignal=SIGNOPE\n") < 0);
 	CHECK(parse("[Service]\nExecStart=/bin/true\nNotifyAccess=everyone\n") < 0);
 	CHECK(parse("[Service]\nExecStart=/bin/true\nFileDescriptorStoreMax=100000\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/true\nFileDescriptorStoreMax=4224\n") == 0);
+	CHECK(svc.fdstore_max == 4224);
 	CHECK(parse("[Service]\nExecStart=/bin/true\nFileDescriptorStorePreserve=often\n") < 0);
 	CHECK(parse("[Service]\nExecStart=/bin/true\nSockets=dbus.service\n") < 0);
 	CHECK(parse("[Service]\nExecStart=/bin/true\nSockets=../x.socket\n") < 0);
