@@ -17,6 +17,8 @@
 static struct {
 	struct fdstore_entry e[FDSTORE_TOTAL_MAX];
 	size_t used; /* slots [0, used) hold fds */
+	bool full_logged; /* "store is full" said once until a slot frees up: a flood of
+			   * FDSTORE=1 must not flood the log too */
 } store;
 
 static bool owned_by(const struct fdstore_entry *e, const char *unit)
@@ -65,8 +67,10 @@ int fdstore_add(const char *unit, unsigned max, int fd, const char *name)
 		return -1;
 	}
 	if (store.used >= FDSTORE_TOTAL_MAX) {
-		log_warn("%s: FDSTORE=1: ember's store is full (%d fds); fd dropped", unit,
-			 FDSTORE_TOTAL_MAX);
+		if (!store.full_logged)
+			log_warn("%s: FDSTORE=1: ember's store is full (%d fds); fds dropped", unit,
+				 FDSTORE_TOTAL_MAX);
+		store.full_logged = true;
 		return -1;
 	}
 	if (stored_already(unit, fd)) {
@@ -95,6 +99,8 @@ static size_t drop(const char *unit, const char *name)
 		kept++;
 	}
 	store.used = kept;
+	if (dropped)
+		store.full_logged = false;
 	return dropped;
 }
 

@@ -8,7 +8,9 @@
  *   fdstore NAME        if an fd called NAME was passed: print its content and sleep;
  *                       else store a memfd holding "token-PID" as NAME (FDSTORE=1) and
  *                       exit 3 (the unit restarts and gets it back)
- *   fdremove NAME       store a memfd as NAME, remove it (FDSTOREREMOVE=1), exit 3 */
+ *   fdremove NAME       store a memfd as NAME, remove it (FDSTOREREMOVE=1), exit 3
+ *   fdflood N           store N memfds (FDSTORE=1, one message each), then sleep: the
+ *                       hostile service that tries to make PID 1 hold every fd */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +99,8 @@ static int token_memfd(void)
 	snprintf(token, sizeof token, "token-%d", (int)getpid());
 	if (fd < 0 || write(fd, token, strlen(token)) < 0)
 		return -1;
-	printf("runtime-probe: stored %s\n", token);
+	if (getenv("PROBE_QUIET") == NULL)
+		printf("runtime-probe: stored %s\n", token);
 	return fd;
 }
 
@@ -151,7 +154,20 @@ int main(int argc, char **argv)
 		usleep(300000); /* still a process of the service when PID 1 reads it */
 		return 3;
 	}
+	if (strcmp(mode, "fdflood") == 0 && argc == 3) {
+		int sent = 0;
+		for (int i = 0; i < atoi(argv[2]); i++) {
+			int fd = token_memfd();
+			snprintf(msg, sizeof msg, "FDSTORE=1\nFDNAME=flood%d", i);
+			if (fd >= 0 && send_msg(msg, fd) == 0)
+				sent++;
+			if (fd >= 0)
+				close(fd);
+		}
+		printf("runtime-probe: flooded %d\n", sent);
+		hang();
+	}
 	fprintf(stderr, "usage: runtime-probe env|watchdog N MS|trigger MS|usec USEC N MS|"
-			"fdstore NAME|fdremove NAME\n");
+			"fdstore NAME|fdremove NAME|fdflood N\n");
 	return 100;
 }

@@ -96,6 +96,16 @@ ExecStart=$P fdremove mystore
 StartLimitIntervalSec=60
 EOF
 
+# A hostile service: 400 fds for the store (its max allows 65535), one message each.
+# PID 1 keeps at most 128 in all and stays up. Started by name, after the other fd
+# store cases (the total is shared).
+unit "$LIB/fdflood.service" <<EOF
+[Service]
+FileDescriptorStoreMax=65535
+Environment=PROBE_QUIET=1
+ExecStart=$P fdflood 400
+EOF
+
 # ---- NotifyAccess= (the READY=1 comes from a child of the main process; started by
 # name, as one never gets ready) ----
 for a in main all; do
@@ -254,6 +264,15 @@ sleep 1
 wait_file_log fdkeep 'stored token-'; sleep 0.5
 "\$E" log fdkeep | tail -n 2 | grep -q 'stored token-' && ok fdstore-released-on-stop || bad fdstore-released-on-stop "\$("\$E" log fdkeep | tail -n 3)"
 
+# The flood: bounded by the total, PID 1 alive, its fds bounded.
+"\$E" start fdflood
+wait_file_log fdflood 'flooded' && ok fdflood-sent || bad fdflood-sent "\$("\$E" log fdflood)"
+n=\$(ls /proc/1/fd | wc -l)
+[ "\$n" -lt 300 ] && ok fdstore-bounded-under-flood || bad fdstore-bounded-under-flood "PID 1 holds \$n fds"
+"\$E" stop fdflood; wait_state fdflood stopped
+n2=\$(ls /proc/1/fd | wc -l)
+[ "\$n2" -lt "\$n" ] && [ "\$n2" -lt 100 ] && ok fdstore-flood-released || bad fdstore-flood-released "PID 1 holds \$n2 fds (\$n before)"
+
 # NotifyAccess=
 "\$E" start naccall; "\$E" start naccmain
 expect notify-access-all naccall ready
@@ -295,6 +314,8 @@ timeout 240 unshare --pid --mount --uts --fork --mount-proc \
 rc=$?; [ -n "$KEEP_LOG" ] && cp "$tmp/log" "$KEEP_LOG"
 grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
 grep -q '^FAIL ' "$tmp/log" && FAILED=1
+[ "$(grep -c "fdflood: FDSTORE=1: ember's store is full" "$tmp/log")" = 1 ] && pass fdstore-full-said-once ||
+	fail fdstore-full-said-once "$(grep -c "store is full" "$tmp/log") lines"
 grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
 
 # ---- SuccessAction= / FailureAction=: each powers the (namespace's) system off ----
