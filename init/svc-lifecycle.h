@@ -15,7 +15,7 @@ enum svc_result {
 	SVC_RESULT_EXIT_CODE, /* an unclean exit code, or a start that could not run */
 	SVC_RESULT_SIGNAL,    /* killed by a signal that does not count as clean */
 	SVC_RESULT_TIMEOUT,   /* a start, stop or reload timed out */
-	SVC_RESULT_WATCHDOG,  /* WatchdogSec= ran out (not implemented: never set today) */
+	SVC_RESULT_WATCHDOG,  /* WatchdogSec= ran out (unit-runtime2: svc-runtime.c) */
 };
 
 /* sig: the signal that killed the process, or 0 when it exited with code. */
