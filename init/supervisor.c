@@ -1819,8 +1819,10 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		if (found)
 			continue;
 		say(report, ctx, "removed", old->svc->name);
-		if (!unit_up(old))
+		if (!unit_up(old)) {
+			fdstore_release(old->svc->name); /* unit-runtime2 */
 			continue;
+		}
 		fresh.services[n] = *old->svc;
 		carry_over(&fresh.units[n], old, &fresh.services[n]);
 		fresh.units[n].stop_wanted = true;

@@ -136,6 +136,8 @@ EOF
 
 # ---- reload propagation ----
 unit "$OWN/reloader.service" <<EOF
+[Unit]
+PropagatesReloadTo=reloadee2.service
 [Service]
 ExecStart=/bin/sleep 1000
 ExecReload=/bin/true
@@ -146,6 +148,17 @@ ReloadPropagatedFrom=reloader.service
 [Service]
 ExecStart=/bin/sleep 1000
 ExecReload=/bin/sh -c 'echo reloaded >>$M/reloadee.log'
+EOF
+
+unit "$OWN/reloadee2.service" <<EOF
+[Service]
+ExecStart=/bin/sleep 1000
+ExecReload=/bin/sh -c 'echo reloaded >>$M/reloadee2.log'
+EOF
+unit "$OWN/bystander.service" <<EOF
+[Service]
+ExecStart=/bin/sleep 1000
+ExecReload=/bin/sh -c 'echo reloaded >>$M/bystander.log'
 EOF
 
 # ---- job timeout ----
@@ -283,6 +296,8 @@ sleep 1; [ "\$(state naccmain)" = running ] && ok notify-access-main-refuses-chi
 # ReloadPropagatedFrom=
 "\$E" reload reloader >/dev/null 2>&1 || bad reload-reloader "refused"
 wait_file \$M/reloadee.log reloaded && ok reload-propagated || bad reload-propagated "no reload of reloadee"
+wait_file \$M/reloadee2.log reloaded && ok propagates-reload-to || bad propagates-reload-to "no reload of reloadee2"
+[ ! -e \$M/bystander.log ] && ok reload-not-propagated-elsewhere || bad reload-not-propagated-elsewhere "bystander reloaded"
 
 # JobTimeoutSec=
 expect job-timeout-fails jobby failed
