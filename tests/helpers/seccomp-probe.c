@@ -128,6 +128,28 @@ static int read_some(const char *path)
 	return -1;
 }
 
+/* getpid through another ABI: i386's int 0x80 (20) or x32 (39 | 0x40000000). ENOSYS
+ * where the kernel lacks that ABI. */
+static int foreign_getpid(bool x32)
+{
+#ifdef __x86_64__
+	long r;
+	if (x32)
+		__asm__ volatile("syscall" : "=a"(r) : "a"(39L | 0x40000000L) : "rcx", "r11", "memory");
+	else
+		__asm__ volatile("int $0x80" : "=a"(r) : "a"(20L) : "memory");
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return -1;
+	}
+	return 0;
+#else
+	(void)x32;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
 /* ok when no_new_privs is set */
 static int prctl_nnp(void)
 {
@@ -171,6 +193,8 @@ static int run(const char *a)
 	if (!strcmp(a, "uname")) return uname(&u);
 	if (!strcmp(a, "getpid")) return getpid() > 0 ? 0 : -1;
 	if (!strcmp(a, "nnp")) return prctl_nnp();
+	if (!strcmp(a, "i386-getpid")) return foreign_getpid(false);
+	if (!strcmp(a, "x32-getpid")) return foreign_getpid(true);
 	fprintf(stderr, "seccomp-probe: unknown action %s\n", a);
 	exit(100);
 }
