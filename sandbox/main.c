@@ -48,7 +48,7 @@ static void usage(void)
 	       "  --report-fd N               write a failure record to fd N (for ember-init)\n"
 	       "  -h, --help                  this help\n"
 	       "      --version               version\n"
-	       "Exit codes: 1 sandbox setup failed, 100 usage, 127 exec failure\n");
+	       "Exit codes: 1 sandbox setup failed, 100 usage (also an unknown name), 127 exec failure\n");
 }
 
 static int report_fd = -1;
