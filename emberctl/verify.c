@@ -25,6 +25,7 @@
 #include "io.h"
 #include "json.h"
 #include "log.h"
+#include "verify-seccomp.h" /* seccomp keys */
 
 enum { EXIT_REFUSED = 1 }; /* at least one unit is refused */
 
@@ -249,6 +250,7 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 	}
 	svc.kind = unit_name_kind(name);
 	service_parse(&svc, text, (size_t)len, &diag);
+	verify_seccomp(&svc, &diag); /* seccomp keys: names as ember-sandbox checks them */
 }
 
 static const char *result_of(const struct file_result *r)

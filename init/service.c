@@ -98,9 +98,11 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 		refs[n++] = &s->execenv.dirs[i];
 	for (int i = 0; i < SERVICE_PATH_KINDS; i++)
 		refs[n++] = &s->execenv.paths[i];
+	for (int i = 0; i < SECCOMP_TEXT_KINDS; i++) /* seccomp keys */
+		refs[n++] = &s->execenv.seccomp_text[i];
 	return n;
 }
-#define EXECENV_REFS (2 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS)
+#define EXECENV_REFS (2 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
@@ -1187,11 +1189,67 @@ static int parse_protect_home(struct parser *p, const struct key *k, const char 
 	return 0;
 }
 
+/* ---- seccomp keys (ember-sandbox checks the names: sandbox/seccomp*.c) ---- */
+
+/* SystemCallFilter=, SystemCallArchitectures=, RestrictAddressFamilies=,
+ * RestrictNamespaces=: every line is kept, in order ("" resets), for ember-sandbox. */
+static int parse_seccomp_lines(struct parser *p, const struct key *k, const char *value)
+{
+	strref *ref = field(p, k->offset);
+	char joined[SERVICE_LINE_MAX];
+
+	if (!*value) {
+		*ref = 0;
+		return 0;
+	}
+	for (const char *c = value; *c; c++)
+		if ((unsigned char)*c < 0x20 && *c != '\t')
+			return invalid(p, k->name, value, "control characters are not allowed");
+	if ((size_t)snprintf(joined, sizeof joined, "%s%s%s", service_str(p->svc, *ref),
+			     *ref ? "\n" : "", value) >= sizeof joined)
+		return invalid(p, k->name, value, "too many lines");
+	return store(p, k->name, joined, ref);
+}
+
+/* SystemCallErrorNumber=: an errno name or number, or kill; the last line wins. */
+static int parse_seccomp_word(struct parser *p, const struct key *k, const char *value)
+{
+	strref *ref = field(p, k->offset);
+
+	if (strcspn(value, " \t") != strlen(value))
+		return invalid(p, k->name, value, "expected one errno name or number, or kill");
+	if (!*value) {
+		*ref = 0;
+		return 0;
+	}
+	return store(p, k->name, value, ref);
+}
+
+/* The boolean seccomp keys: k->min is their SECCOMP_FLAG_ bit. */
+static int parse_seccomp_flag(struct parser *p, const struct key *k, const char *value)
+{
+	uint8_t *flags = &p->svc->execenv.seccomp_flags;
+	bool b = false;
+
+	if (*value && parse_bool(value, &b) < 0)
+		return invalid(p, k->name, value, "expected yes or no");
+	*flags = (uint8_t)(b ? *flags | (unsigned)k->min : *flags & ~(unsigned)k->min);
+	return 0;
+}
+
+static bool seccomp_wanted(const struct service_execenv *e)
+{
+	return e->seccomp_flags || e->seccomp_text[SECCOMP_FILTER] ||
+	       e->seccomp_text[SECCOMP_ARCHITECTURES] || e->seccomp_text[SECCOMP_ADDRESS_FAMILIES] ||
+	       e->seccomp_text[SECCOMP_NAMESPACES];
+}
+/* ---- end seccomp keys ---- */
+
 bool service_sandboxed(const struct service *svc)
 {
 	const struct service_execenv *e = &svc->execenv;
 
-	return e->private_tmp || e->private_devices || e->private_network ||
+	return seccomp_wanted(e) || e->private_tmp || e->private_devices || e->private_network ||
 	       e->protect_kernel_tunables || e->protect_kernel_modules ||
 	       e->protect_control_groups || e->protect_system != PROTECT_SYSTEM_NO ||
 	       e->protect_home != PROTECT_HOME_NO || e->paths[PATHS_READ_ONLY] ||
@@ -1509,6 +1567,31 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "FileDescriptorStoreMax", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_SERVICE, "FileDescriptorStorePreserve", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_SERVICE, "Sockets", parse_runtime_key, 0, 0, 0, true },
+	/* seccomp keys: ember-sandbox (sandbox/seccomp*.c) */
+	{ SECTION_SERVICE, "SystemCallFilter", parse_seccomp_lines,
+	  EXECENV(seccomp_text[SECCOMP_FILTER]), 0, 0, false },
+	{ SECTION_SERVICE, "SystemCallErrorNumber", parse_seccomp_word,
+	  EXECENV(seccomp_text[SECCOMP_ERROR_NUMBER]), 0, 0, false },
+	{ SECTION_SERVICE, "SystemCallArchitectures", parse_seccomp_lines,
+	  EXECENV(seccomp_text[SECCOMP_ARCHITECTURES]), 0, 0, false },
+	{ SECTION_SERVICE, "RestrictAddressFamilies", parse_seccomp_lines,
+	  EXECENV(seccomp_text[SECCOMP_ADDRESS_FAMILIES]), 0, 0, false },
+	{ SECTION_SERVICE, "RestrictNamespaces", parse_seccomp_lines,
+	  EXECENV(seccomp_text[SECCOMP_NAMESPACES]), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryDenyWriteExecute", parse_seccomp_flag, 0,
+	  SECCOMP_FLAG_MEMORY_DENY_WRITE_EXECUTE, 0, false },
+	{ SECTION_SERVICE, "RestrictRealtime", parse_seccomp_flag, 0,
+	  SECCOMP_FLAG_RESTRICT_REALTIME, 0, false },
+	{ SECTION_SERVICE, "LockPersonality", parse_seccomp_flag, 0,
+	  SECCOMP_FLAG_LOCK_PERSONALITY, 0, false },
+	{ SECTION_SERVICE, "RestrictSUIDSGID", parse_seccomp_flag, 0,
+	  SECCOMP_FLAG_RESTRICT_SUID_SGID, 0, false },
+	{ SECTION_SERVICE, "ProtectHostname", parse_seccomp_flag, 0,
+	  SECCOMP_FLAG_PROTECT_HOSTNAME, 0, false },
+	{ SECTION_SERVICE, "ProtectKernelLogs", parse_seccomp_flag, 0,
+	  SECCOMP_FLAG_PROTECT_KERNEL_LOGS, 0, false },
+	{ SECTION_SERVICE, "ProtectClock", parse_seccomp_flag, 0,
+	  SECCOMP_FLAG_PROTECT_CLOCK, 0, false },
 };
 #undef F
 

@@ -124,6 +124,19 @@ enum service_protect_home {
 /* ReadOnlyPaths=, ReadWritePaths=, InaccessiblePaths=, in this order. */
 enum service_path_kind { PATHS_READ_ONLY, PATHS_READ_WRITE, PATHS_INACCESSIBLE, SERVICE_PATH_KINDS };
 
+/* seccomp keys: the list keys' raw text, and the booleans as bits. */
+enum service_seccomp_text {
+	SECCOMP_FILTER, SECCOMP_ERROR_NUMBER, SECCOMP_ARCHITECTURES, SECCOMP_ADDRESS_FAMILIES,
+	SECCOMP_NAMESPACES, SECCOMP_TEXT_KINDS
+};
+#define SECCOMP_FLAG_MEMORY_DENY_WRITE_EXECUTE 0x01u
+#define SECCOMP_FLAG_RESTRICT_REALTIME 0x02u
+#define SECCOMP_FLAG_LOCK_PERSONALITY 0x04u
+#define SECCOMP_FLAG_RESTRICT_SUID_SGID 0x08u
+#define SECCOMP_FLAG_PROTECT_HOSTNAME 0x10u
+#define SECCOMP_FLAG_PROTECT_KERNEL_LOGS 0x20u
+#define SECCOMP_FLAG_PROTECT_CLOCK 0x40u
+
 struct service_execenv {
 	enum service_input std_input;
 	strref input_path;            /* StandardInput=file:PATH */
@@ -139,6 +152,10 @@ struct service_execenv {
 	enum service_protect_system protect_system;
 	enum service_protect_home protect_home;
 	strref paths[SERVICE_PATH_KINDS];    /* space-separated absolute paths, "-" kept */
+	/* seccomp keys: checked and applied by ember-sandbox (sandbox/seccomp*.c); PID 1
+	 * keeps the raw lines ("\n" between lines of a key) and one bit per boolean. */
+	strref seccomp_text[SECCOMP_TEXT_KINDS];
+	uint8_t seccomp_flags;               /* SECCOMP_FLAG_* */
 };
 
 /* True when the service asks for any sandboxing key (it then starts via ember-sandbox). */

@@ -225,6 +225,55 @@ static int writable_dir(void *ctx, enum service_dir_kind kind, const char *word,
 	return 0;
 }
 
+/* ---- seccomp keys: each line of a key becomes one option of ember-sandbox ---- */
+
+static void arg_lines(struct args_fill *a, const char *option, const char *lines)
+{
+	while (*lines) {
+		size_t len = strcspn(lines, "\n");
+		arg_add(a, option, lines, len);
+		lines += len;
+		lines += *lines == '\n';
+	}
+}
+
+static void seccomp_args(const struct service *s, struct args_fill *a)
+{
+	static const char *const text_options[SECCOMP_TEXT_KINDS] = {
+		[SECCOMP_FILTER] = "--system-call-filter=",
+		[SECCOMP_ERROR_NUMBER] = "--system-call-error-number=",
+		[SECCOMP_ARCHITECTURES] = "--system-call-architectures=",
+		[SECCOMP_ADDRESS_FAMILIES] = "--restrict-address-families=",
+		[SECCOMP_NAMESPACES] = "--restrict-namespaces=",
+	};
+	static const struct { unsigned flag; const char *option; } flags[] = {
+		{ SECCOMP_FLAG_MEMORY_DENY_WRITE_EXECUTE, "--memory-deny-write-execute" },
+		{ SECCOMP_FLAG_RESTRICT_REALTIME, "--restrict-realtime" },
+		{ SECCOMP_FLAG_LOCK_PERSONALITY, "--lock-personality" },
+		{ SECCOMP_FLAG_RESTRICT_SUID_SGID, "--restrict-suid-sgid" },
+		{ SECCOMP_FLAG_PROTECT_HOSTNAME, "--protect-hostname" },
+		{ SECCOMP_FLAG_PROTECT_KERNEL_LOGS, "--protect-kernel-logs" },
+		{ SECCOMP_FLAG_PROTECT_CLOCK, "--protect-clock" },
+	};
+	const struct service_execenv *e = &s->execenv;
+	size_t before = a->argc;
+
+	for (int k = 0; k < SECCOMP_TEXT_KINDS; k++)
+		if (k != SECCOMP_ERROR_NUMBER)
+			arg_lines(a, text_options[k], service_str(s, e->seccomp_text[k]));
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+		if (e->seccomp_flags & flags[i].flag)
+			arg_add(a, flags[i].option, NULL, 0);
+	if (a->argc == before)
+		return;
+	if (e->seccomp_text[SECCOMP_ERROR_NUMBER])
+		arg_lines(a, text_options[SECCOMP_ERROR_NUMBER],
+			  service_str(s, e->seccomp_text[SECCOMP_ERROR_NUMBER]));
+	/* The chain is ember-sandbox -- ember-caps ... : the filters go after ember-caps. */
+	arg_add(a, "--caps-chain", NULL, 0);
+}
+/* ---- end seccomp keys ---- */
+
 int execenv_sandbox(const struct service *s, struct exec_context *c, const char *helper,
 		    char *err, size_t size)
 {
@@ -256,6 +305,7 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 	arg_list(&a, "--read-write=", service_str(s, e->paths[PATHS_READ_WRITE]));
 	for_each_dir(s, writable_dir, &a);
 	arg_list(&a, "--inaccessible=", service_str(s, e->paths[PATHS_INACCESSIBLE]));
+	seccomp_args(s, &a); /* seccomp keys */
 	if (a.overflow) {
 		snprintf(err, size, "sandboxing keys: more than %d paths or %d bytes",
 			 EXECENV_SANDBOX_ARGS_MAX, EXECENV_SANDBOX_TEXT_MAX);

@@ -14,6 +14,7 @@
 #include "exitcode.h"
 #include "log.h"
 #include "parse.h"
+#include "seccomp.h"
 #include "setup.h"
 
 enum { EXIT_SETUP = 1, EXIT_EXEC = 127 };
@@ -34,10 +35,20 @@ static void usage(void)
 	       "  --read-write=[-]PATH        writable even under a read-only parent\n"
 	       "  --inaccessible=[-]PATH      hidden behind an empty mode-0000 object\n"
 	       "                              (-: a missing PATH is skipped)\n"
+	       "  --system-call-filter=LINE   SystemCallFilter= (repeat; empty resets)\n"
+	       "  --system-call-error-number=ERRNO|kill  what a refused call gets\n"
+	       "  --system-call-architectures=LINE  native: other ABIs are killed\n"
+	       "  --restrict-address-families=LINE  socket() families ([~]AF_... | none)\n"
+	       "  --restrict-namespaces=LINE  yes | no | [~]cgroup ipc net mnt pid user uts\n"
+	       "  --memory-deny-write-execute --restrict-realtime --lock-personality\n"
+	       "  --restrict-suid-sgid --protect-hostname --protect-kernel-logs --protect-clock\n"
+	       "  --caps-chain                the command is an ember-caps command line: the\n"
+	       "                              filters are applied after it, before its command\n"
+	       "  --seccomp-only              only the filters; command is PATH ARGV0 [ARG...]\n"
 	       "  --report-fd N               write a failure record to fd N (for ember-init)\n"
 	       "  -h, --help                  this help\n"
 	       "      --version               version\n"
-	       "Exit codes: 1 sandbox setup failed, 100 usage, 127 exec failure\n");
+	       "Exit codes: 1 sandbox setup failed, 100 usage (also an unknown name), 127 exec failure\n");
 }
 
 static int report_fd = -1;
@@ -120,13 +131,113 @@ static void set_report_fd(const char *value)
 	report_fd = (int)n; /* left open: the next link (ember-caps) reports through it too */
 }
 
+/* ---- seccomp keys: sandbox/seccomp*.c, ember-sandbox(8) "SECCOMP" ---- */
+#define SECCOMP_ARGS_MAX 128
+static struct seccomp_request sec;
+static const char *sec_args[SECCOMP_ARGS_MAX]; /* as given, for the second stage */
+static size_t sec_arg_count;
+static bool caps_chain, seccomp_only;
+
+/* 1 when arg was a seccomp option (kept for the second stage), 0 when it is not. */
+static int take_seccomp_option(const char *arg)
+{
+	char err[256];
+	int r;
+
+	if (strcmp(arg, "--caps-chain") == 0)
+		return caps_chain = true;
+	if (strcmp(arg, "--seccomp-only") == 0)
+		return seccomp_only = true;
+	r = seccomp_option(&sec, arg, err, sizeof err);
+	if (r < 0 || (r > 0 && sec_arg_count >= SECCOMP_ARGS_MAX)) {
+		char what[512];
+		snprintf(what, sizeof what, "%s: %s", arg, r < 0 ? err : "too many options");
+		refuse(EXIT_USAGE, EXEC_STEP_SANDBOX_HELPER, 0, EINVAL, what);
+	}
+	if (r > 0)
+		sec_args[sec_arg_count++] = arg;
+	return r;
+}
+
+static void install_filters(void)
+{
+	char err[256];
+
+	if (sec.any && seccomp_install(&sec, true, err, sizeof err) < 0)
+		refuse(EXIT_SETUP, EXEC_STEP_SANDBOX_HELPER, 0, errno, err);
+}
+
+/* ember-caps switches identity, so the filters come after it (systemd installs them
+ * last too): its command becomes this program again, --seccomp-only, run from an fd of
+ * our own binary opened before any mount could hide it. */
+static noreturn void exec_caps_chain(char **rest, int self_fd)
+{
+	char **next, fd_path[32];
+	size_t n = 0, k, count = 0;
+
+	for (k = 1; rest[k] && strcmp(rest[k], "--") != 0; k++)
+		;
+	if (!rest[k] || !rest[k + 1])
+		refuse(EXIT_USAGE, EXEC_STEP_SANDBOX_HELPER, 0, EINVAL,
+		       "--caps-chain: no \"-- PATH ARGV0\" in the ember-caps command line");
+	while (rest[count])
+		count++;
+	next = calloc(count + sec_arg_count + 6, sizeof *next);
+	if (!next)
+		refuse(EXIT_SETUP, EXEC_STEP_SANDBOX_HELPER, 0, errno, "memory");
+	snprintf(fd_path, sizeof fd_path, "/proc/self/fd/%d", self_fd);
+	for (size_t j = 0; j <= k; j++) /* ember-caps and its options, "--" */
+		next[n++] = rest[j];
+	next[n++] = fd_path;
+	next[n++] = "ember-sandbox";
+	next[n++] = "--seccomp-only";
+	for (size_t j = 0; j < sec_arg_count; j++)
+		next[n++] = (char *)sec_args[j];
+	next[n++] = "--";
+	for (size_t j = k + 1; rest[j]; j++) /* PATH ARGV0 ARG... */
+		next[n++] = rest[j];
+	next[n] = NULL;
+	execv(next[0], next);
+	refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, next[0]);
+}
+
+static void hide_kernel_logs(struct sandbox_request *r)
+{
+	if (sec.protect_kernel_logs &&
+	    (add_path(&r->inaccessible, "-/proc/kmsg") < 0 ||
+	     add_path(&r->inaccessible, "-/dev/kmsg") < 0))
+		refuse(EXIT_USAGE, EXEC_STEP_SANDBOX_HELPER, 0, EINVAL, "too many paths");
+}
+
+static int open_self(void)
+{
+	int fd = open("/proc/self/exe", O_RDONLY); /* no O_CLOEXEC: ember-caps execs it */
+
+	if (fd < 0)
+		refuse(EXIT_SETUP, EXEC_STEP_SANDBOX_HELPER, 0, errno, "/proc/self/exe");
+	return fd;
+}
+
+static bool seccomp_checked(void)
+{
+	char err[256];
+
+	if (!sec.any)
+		return false;
+	if (seccomp_install(&sec, false, err, sizeof err) < 0)
+		refuse(EXIT_USAGE, EXEC_STEP_SANDBOX_HELPER, 0, EINVAL, err);
+	return true;
+}
+/* ---- end seccomp keys ---- */
+
 int main(int argc, char **argv)
 {
 	static struct sandbox_request req;
 	struct sandbox_error e = { 0 };
-	int i;
+	int i, self_fd = -1;
 
 	log_open("ember-sandbox");
+	seccomp_request_init(&sec);
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			usage();
@@ -140,17 +251,33 @@ int main(int argc, char **argv)
 			set_report_fd(argv[++i]);
 			continue;
 		}
+		if (take_seccomp_option(argv[i]))
+			continue;
 		if (parse_option(&req, argv[i]) < 0)
 			refuse(EXIT_USAGE, EXEC_STEP_SANDBOX_HELPER, 0, EINVAL, argv[i]);
 	}
-	if (i + 1 >= argc)
+	if (i + 1 >= argc || (seccomp_only && i + 2 >= argc))
 		refuse(EXIT_USAGE, EXEC_STEP_SANDBOX_HELPER, 0, EINVAL, "no command after --");
+	if (seccomp_checked() && seccomp_only) { /* second stage: as the service's user */
+		install_filters();
+		execv(argv[i + 1], argv + i + 2);
+		refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, argv[i + 1]);
+	}
+	if (sec.any && caps_chain)
+		self_fd = open_self();
+	hide_kernel_logs(&req);
 	if (sandbox_setup(&req, &e) < 0) {
 		char what[512];
 		snprintf(what, sizeof what, "%s%s%s", exec_sandbox_op_name(e.op), e.path ? " " : "",
 			 e.path ? e.path : "");
 		refuse(EXIT_SETUP, EXEC_STEP_SANDBOX, e.op, e.err, what);
 	}
+	if (sec.any && seccomp_prepare(&sec) < 0)
+		refuse(EXIT_SETUP, EXEC_STEP_SANDBOX, EXEC_SANDBOX_BOUNDING, errno,
+		       "ProtectHostname=/ProtectClock=/ProtectKernelLogs=");
+	if (self_fd >= 0)
+		exec_caps_chain(argv + i + 1, self_fd);
+	install_filters();
 	execv(argv[i + 1], argv + i + 1);
 	refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, argv[i + 1]);
 }

@@ -13,7 +13,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/docs" "$T/scripts"
 cp "$TOP/scripts/compat-table.sh" "$T/scripts/"
-sed 's/^| \[Service\] | `SystemCallFilter=` | [^|]*|/| [Service] | `SystemCallFilter=` | supported |/' \
+sed 's/^| \[Service\] | `RestrictFileSystems=` | [^|]*|/| [Service] | `RestrictFileSystems=` | supported |/' \
 	"$TOP/docs/services.md" >"$T/docs/services.md"
 expect_fail stale-table-is-caught env EMBERCTL="$BIN/emberctl" "$T/scripts/compat-table.sh" --check
 finish

@@ -456,10 +456,10 @@ static void unknown_key_warns_with_file_and_line(void)
 	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: Frobnicate: unknown key in "
 				"[Service], ignored");
 	/* a key systemd documents: the warning says what ember does differently */
-	CHECK(parse("[Service]\nExecStart=/bin/a\nSystemCallFilter=@system-service\n") == 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRestrictFileSystems=ext4\n") == 0);
 	CHECK(warnings == 1 && errors == 0 && !svc.failed);
-	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: SystemCallFilter: not supported "
-				"by ember: every system call is allowed");
+	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: RestrictFileSystems: not "
+				"supported by ember: every file system type is allowed");
 }
 
 static void key_in_the_wrong_section_is_unknown(void)

@@ -86,14 +86,14 @@ static void documented_keys_are_classified(void)
 	static const struct { const char *section, *key; enum unit_compat_class class; } want[] = {
 		{ "Unit", "Documentation", COMPAT_HARMLESS },
 		{ "Unit", "Upholds", COMPAT_CHANGES },
-		{ "Service", "SystemCallFilter", COMPAT_CHANGES },
+		{ "Service", "RestrictFileSystems", COMPAT_CHANGES },
 		{ "Service", "RuntimeMaxSec", COMPAT_CHANGES },
 		{ "Service", "DynamicUser", COMPAT_REFUSED },
 		{ "Service", "RootDirectory", COMPAT_REFUSED },
 		{ "Service", "CPUAccounting", COMPAT_HARMLESS },
 		{ "Socket", "ListenSpecial", COMPAT_REFUSED },
 		{ "Socket", "KeepAlive", COMPAT_CHANGES },
-		{ "Socket", "SystemCallFilter", COMPAT_CHANGES },
+		{ "Socket", "RestrictFileSystems", COMPAT_CHANGES },
 	};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
 		const struct unit_compat *row = unit_compat_find(want[i].section, want[i].key);
