@@ -815,6 +815,25 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 	return 0;
 }
 
+/* sockets-accept: one unit by name (an Accept=yes connection's instance), with its
+ * drop-ins, without loading what it pulls in. */
+int service_load_one(const struct service_load_config *cfg, const char *name,
+		     struct service *out, const struct service_diag *diag)
+{
+	static struct loader l; /* its own: PID 1 touches only the pages it uses */
+	struct service *svc;
+
+	memset(&l, 0, offsetof(struct loader, dir));
+	l.cfg = cfg;
+	l.out = out;
+	l.cap = 1;
+	l.diag = diag;
+	open_dirs(&l, cfg->dirs, cfg->ndirs);
+	svc = load_unit(&l, name);
+	close_dirs(&l);
+	return svc ? 0 : -1;
+}
+
 int service_load(const char *const *dirs, size_t ndirs, struct service *out, size_t cap,
 		 size_t *count, const struct service_diag *diag)
 {

@@ -1144,9 +1144,47 @@ static int parse_word_list(struct parser *p, const struct key *k, const char *va
 	return store(p, k->name, joined, ref);
 }
 
+/* sockets-accept: systemd simplifies each entry first (path_simplify(): "a//b/./c/" is
+ * "a/b/c"), then checks it; Debian's irqbalance.service says RuntimeDirectory=irqbalance/. */
+static void simplify_dir_entry(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	while (*in && n + 1 < size) {
+		size_t len = strcspn(in, "/");
+		if (len > 0 && !(len == 1 && in[0] == '.') && n + len + 2 <= size) {
+			if (n > 0 || *in == '/')
+				out[n++] = '/';
+			memcpy(out + n, in, len);
+			n += len;
+		} else if (len == 0 && n == 0 && *in == '/') {
+			out[n++] = '/'; /* keep an absolute path absolute: refused later */
+		}
+		in += len;
+		while (*in == '/')
+			in++;
+	}
+	out[n] = '\0';
+	if (n > 1 && out[0] == '/' && out[1] == '/')
+		memmove(out, out + 1, n);
+}
+
 static int parse_dir_list(struct parser *p, const struct key *k, const char *value)
 {
-	return parse_word_list(p, k, value, dir_entry_problem);
+	char simplified[SERVICE_LINE_MAX], copy[SERVICE_LINE_MAX], word[SERVICE_LINE_MAX];
+	char *save = NULL;
+	size_t n = 0;
+
+	str_copy(copy, sizeof copy, value);
+	simplified[0] = '\0';
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		simplify_dir_entry(w, word, sizeof word);
+		n += (size_t)snprintf(simplified + n, sizeof simplified - n, "%s%s", n ? " " : "",
+				      *word ? word : ".");
+		if (n >= sizeof simplified)
+			return invalid(p, k->name, value, "list too long");
+	}
+	return parse_word_list(p, k, simplified, dir_entry_problem);
 }
 
 static int parse_path_list(struct parser *p, const struct key *k, const char *value)
@@ -1432,6 +1470,8 @@ static const struct key keys[] = {
 	  0, 0, false },
 	/* U4: Type=dbus */
 	{ SECTION_SERVICE, "BusName", parse_bus_name, F(bus_name), 0, 0, true },
+	/* sockets-accept */
+	{ SECTION_SERVICE, "NonBlocking", parse_bool_key, F(non_blocking), 0, 0, false },
 	/* U5: execution environment (StandardOutput=/StandardError= are above) */
 	{ SECTION_SERVICE, "StandardInput", parse_input_key, 0, 0, 0, true },
 	{ SECTION_SERVICE, "TTYPath", parse_tty_path, 0, 0, 0, true },
@@ -1798,6 +1838,8 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->sock.socket_mode = 0666; /* U4 */
 	svc->sock.directory_mode = 0755;
 	svc->sock.backlog = SOMAXCONN;
+	svc->sock.ip_tos = svc->sock.ip_ttl = -1; /* sockets-accept */
+	svc->sock.priority = -1;
 	str_copy(svc->path, sizeof svc->path, path);
 	if (!service_name_valid(name)) {
 		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);
