@@ -391,37 +391,83 @@ static void sort_dropins(struct dropin *list, size_t n)
 		}
 }
 
-/* Drop-ins, as systemd applies them: NAME.d/ of the unit, TEMPLATE.d/ of its template,
- * and the kind's own directory (service.d/), in every search directory; ordered by base
- * name across all of them; of two same-named files the higher-priority one wins, and a
- * masked one (empty, or a link to /dev/null) hides the lower ones and adds nothing. */
+/* sockets-accept: the unit-specific drop-in directories of a full name, in systemd's
+ * order: NAME.d, TEMPLATE.d, then for each dash prefix, longest first, PREFIX-.service.d
+ * (PREFIX-@INSTANCE and PREFIX-@ for an instance): "foo-bar-baz.service" also reads
+ * "foo-bar-.service.d" and "foo-.service.d". */
+#define DROPIN_SUBDIRS_MAX 16
+#define DROPIN_SUBDIR_LEN (SERVICE_NAME_MAX + 32)
+
+static size_t add_subdir(char out[][DROPIN_SUBDIR_LEN], size_t n, const char *full, size_t len)
+{
+	if (n < DROPIN_SUBDIRS_MAX)
+		snprintf(out[n++], DROPIN_SUBDIR_LEN, "%.*s.d", (int)len, full);
+	return n;
+}
+
+static size_t unit_subdirs(const char *full, char out[][DROPIN_SUBDIR_LEN], size_t n)
+{
+	char cur[DROPIN_SUBDIR_LEN], next[DROPIN_SUBDIR_LEN];
+	const char *suffix = strrchr(full, '.');
+
+	if (!suffix)
+		return add_subdir(out, n, full, strlen(full));
+	str_copy(cur, sizeof cur, full);
+	while (n < DROPIN_SUBDIRS_MAX - 1) {
+		const char *at = strchr(cur, '@');
+		size_t stem = at ? (size_t)(at - cur) : strlen(cur) - strlen(suffix);
+		const char *instance = at ? at : "";
+		n = add_subdir(out, n, cur, strlen(cur));
+		if (at && at[1] != '.') { /* an instance: its template too */
+			snprintf(next, sizeof next, "%.*s%s", (int)(at + 1 - cur), cur, suffix);
+			n = add_subdir(out, n, next, strlen(next));
+		}
+		if (stem > 0 && cur[stem - 1] == '-')
+			stem--; /* "foo-bar-" is the prefix of itself: chop its dash once */
+		while (stem > 0 && cur[stem - 1] != '-')
+			stem--;
+		if (stem <= 1)
+			return n; /* no dash, or a leading one: done */
+		snprintf(next, sizeof next, "%.*s%.*s", (int)stem, cur,
+			 (int)strcspn(instance, "."), instance);
+		str_copy(cur, sizeof cur, next);
+		str_copy(cur + strlen(cur), sizeof cur - strlen(cur), suffix);
+	}
+	return n;
+}
+
+/* Drop-ins, as systemd applies them: the unit's own directories (unit_subdirs) in every
+ * search directory, then the kind's top-level one (service.d/) in every search
+ * directory; ordered by base name across all of them; of two same-named files the one
+ * found first wins (a higher-priority search directory, a more specific name), and a
+ * masked one (empty, or a link to /dev/null) hides the others and adds nothing. */
 static void apply_dropins(struct loader *l, struct service *svc)
 {
-	char subdirs[3][SERVICE_NAME_MAX + 32];
+	char subdirs[DROPIN_SUBDIRS_MAX][DROPIN_SUBDIR_LEN];
 	struct dropin list[DROPINS_MAX];
 	char fragment[SERVICE_PATH_MAX];
-	char full[SERVICE_NAME_MAX + 16], tmpl[SERVICE_NAME_MAX];
-	size_t nsub = 0, n = 0;
+	char full[SERVICE_NAME_MAX + 16];
+	size_t nsub, nown, n = 0;
 
 	unit_name_full(svc->name, full, sizeof full);
-	snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", full);
-	if (unit_name_is_instance(svc->name) &&
-	    unit_name_template_of(svc->name, tmpl, sizeof tmpl) == 0 &&
-	    unit_name_full(tmpl, full, sizeof full) == 0)
-		snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", full);
-	snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", unit_kind_suffix(svc->kind) + 1);
+	nown = unit_subdirs(full, subdirs, 0);
+	nsub = add_subdir(subdirs, nown, unit_kind_suffix(svc->kind) + 1,
+			  strlen(unit_kind_suffix(svc->kind) + 1));
 	for (size_t d = 0; d < l->ndirs; d++)
-		for (size_t s = 0; s < nsub; s++)
+		for (size_t s = 0; s < nown; s++)
+			n = collect_dropins(l, d, s, subdirs[s], list, n);
+	for (size_t d = 0; d < l->ndirs; d++)
+		for (size_t s = nown; s < nsub; s++)
 			n = collect_dropins(l, d, s, subdirs[s], list, n);
 	if (n == 0)
 		return;
 	sort_dropins(list, n);
 	str_copy(fragment, sizeof fragment, svc->path);
 	for (size_t i = 0; i < n && !svc->failed; i++) {
-		char file[sizeof subdirs[0] + NAME_MAX + 2];
+		char file[DROPIN_SUBDIR_LEN + NAME_MAX + 2];
 		ssize_t len;
-		snprintf(file, sizeof file, "%.*s/%.*s", (int)sizeof subdirs[0],
-			 subdirs[list[i].sub % 3], NAME_MAX, list[i].base);
+		snprintf(file, sizeof file, "%.*s/%.*s", DROPIN_SUBDIR_LEN,
+			 subdirs[list[i].sub % DROPIN_SUBDIRS_MAX], NAME_MAX, list[i].base);
 		if (masked(l->dir[list[i].dir].fd, file))
 			continue;
 		len = read_file_at(l, svc, l->dir[list[i].dir].path, file);

@@ -447,6 +447,7 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 	for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
 		if (strcmp(value, types[i].name) == 0) {
 			p->svc->type = (enum service_type)types[i].value;
+			p->svc->type_set = *value != '\0'; /* sockets-accept */
 			return 0;
 		}
 	}
@@ -1150,23 +1151,22 @@ static void simplify_dir_entry(const char *in, char *out, size_t size)
 {
 	size_t n = 0;
 
-	while (*in && n + 1 < size) {
-		size_t len = strcspn(in, "/");
-		if (len > 0 && !(len == 1 && in[0] == '.') && n + len + 2 <= size) {
-			if (n > 0 || *in == '/')
+	if (*in == '/') /* stays absolute, to be refused with the reason */
+		out[n++] = '/';
+	while (*in) {
+		size_t len;
+		while (*in == '/')
+			in++;
+		len = strcspn(in, "/");
+		if (len && !(len == 1 && in[0] == '.') && n + len + 2 <= size) {
+			if (n > 0 && out[n - 1] != '/')
 				out[n++] = '/';
 			memcpy(out + n, in, len);
 			n += len;
-		} else if (len == 0 && n == 0 && *in == '/') {
-			out[n++] = '/'; /* keep an absolute path absolute: refused later */
 		}
 		in += len;
-		while (*in == '/')
-			in++;
 	}
 	out[n] = '\0';
-	if (n > 1 && out[0] == '/' && out[1] == '/')
-		memmove(out, out + 1, n);
 }
 
 static int parse_dir_list(struct parser *p, const struct key *k, const char *value)
@@ -1424,8 +1424,8 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "TimeoutStopSec", parse_timeout_key, F(timeout_stop_ms), 0, 0, false },
 	{ SECTION_SERVICE, "TimeoutSec", parse_timeout_both, 0, 0, 0, false },
 	{ SECTION_SERVICE, "KillSignal", parse_signal, 0, 0, 0, false },
-	{ SECTION_SERVICE, "User", parse_account, F(user), 0, 0, false },
-	{ SECTION_SERVICE, "Group", parse_account, F(group), 0, 0, false },
+	{ SECTION_SERVICE, "User", parse_account, F(user), 0, 0, true }, /* sockets-accept: %i */
+	{ SECTION_SERVICE, "Group", parse_account, F(group), 0, 0, true },
 	{ SECTION_SERVICE, "SupplementaryGroups", parse_groups, 0, 0, 0, false },
 	{ SECTION_SERVICE, "WorkingDirectory", parse_working_directory, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Environment", parse_environment, 0, 0, 0, true },
@@ -1614,6 +1614,8 @@ static void assign(struct parser *p, const char *key, const char *value)
 	}
 	k = find_key(p->section, key);
 	if (!k) {
+		if (p->section == SECTION_UNIT && strcmp(key, "SuccessAction") == 0)
+			p->svc->success_action_set = *value && strcmp(value, "none") != 0;
 		unknown_key(p, key, value);
 		return;
 	}
@@ -1796,6 +1798,14 @@ static void validate(struct service *svc, const struct service_diag *diag)
 			     (int)(strlen(svc->name) - 1), svc->name);
 		return;
 	}
+	/* sockets-accept: as systemd, a service with no Type= and no ExecStart= is a oneshot
+	 * if it has ExecStop= or SuccessAction= (systemd-reboot.service: SuccessAction=
+	 * alone), else refused; BusName= with no Type= means Type=dbus. */
+	if (!svc->type_set && svc->exec_start.count == 0 &&
+	    (svc->exec_stop.count > 0 || svc->success_action_set))
+		svc->type = SERVICE_ONESHOT;
+	else if (!svc->type_set && svc->bus_name)
+		svc->type = SERVICE_DBUS;
 	if (svc->type != SERVICE_ONESHOT && svc->exec_start.count != 1) {
 		service_fail(svc, diag, 0, svc->exec_start.count == 0
 			     ? "no ExecStart= (only Type=oneshot may go without one)"

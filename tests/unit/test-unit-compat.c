@@ -91,8 +91,8 @@ static void documented_keys_are_classified(void)
 		{ "Service", "DynamicUser", COMPAT_REFUSED },
 		{ "Service", "RootDirectory", COMPAT_REFUSED },
 		{ "Service", "CPUAccounting", COMPAT_HARMLESS },
-		{ "Socket", "ListenSpecial", COMPAT_REFUSED },
-		{ "Socket", "KeepAlive", COMPAT_CHANGES },
+		{ "Socket", "ListenMessageQueue", COMPAT_REFUSED },
+		{ "Socket", "BindToDevice", COMPAT_CHANGES },
 		{ "Socket", "SystemCallFilter", COMPAT_CHANGES },
 	};
 	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {

@@ -262,6 +262,43 @@ static void dropins_order_override_and_reset(void)
 	teardown();
 }
 
+/* sockets-accept: dash-prefix drop-ins (foo-.service.d/ for foo-bar.service and
+ * foo-bar-baz.service), and systemd's precedence for same-named files: the unit's own
+ * and prefix directories in any search directory before the top-level service.d/, and
+ * within one search directory the more specific name first. */
+static void prefix_dropins(void)
+{
+	setup();
+	put(lib, "foo-bar-baz.service", "[Service]\nExecStart=/bin/x\n[Install]\n"
+	    "WantedBy=multi-user.target\n");
+	put(lib, "foo-bar.service", "[Service]\nExecStart=/bin/y\n[Install]\n"
+	    "WantedBy=multi-user.target\n");
+	put(lib, "foo-.service.d/10-foo.conf", "[Service]\nEnvironment=FOO=1\n");
+	put(lib, "foo-bar-.service.d/20-foobar.conf", "[Service]\nEnvironment=FOOBAR=1\n");
+	put(lib, "foo-bar-.service.d/10-foo.conf", "[Service]\nEnvironment=FOO=from-foo-bar-\n");
+	put(etc, "service.d/20-foobar.conf", "[Service]\nEnvironment=TOP=etc\n");
+	put(lib, "foo-bar-baz.service.d/30-own.conf", "[Service]\nEnvironment=OWN=1\n");
+	put(lib, "service.d/40-all.conf", "[Service]\nEnvironment=ALL=1\n");
+	link_in(etc, "multi-user.target.wants/foo-bar-baz.service", "/x/foo-bar-baz.service");
+	link_in(etc, "multi-user.target.wants/foo-bar.service", "/x/foo-bar.service");
+	load();
+	const struct service *b = named("foo-bar-baz"), *a = named("foo-bar");
+	CHECK(a && b && !a->failed && !b->failed);
+	if (!a || !b)
+		{ teardown(); return; }
+	CHECK(b->env_count == 4);
+	CHECK_STR(service_str(b, b->env[0]), "FOO=from-foo-bar-"); /* longer prefix wins */
+	CHECK_STR(service_str(b, b->env[1]), "FOOBAR=1"); /* a prefix beats service.d/ */
+	CHECK_STR(service_str(b, b->env[2]), "OWN=1");
+	CHECK_STR(service_str(b, b->env[3]), "ALL=1");
+	/* foo-bar.service: foo-.service.d/ (foo-bar-.service.d/ is not its prefix) */
+	CHECK(a->env_count == 3);
+	CHECK_STR(service_str(a, a->env[0]), "FOO=1");
+	CHECK_STR(service_str(a, a->env[1]), "TOP=etc");
+	CHECK_STR(service_str(a, a->env[2]), "ALL=1");
+	teardown();
+}
+
 /* Every list key: an empty assignment in a drop-in empties what the file set. */
 static void dropin_resets_every_list_key(void)
 {
@@ -461,6 +498,7 @@ int main(void)
 	RUN(template_instances);
 	RUN(dropins_order_override_and_reset);
 	RUN(dropin_resets_every_list_key);
+	RUN(prefix_dropins);
 	RUN(dropin_errors_name_the_dropin);
 	RUN(masks_in_either_tree);
 	RUN(missing_requirement_fails_only_that_unit);
