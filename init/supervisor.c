@@ -387,6 +387,21 @@ static void start_instance(struct unit *sock, const char *name)
 	log_info("%s: connection, starting %s", name_of(sock), name);
 }
 
+bool supervisor_adopt_instance(const char *name)
+{
+	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
+	size_t i = sv.count;
+
+	if (supervisor_find(name))
+		return true;
+	if (i >= SERVICE_COUNT_MAX || service_load_one(&lc, name, &sv.services[i], &diag) < 0)
+		return false;
+	unit_reset(&sv.units[i], &sv.services[i]);
+	sv.count++;
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	return true;
+}
+
 static void accept_traffic(struct unit *sock)
 {
 	char name[SERVICE_NAME_MAX];

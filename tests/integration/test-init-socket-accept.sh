@@ -87,6 +87,26 @@ out=\$(\$C /run/orphan-accept.sock 2>&1 | head -n 1)
 [ "\$(state orphan.socket)" = ready ] && ok no-template-socket-stays || bad no-template-socket-stays "\$(state orphan.socket)"
 expect datagram-accept-invalid dgram.socket invalid
 "\$E" status dgram.socket | grep -q 'Accept=yes needs ListenStream=' && ok datagram-accept-says-why || bad datagram-accept-says-why "\$("\$E" status dgram.socket)"
+# ---- re-execution: listening sockets, a live connection's instance, remain state
+plainget() { $PY -c "import socket; s=socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect('/run/plain-accept-no.sock'); print(s.recv(64).decode().strip())" 2>&1; }
+[ "\$(plainget)" = plain-ok ] && ok accept-no-before-reexec || bad accept-no-before-reexec "\$(plainget)"
+expect remain-active remain ready
+\$C tcp 3 >"$tmp/held-reexec" & hr=\$!
+i=0; while [ "\$(instances echo)" -lt 1 ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+held=\$("\$E" list | grep -o 'echo@[^ ]*' | head -n 1)
+"\$E" daemon-reexec && ok reexec-accepted || bad reexec-accepted "refused"
+i=0; while ! "\$E" list >/dev/null 2>&1 && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ -n "\$held" ] && "\$E" list | grep -q "\$held" && ok instance-kept-over-reexec || bad instance-kept-over-reexec "\$held: \$("\$E" list | grep echo)"
+wait \$hr
+grep -q '^echo hello' "$tmp/held-reexec" && ok connection-kept-over-reexec || bad connection-kept-over-reexec "\$(cat $tmp/held-reexec)"
+[ "\$(state echo.socket)" = ready ] && ok accept-socket-ready-after-reexec || bad accept-socket-ready-after-reexec "\$(state echo.socket)"
+out=\$(\$C tcp | head -n 1)
+n=\$(echo "\$out" | sed -n 's/^instance=\([0-9]*\)-.*/\1/p')
+[ -n "\$n" ] && [ "\$n" -gt 4 ] && ok accept-after-reexec || bad accept-after-reexec "\$out (a number above the old ones expected)"
+[ "\$(plainget)" = plain-ok ] && ok accept-no-after-reexec || bad accept-no-after-reexec "\$(plainget)"
+[ "\$(state remain)" = ready ] && ok remain-after-reexec || bad remain-after-reexec "\$(state remain)"
+i=0; while [ "\$(instances echo)" != 0 ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$(instances echo)" = 0 ] && ok instances-reaped-after-reexec || bad instances-reaped-after-reexec "\$("\$E" list | grep echo@)"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
