@@ -45,6 +45,7 @@ struct loader {
 	size_t nmissing;
 	bool root[ROOTS_MAX]; /* out[i] is wanted for its own sake */
 	bool pulled[ROOTS_MAX]; /* out[i] is pulled in from the default target */
+	unsigned alias_depth; /* sockets-accept: aliases followed to reach the unit loading */
 	/* Not cleared as a whole (PID 1 touches only the pages it uses): */
 	struct searchdir dir[LOAD_DIRS_MAX];
 	char missing[MISSING_MAX][SERVICE_NAME_MAX];
@@ -71,7 +72,9 @@ static void say(const struct service_diag *diag, enum service_severity severity,
 static struct service *find(struct loader *l, const char *name)
 {
 	for (size_t i = 0; i < l->count; i++)
-		if (strcmp(l->out[i].name, name) == 0)
+		if (strcmp(l->out[i].name, name) == 0 ||
+		    (l->out[i].also_named && /* sockets-accept: an alias */
+		     strcmp(service_str(&l->out[i], l->out[i].also_named), name) == 0))
 			return &l->out[i];
 	return NULL;
 }
@@ -553,6 +556,80 @@ static int fragment_of(struct loader *l, const char *name, char *file, size_t si
 	return locate(l, file, 0);
 }
 
+/* ---- sockets-accept: aliases ----------------------------------------------------------
+ * A unit file that is a symlink to a unit of another name is an alias, as on systemd
+ * (`emberctl enable` makes them from [Install] Alias=; Debian ships some):
+ * display-manager.service -> gdm3.service, dbus-org.freedesktop.login1.service ->
+ * systemd-logind.service, autovt@.service -> getty@.service. One unit, two names: the
+ * alias loads the target, which remembers the name (also_named), and dependencies on the
+ * alias are rewritten to the real name. */
+#define ALIAS_DEPTH_MAX 4
+
+static struct service *load_unit(struct loader *l, const char *name);
+static bool unit_file_name(const char *file);
+
+static int alias_target(const struct loader *l, int d, const char *file, const char *name,
+			char *real, size_t size)
+{
+	char target[PATH_MAX], canon[SERVICE_NAME_MAX];
+	const char *base, *at = strchr(name, '@');
+	enum unit_kind kind;
+	ssize_t n = readlinkat(l->dir[d].fd, file, target, sizeof target - 1);
+
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	if (strcmp(base, file) == 0 || !unit_file_name(base) || /* not /dev/null: a mask */
+	    unit_name_canonical(base, canon, sizeof canon, &kind) < 0 ||
+	    kind != unit_name_kind(name))
+		return -1;
+	if (unit_name_is_template(canon) != (at && unit_name_is_instance(name)))
+		return -1; /* a template links to a template, a plain unit to a plain one */
+	if (unit_name_is_template(canon) && kind != UNIT_SERVICE)
+		return -1;
+	if (unit_name_is_template(canon))
+		snprintf(real, size, "%s%s", canon, at + 1); /* autovt@tty2 -> getty@tty2 */
+	else
+		str_copy(real, size, canon);
+	return service_name_valid(real) && strcmp(real, name) != 0 ? 0 : -1;
+}
+
+static struct service *load_alias(struct loader *l, const char *name, const char *real)
+{
+	struct service *svc;
+
+	l->alias_depth++;
+	svc = load_unit(l, real);
+	l->alias_depth--;
+	if (svc && !svc->also_named)
+		svc->also_named = service_text_store(svc, name);
+	return svc;
+}
+
+/* Dependencies named by an alias now name the unit itself (the graph goes by names). */
+static void rewrite_aliases(struct loader *l)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		struct service *s = &l->out[i];
+		struct service_name_list *lists[] = {
+			&s->after, &s->before, &s->requires, &s->wants, &s->requisite, &s->binds_to,
+			&s->part_of, &s->conflicts, &s->on_failure, &s->on_success,
+		};
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+			for (size_t j = 0; j < lists[k]->count; j++) {
+				const char *n = service_str(s, lists[k]->name[j]);
+				const struct service *t = find(l, n);
+				strref ref;
+				if (!t || strcmp(t->name, n) == 0)
+					continue;
+				ref = service_text_store(s, t->name);
+				if (ref)
+					lists[k]->name[j] = ref;
+			}
+	}
+}
+
 /* Load name (canonical) unless it is loaded already. NULL when there is no such unit or
  * no room; a missing unit is not an error here (the dependency graph decides). */
 static struct service *load_unit(struct loader *l, const char *name)
@@ -567,6 +644,11 @@ static struct service *load_unit(struct loader *l, const char *name)
 	if (missing(l, name) || !service_name_valid(name) || unit_name_is_template(name))
 		return NULL;
 	d = fragment_of(l, name, file, sizeof file);
+	if (d >= 0 && l->alias_depth < ALIAS_DEPTH_MAX) { /* sockets-accept */
+		char real[SERVICE_NAME_MAX];
+		if (alias_target(l, d, file, name, real, sizeof real) == 0)
+			return load_alias(l, name, real);
+	}
 	if (d < 0 && unit_name_kind(name) == UNIT_TARGET)
 		builtin = unit_target_builtin(name);
 	if (d < 0 && !builtin) {
@@ -850,6 +932,7 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 	for (size_t i = 0; i < cfg->nextra; i++)
 		mark_root(&l, load_unit(&l, cfg->extra[i]));
 	load_pulled(&l, 0);
+	rewrite_aliases(&l); /* sockets-accept */
 	keep_reachable(&l);
 	close_dirs(&l);
 	sort_by_name(out, l.count);

@@ -105,7 +105,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
-		  EXECENV_REFS)
+		  EXECENV_REFS + 1 /* sockets-accept */)
 /* U2: lifecycle strings */
 #define U2_REFS_MAX (3 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
@@ -156,6 +156,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->sock.service;
 	n = add_list_refs(refs, n, s->sock.symlink, s->sock.symlink_count);
 	refs[n++] = &s->bus_name;
+	refs[n++] = &s->also_named; /* sockets-accept */
 	/* U1: more dependencies, [Install] */
 	n = add_list_refs(refs, n, s->requisite.name, s->requisite.count);
 	n = add_list_refs(refs, n, s->binds_to.name, s->binds_to.count);

@@ -280,6 +280,7 @@ struct service {
 	bool non_blocking;          /* sockets-accept: NonBlocking=: passed fds get O_NONBLOCK */
 	bool type_set;              /* sockets-accept: Type= was given (else systemd's guess) */
 	bool success_action_set;    /* sockets-accept: SuccessAction= (not none) was given */
+	strref also_named;          /* sockets-accept: the alias (a symlink) it was loaded by */
 	/* U1: [Install] (used by emberctl enable; PID 1 only asks has_install) */
 	bool has_install; /* the file has an [Install] section */
 	bool pulled;      /* the loader: pulled in from the default target, so it starts at

@@ -1313,6 +1313,10 @@ const struct unit *supervisor_find(const char *name)
 	for (size_t i = 0; i < sv.count; i++)
 		if (strcmp(sv.units[i].svc->name, name) == 0)
 			return &sv.units[i];
+	for (size_t i = 0; i < sv.count; i++) /* sockets-accept: by its alias */
+		if (sv.units[i].svc->also_named &&
+		    strcmp(service_str(sv.units[i].svc, sv.units[i].svc->also_named), name) == 0)
+			return &sv.units[i];
 	return NULL;
 }
 

@@ -5,7 +5,9 @@
 # fd 3, stdin and stdout), NAME@N-PID-UID for unix sockets; MaxConnections= and
 # MaxConnectionsPerSource= drop the connections over the limit; socket options reach
 # the connection; instances disappear when they end; a missing template or a datagram
-# socket with Accept=yes is reported while the rest runs.
+# socket with Accept=yes is reported while the rest runs; daemon-reexec keeps listening
+# sockets, live connections and RemainAfterExit= state. Also aliases (symlinks with
+# another name): emberctl start and dependencies through an alias reach the real unit.
 . "$(dirname "$0")/../lib.sh"
 for tool in python3 unshare ip; do
 	command -v $tool >/dev/null || { skip init-socket-accept "$tool missing"; finish; }
@@ -20,6 +22,9 @@ cp "$TOP/tests/integration/socket-accept/conn.py" "$tmp/"
 for f in "$TOP"/tests/integration/socket-accept/*.service "$TOP"/tests/integration/socket-accept/*.socket; do
 	sed "s|@PY@|$PY|g; s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
 done
+# Aliases: symlinks with another name, as `emberctl enable` makes them from Alias=.
+ln -s real2.service "$tmp/services/nick.service"
+ln -s "$tmp/services/real3.service" "$tmp/services/nick3.service"
 
 cat >"$tmp/client.py" <<'EOF'
 # client.py tcp|unix [hold]: connect, print the instance's first line and its echo.
@@ -87,6 +92,12 @@ out=\$(\$C /run/orphan-accept.sock 2>&1 | head -n 1)
 [ "\$(state orphan.socket)" = ready ] && ok no-template-socket-stays || bad no-template-socket-stays "\$(state orphan.socket)"
 expect datagram-accept-invalid dgram.socket invalid
 "\$E" status dgram.socket | grep -q 'Accept=yes needs ListenStream=' && ok datagram-accept-says-why || bad datagram-accept-says-why "\$("\$E" status dgram.socket)"
+# ---- aliases: one unit, two names
+expect dependency-through-alias real3 ready
+"\$E" start nick && ok start-by-alias || bad start-by-alias "refused"
+expect alias-starts-the-real-unit real2 ready
+"\$E" status nick | grep -q real2 && ok status-by-alias || bad status-by-alias "\$("\$E" status nick 2>&1 | head -n 3)"
+"\$E" list | grep -q '^nick ' && bad alias-not-a-second-unit "\$("\$E" list | grep nick)" || ok alias-not-a-second-unit
 # ---- re-execution: listening sockets, a live connection's instance, remain state
 plainget() { $PY -c "import socket; s=socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect('/run/plain-accept-no.sock'); print(s.recv(64).decode().strip())" 2>&1; }
 [ "\$(plainget)" = plain-ok ] && ok accept-no-before-reexec || bad accept-no-before-reexec "\$(plainget)"

@@ -299,6 +299,41 @@ static void prefix_dropins(void)
 	teardown();
 }
 
+/* sockets-accept: aliases, as systemd: a unit file that is a symlink with another name
+ * (display-manager.service -> gdm3.service; Debian's dbus-org.* links; autovt@ ->
+ * getty@) is the same unit; dependencies on the alias reach it. */
+static void aliases_are_one_unit(void)
+{
+	char target[512];
+
+	setup();
+	put(lib, "gdm3.service", "[Service]\nExecStart=/bin/gdm\n");
+	snprintf(target, sizeof target, "%s/gdm3.service", lib);
+	link_in(etc, "display-manager.service", target);
+	put(lib, "systemd-logind.service", "[Service]\nExecStart=/bin/logind\n");
+	link_in(lib, "dbus-org.freedesktop.login1.service", "systemd-logind.service");
+	put(lib, "getty@.service", "[Service]\nExecStart=/sbin/agetty %I\n");
+	link_in(lib, "autovt@.service", "getty@.service");
+	put(lib, "x.service", "[Unit]\nWants=display-manager.service autovt@tty2.service\n"
+	    "After=display-manager.service\nRequires=dbus-org.freedesktop.login1.service\n"
+	    "[Service]\nExecStart=/bin/x\n[Install]\nWantedBy=multi-user.target\n");
+	link_in(etc, "multi-user.target.wants/x.service", "/x/x.service");
+	load();
+	const struct service *x = named("x"), *g = named("gdm3"), *t = named("getty@tty2");
+	CHECK(x && g && t && named("systemd-logind"));
+	CHECK(!named("display-manager") && !named("autovt@tty2"));
+	CHECK(!named("dbus-org.freedesktop.login1"));
+	if (!x || !g || !t)
+		{ teardown(); return; }
+	CHECK_STR(service_str(g, g->also_named), "display-manager");
+	CHECK_STR(service_str(t, t->also_named), "autovt@tty2");
+	CHECK(!x->failed); /* the Requires= on the alias is met */
+	CHECK(x->after.count == 1);
+	CHECK_STR(service_str(x, x->after.name[0]), "gdm3");
+	CHECK_STR(exec0(t), "/sbin/agetty tty2");
+	teardown();
+}
+
 /* Every list key: an empty assignment in a drop-in empties what the file set. */
 static void dropin_resets_every_list_key(void)
 {
@@ -499,6 +534,7 @@ int main(void)
 	RUN(dropins_order_override_and_reset);
 	RUN(dropin_resets_every_list_key);
 	RUN(prefix_dropins);
+	RUN(aliases_are_one_unit);
 	RUN(dropin_errors_name_the_dropin);
 	RUN(masks_in_either_tree);
 	RUN(missing_requirement_fails_only_that_unit);
