@@ -409,9 +409,13 @@ static void accept_traffic(struct unit *sock)
 	for (size_t j = 0; j < sock->svc->sock.listen_count; j++)
 		for (int k = 0; k < ACCEPT_PER_TURN; k++) {
 			int r = accept_connection(sock->svc, sock->listen_fd[j], name, sizeof name);
-			if (r < 0)
-				log_warn("%s: accept: %s", name_of(sock), strerror(errno));
-			if (r <= 0)
+			if (r < 0) { /* as systemd: the socket unit fails (no busy loop on EMFILE) */
+				int e = errno;
+				sockets_close(sock);
+				fail_unit(sock, "accept: %s", strerror(e));
+				return;
+			}
+			if (r == 0)
 				break;
 			start_instance(sock, name);
 		}
