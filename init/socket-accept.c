@@ -222,6 +222,27 @@ int accept_conn_fd(const char *instance)
 	return c ? c->fd : -1;
 }
 
+void accept_conn_remote(const char *instance, char *addr, size_t addr_size, char *port,
+			size_t port_size)
+{
+	struct sockaddr_storage remote;
+	socklen_t len = sizeof remote;
+	char text[64];
+	int fd = accept_conn_fd(instance);
+
+	addr[0] = port[0] = '\0';
+	memset(&remote, 0, sizeof remote);
+	if (fd < 0 || getpeername(fd, (struct sockaddr *)&remote, &len) < 0 ||
+	    (remote.ss_family != AF_INET && remote.ss_family != AF_INET6))
+		return;
+	print_address(&remote, text, sizeof text); /* "host:port" */
+	*strrchr(text, ':') = '\0';
+	snprintf(addr, addr_size, "REMOTE_ADDR=%s", text);
+	snprintf(port, port_size, "REMOTE_PORT=%u", remote.ss_family == AF_INET
+		 ? ntohs(((struct sockaddr_in *)&remote)->sin_port)
+		 : ntohs(((struct sockaddr_in6 *)&remote)->sin6_port));
+}
+
 void accept_conn_release(const char *instance)
 {
 	struct conn *c = find(instance);

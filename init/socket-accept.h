@@ -23,6 +23,10 @@ int accept_connection(const struct service *sock, int listen_fd, char *instance,
 		      size_t size);
 /* The connection fd of an instance, or -1 when name is no Accept=yes instance. */
 int accept_conn_fd(const char *instance);
+/* REMOTE_ADDR=, REMOTE_PORT= lines for an instance's environment, as systemd sets them
+ * for IP connections; both "" otherwise. */
+void accept_conn_remote(const char *instance, char *addr, size_t addr_size, char *port,
+			size_t port_size);
 /* Forget the instance's connection and close PID 1's copy of its fd. */
 void accept_conn_release(const char *instance);
 /* Connections now held for socket unit sock. */

@@ -553,9 +553,12 @@ int sockets_collect(struct unit *units, size_t n, const struct unit *svc,
 	pass->count = 0;
 	snprintf(pass->names, sizeof pass->names, "LISTEN_FDNAMES=");
 	pass->non_blocking = svc->svc->non_blocking;
+	pass->remote_addr[0] = pass->remote_port[0] = '\0';
 	if (accept_conn_fd(svc->svc->name) >= 0) { /* sockets-accept: its one connection */
 		pass->fd[pass->count++] = accept_conn_fd(svc->svc->name);
 		snprintf(pass->names, sizeof pass->names, "LISTEN_FDNAMES=connection");
+		accept_conn_remote(svc->svc->name, pass->remote_addr, sizeof pass->remote_addr,
+				   pass->remote_port, sizeof pass->remote_port);
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -26,6 +26,8 @@ struct listen_pass {
 	int fd[LISTEN_PASS_MAX];
 	char names[LISTEN_NAMES_MAX]; /* "LISTEN_FDNAMES=a:b" */
 	bool non_blocking;            /* sockets-accept: NonBlocking=yes: O_NONBLOCK on each */
+	char remote_addr[64];         /* sockets-accept: "REMOTE_ADDR=..." (Accept=yes, IP), or "" */
+	char remote_port[24];         /* "REMOTE_PORT=..." */
 };
 
 /* Bind and listen on every Listen*= entry of socket unit u (fds into u->listen_fd).

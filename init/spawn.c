@@ -100,6 +100,12 @@ static int add_listen_env(struct unit *u, const struct spawn_env *env)
 		snprintf(u->error, sizeof u->error, "LISTEN_FDS: too many variables");
 		return -1;
 	}
+	if (env->listen->remote_addr[0] && /* sockets-accept: an Accept=yes IP connection */
+	    (env_add(NULL, env->listen->remote_addr) < 0 ||
+	     env_add(NULL, env->listen->remote_port) < 0)) {
+		snprintf(u->error, sizeof u->error, "REMOTE_ADDR: too many variables");
+		return -1;
+	}
 	for (size_t i = 0; i < scratch.count; i++)
 		if (str_starts_with(scratch.vars[i], "LISTEN_PID="))
 			listen_pid_field = (char *)scratch.vars[i] + strlen("LISTEN_PID=");

@@ -60,6 +60,8 @@ out=\$(\$C tcp)
 first=\$(echo "\$out" | head -n 1)
 echo "\$first" | grep -Eq '^instance=0-127\.0\.0\.1:2323-127\.0\.0\.1:[0-9]+ ' && ok tcp-instance-name || bad tcp-instance-name "\$first"
 echo "\$first" | grep -q ' fds=1 names=connection ' && ok connection-on-fd3 || bad connection-on-fd3 "\$first"
+rport=\$(echo "\$first" | sed -n 's/^instance=0-127\.0\.0\.1:2323-127\.0\.0\.1:\([0-9]*\) .*/\1/p')
+echo "\$first" | grep -q " remote=127\.0\.0\.1:\$rport " && [ -n "\$rport" ] && ok remote-addr-port || bad remote-addr-port "\$first"
 echo "\$first" | grep -q 'stdin-is-fd3=True' && ok connection-on-stdin || bad connection-on-stdin "\$first"
 [ "\$(echo "\$out" | sed -n 2p)" = "echo hello" ] && ok connection-on-stdout || bad connection-on-stdout "\$out"
 echo "\$first" | grep -q 'keepalive=1 nodelay=1' && ok socket-options-on-connection || bad socket-options-on-connection "\$first"
@@ -85,6 +87,7 @@ i=0; while [ "\$(instances local)" -lt 1 ] && [ \$i -lt 100 ]; do sleep 0.05; i=
 second=\$(\$C /run/local-accept.sock 2>&1 | head -n 1)
 [ "\$second" = CLOSED ] && ok per-source-limit-drops || bad per-source-limit-drops "\$second"
 wait \$l1
+grep -q ' remote=None:None ' "$tmp/local1" && ok no-remote-addr-for-unix || bad no-remote-addr-for-unix "\$(head -n 1 $tmp/local1)"
 grep -Eq "^instance=0-\$l1-0 " "$tmp/local1" && ok unix-instance-name || bad unix-instance-name "\$(head -n 1 $tmp/local1) (client pid \$l1)"
 # ---- bad input: a missing template, a datagram socket
 out=\$(\$C /run/orphan-accept.sock 2>&1 | head -n 1)
