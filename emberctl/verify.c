@@ -21,6 +21,7 @@
 #include "cli.h"
 #include "exitcode.h"
 #include "init/service.h"
+#include "init/socket-unit.h" /* sockets-accept: --keys */
 #include "init/unit-compat.h"
 #include "io.h"
 #include "json.h"
@@ -337,6 +338,9 @@ static void print_keys(void)
 		key_rows[n] = (struct key_row){ unit_compat_section(section), names[n], "supported", "" };
 		n++;
 	}
+	/* sockets-accept: [Socket] keys live in init/socket-unit.c's own table */
+	for (const char *const *k = socket_unit_keys(); *k && n < KEY_ROWS_MAX; k++)
+		key_rows[n++] = (struct key_row){ COMPAT_SOCKET, *k, "supported", "" };
 	for (size_t i = 0; i < unit_compat_count; i++)
 		for (unsigned bit = 1; bit <= COMPAT_INSTALL; bit <<= 1)
 			if ((unit_compat_table[i].sections & bit) && n < KEY_ROWS_MAX)

@@ -7,4 +7,5 @@ EMBER_INIT_SRC = init/main.c init/apifs.c init/cmdline.c init/console.c init/eme
 	init/condition.c init/condition-probe.c init/unit-compat.c init/spawn-execenv.c init/sysctl.c init/handover.c
 EMBER_INIT_SRC += init/svc-lifecycle.c init/svc-pidfile.c # U2: service types and lifecycle
 EMBER_INIT_SRC += init/unit-runtime-keys.c init/svc-runtime.c init/fdstore.c # runtime keys (unit-runtime2)
+EMBER_INIT_SRC += init/socket-accept.c # sockets-accept: Accept=yes connections
 $(eval $(call musl_prog,ember-init,$(EMBER_INIT_SRC)))

@@ -5,6 +5,7 @@
  *   p run_pid=N shell_pid=N rescue=0|1 started_us=N boot_ready_us=N generation=N
  *     crashes=N crash_ms=N
  *   u NAME key=N ... status=HEX error=HEX
+ *   a INSTANCE SOCKET fd=N      (sockets-accept: an Accept=yes connection)
  * Numbers are decimal; the two strings are hex, so nothing in them can break a line. */
 #include "handover.h"
 
@@ -20,10 +21,11 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "socket-accept.h"
 #include "supervisor.h"
 #include "fdstore.h" /* unit-runtime2 */
 
-#define STATE_MAX (640 * 1024)  /* 256 units of ~2 KiB at most */
+#define STATE_MAX (1024 * 1024) /* 256 units of ~3 KiB at most, and Accept=yes connections */
 #define ARGS_MAX 64
 #define ENV_MAX 64
 #define STATE_MAGIC "ember-state 1\n"
@@ -72,10 +74,29 @@ static const struct field {
 	UF("watchdog_deadline_ms", watchdog_deadline_ms, F_LL, false),
 	UF("watchdog_usec_override", watchdog_usec_override, F_LL, false),
 	UF("watchdog_fired", watchdog_fired, F_BOOL, false),
+	/* sockets-accept: U2 lifecycle results and U4 socket units' fds and counters */
 	UF("result", result, F_U8, false),
 	UF("exit_signal", exit_signal, F_U8, false),
-	UF("stop_post_due", stop_post_due, F_BOOL, false), /* ExecStopPost= still to run */
+	UF("stop_post_due", stop_post_due, F_BOOL, false),
 	UF("remain", remain, F_BOOL, false),
+	UF("pidfile_wait", pidfile_wait, F_BOOL, false),
+	UF("reloading", reloading, F_BOOL, false),
+	UF("reload_notified", reload_notified, F_BOOL, false),
+	UF("idle_waited", idle_waited, F_BOOL, false),
+	UF("reload_started_us", reload_started_us, F_LL, false),
+	UF("listen_fd0", listen_fd[0], F_INT, true),
+	UF("listen_fd1", listen_fd[1], F_INT, true),
+	UF("listen_fd2", listen_fd[2], F_INT, true),
+	UF("listen_fd3", listen_fd[3], F_INT, true),
+	UF("listen_fd4", listen_fd[4], F_INT, true),
+	UF("listen_fd5", listen_fd[5], F_INT, true),
+	UF("listen_fd6", listen_fd[6], F_INT, true),
+	UF("listen_fd7", listen_fd[7], F_INT, true),
+	UF("triggers", triggers, F_UNS, false),
+	UF("trigger_window_ms", trigger_window_ms, F_LL, false),
+	UF("failures", failures, F_UNS, false),
+	UF("failure_window_ms", failure_window_ms, F_LL, false),
+	UF("busname_pid", busname_pid, F_PID, false),
 #undef UF
 };
 #define FIELD_COUNT (sizeof unit_fields / sizeof unit_fields[0])
@@ -209,6 +230,58 @@ static void put_unit(struct out *o, const struct unit *u)
 	put(o, "\n");
 }
 
+/* ---- sockets-accept: Accept=yes connections --------------------------------------- */
+
+static bool number_of(const char *line, const char *end, const char *key, long long *v);
+
+static void put_connections(struct out *o)
+{
+	const char *instance, *sock;
+	int fd;
+
+	for (size_t i = 0; i < ACCEPT_CONN_MAX; i++)
+		if (accept_conn_get(i, &instance, &sock, &fd))
+			put(o, "a %s %s fd=%d\n", instance, sock, fd);
+}
+
+static void connection_fds_inherit(bool inherit)
+{
+	const char *instance, *sock;
+	int fd;
+
+	for (size_t i = 0; i < ACCEPT_CONN_MAX; i++)
+		if (accept_conn_get(i, &instance, &sock, &fd))
+			fcntl(fd, F_SETFD, inherit ? 0 : FD_CLOEXEC);
+}
+
+/* "INSTANCE SOCKET fd=N": the instance joins the new table, its connection is held again
+ * (close-on-exec once more); without its template the connection is closed. */
+static void adopt_connection(const char *line, const char *end)
+{
+	char instance[SERVICE_NAME_MAX], sock[SERVICE_NAME_MAX];
+	const char *sp = memchr(line, ' ', (size_t)(end - line)), *sp2;
+	long long fd;
+
+	if (!sp || (size_t)(sp - line) >= sizeof instance || !number_of(line, end, "fd", &fd) ||
+	    fd < 3 || fd > INT_MAX)
+		return;
+	sp2 = memchr(sp + 1, ' ', (size_t)(end - sp - 1));
+	if (!sp2 || (size_t)(sp2 - sp - 1) >= sizeof sock) {
+		close((int)fd);
+		return;
+	}
+	memcpy(instance, line, (size_t)(sp - line));
+	instance[sp - line] = '\0';
+	memcpy(sock, sp + 1, (size_t)(sp2 - sp - 1));
+	sock[sp2 - sp - 1] = '\0';
+	fcntl((int)fd, F_SETFD, FD_CLOEXEC);
+	if (!service_name_valid(instance) || !supervisor_adopt_instance(instance) ||
+	    accept_conn_restore(instance, sock, (int)fd) < 0) {
+		log_warn("re-execution: %s: cannot take its connection back; closed", instance);
+		close((int)fd);
+	}
+}
+
 size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
 {
 	struct out o = { buf, size, 0, false };
@@ -226,6 +299,7 @@ size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
 		put_hex(&o, "name", fdstore_entry_at(i)->name);
 		put(&o, "\n");
 	}
+	put_connections(&o); /* sockets-accept */
 	return o.full ? 0 : o.len;
 }
 
@@ -284,9 +358,11 @@ int handover_exec(const struct handover_pid1 *p)
 	ho.envp[envc] = ho.env_fd;
 	ho.envp[envc + 1] = NULL;
 	unit_fds_inherit(true);
+	connection_fds_inherit(true); /* sockets-accept */
 	execve(ho.exe, ho.argv, ho.envp);
 	e = errno;
 	unit_fds_inherit(false);
+	connection_fds_inherit(false);
 	ho.envp[envc] = NULL;
 	close(fd);
 	errno = e;
@@ -463,6 +539,15 @@ unsigned handover_adopt_units(void)
 {
 	unsigned adopted = 0;
 
+	/* sockets-accept: the connections first: their instances must exist for "u" lines */
+	for (const char *line = ho.state; ho.state_len && line && *line;) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			break;
+		if (line[0] == 'a' && line[1] == ' ')
+			adopt_connection(line + 2, end);
+		line = end + 1;
+	}
 	for (const char *line = ho.state; ho.state_len && line && *line;) {
 		const char *end = strchr(line, '\n');
 		if (!end)

@@ -45,6 +45,7 @@ struct loader {
 	size_t nmissing;
 	bool root[ROOTS_MAX]; /* out[i] is wanted for its own sake */
 	bool pulled[ROOTS_MAX]; /* out[i] is pulled in from the default target */
+	unsigned alias_depth; /* sockets-accept: aliases followed to reach the unit loading */
 	/* Not cleared as a whole (PID 1 touches only the pages it uses): */
 	struct searchdir dir[LOAD_DIRS_MAX];
 	char missing[MISSING_MAX][SERVICE_NAME_MAX];
@@ -71,7 +72,9 @@ static void say(const struct service_diag *diag, enum service_severity severity,
 static struct service *find(struct loader *l, const char *name)
 {
 	for (size_t i = 0; i < l->count; i++)
-		if (strcmp(l->out[i].name, name) == 0)
+		if (strcmp(l->out[i].name, name) == 0 ||
+		    (l->out[i].also_named && /* sockets-accept: an alias */
+		     strcmp(service_str(&l->out[i], l->out[i].also_named), name) == 0))
 			return &l->out[i];
 	return NULL;
 }
@@ -391,37 +394,83 @@ static void sort_dropins(struct dropin *list, size_t n)
 		}
 }
 
-/* Drop-ins, as systemd applies them: NAME.d/ of the unit, TEMPLATE.d/ of its template,
- * and the kind's own directory (service.d/), in every search directory; ordered by base
- * name across all of them; of two same-named files the higher-priority one wins, and a
- * masked one (empty, or a link to /dev/null) hides the lower ones and adds nothing. */
+/* sockets-accept: the unit-specific drop-in directories of a full name, in systemd's
+ * order: NAME.d, TEMPLATE.d, then for each dash prefix, longest first, PREFIX-.service.d
+ * (PREFIX-@INSTANCE and PREFIX-@ for an instance): "foo-bar-baz.service" also reads
+ * "foo-bar-.service.d" and "foo-.service.d". */
+#define DROPIN_SUBDIRS_MAX 16
+#define DROPIN_SUBDIR_LEN (SERVICE_NAME_MAX + 32)
+
+static size_t add_subdir(char out[][DROPIN_SUBDIR_LEN], size_t n, const char *full, size_t len)
+{
+	if (n < DROPIN_SUBDIRS_MAX)
+		snprintf(out[n++], DROPIN_SUBDIR_LEN, "%.*s.d", (int)len, full);
+	return n;
+}
+
+static size_t unit_subdirs(const char *full, char out[][DROPIN_SUBDIR_LEN], size_t n)
+{
+	char cur[DROPIN_SUBDIR_LEN], next[DROPIN_SUBDIR_LEN];
+	const char *suffix = strrchr(full, '.');
+
+	if (!suffix)
+		return add_subdir(out, n, full, strlen(full));
+	str_copy(cur, sizeof cur, full);
+	while (n < DROPIN_SUBDIRS_MAX - 1) {
+		const char *at = strchr(cur, '@');
+		size_t stem = at ? (size_t)(at - cur) : strlen(cur) - strlen(suffix);
+		const char *instance = at ? at : "";
+		n = add_subdir(out, n, cur, strlen(cur));
+		if (at && at[1] != '.') { /* an instance: its template too */
+			snprintf(next, sizeof next, "%.*s%s", (int)(at + 1 - cur), cur, suffix);
+			n = add_subdir(out, n, next, strlen(next));
+		}
+		if (stem > 0 && cur[stem - 1] == '-')
+			stem--; /* "foo-bar-" is the prefix of itself: chop its dash once */
+		while (stem > 0 && cur[stem - 1] != '-')
+			stem--;
+		if (stem <= 1)
+			return n; /* no dash, or a leading one: done */
+		snprintf(next, sizeof next, "%.*s%.*s", (int)stem, cur,
+			 (int)strcspn(instance, "."), instance);
+		str_copy(cur, sizeof cur, next);
+		str_copy(cur + strlen(cur), sizeof cur - strlen(cur), suffix);
+	}
+	return n;
+}
+
+/* Drop-ins, as systemd applies them: the unit's own directories (unit_subdirs) in every
+ * search directory, then the kind's top-level one (service.d/) in every search
+ * directory; ordered by base name across all of them; of two same-named files the one
+ * found first wins (a higher-priority search directory, a more specific name), and a
+ * masked one (empty, or a link to /dev/null) hides the others and adds nothing. */
 static void apply_dropins(struct loader *l, struct service *svc)
 {
-	char subdirs[3][SERVICE_NAME_MAX + 32];
+	char subdirs[DROPIN_SUBDIRS_MAX][DROPIN_SUBDIR_LEN];
 	struct dropin list[DROPINS_MAX];
 	char fragment[SERVICE_PATH_MAX];
-	char full[SERVICE_NAME_MAX + 16], tmpl[SERVICE_NAME_MAX];
-	size_t nsub = 0, n = 0;
+	char full[SERVICE_NAME_MAX + 16];
+	size_t nsub, nown, n = 0;
 
 	unit_name_full(svc->name, full, sizeof full);
-	snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", full);
-	if (unit_name_is_instance(svc->name) &&
-	    unit_name_template_of(svc->name, tmpl, sizeof tmpl) == 0 &&
-	    unit_name_full(tmpl, full, sizeof full) == 0)
-		snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", full);
-	snprintf(subdirs[nsub++], sizeof subdirs[0], "%s.d", unit_kind_suffix(svc->kind) + 1);
+	nown = unit_subdirs(full, subdirs, 0);
+	nsub = add_subdir(subdirs, nown, unit_kind_suffix(svc->kind) + 1,
+			  strlen(unit_kind_suffix(svc->kind) + 1));
 	for (size_t d = 0; d < l->ndirs; d++)
-		for (size_t s = 0; s < nsub; s++)
+		for (size_t s = 0; s < nown; s++)
+			n = collect_dropins(l, d, s, subdirs[s], list, n);
+	for (size_t d = 0; d < l->ndirs; d++)
+		for (size_t s = nown; s < nsub; s++)
 			n = collect_dropins(l, d, s, subdirs[s], list, n);
 	if (n == 0)
 		return;
 	sort_dropins(list, n);
 	str_copy(fragment, sizeof fragment, svc->path);
 	for (size_t i = 0; i < n && !svc->failed; i++) {
-		char file[sizeof subdirs[0] + NAME_MAX + 2];
+		char file[DROPIN_SUBDIR_LEN + NAME_MAX + 2];
 		ssize_t len;
-		snprintf(file, sizeof file, "%.*s/%.*s", (int)sizeof subdirs[0],
-			 subdirs[list[i].sub % 3], NAME_MAX, list[i].base);
+		snprintf(file, sizeof file, "%.*s/%.*s", DROPIN_SUBDIR_LEN,
+			 subdirs[list[i].sub % DROPIN_SUBDIRS_MAX], NAME_MAX, list[i].base);
 		if (masked(l->dir[list[i].dir].fd, file))
 			continue;
 		len = read_file_at(l, svc, l->dir[list[i].dir].path, file);
@@ -507,6 +556,80 @@ static int fragment_of(struct loader *l, const char *name, char *file, size_t si
 	return locate(l, file, 0);
 }
 
+/* ---- sockets-accept: aliases ----------------------------------------------------------
+ * A unit file that is a symlink to a unit of another name is an alias, as on systemd
+ * (`emberctl enable` makes them from [Install] Alias=; Debian ships some):
+ * display-manager.service -> gdm3.service, dbus-org.freedesktop.login1.service ->
+ * systemd-logind.service, autovt@.service -> getty@.service. One unit, two names: the
+ * alias loads the target, which remembers the name (also_named), and dependencies on the
+ * alias are rewritten to the real name. */
+#define ALIAS_DEPTH_MAX 4
+
+static struct service *load_unit(struct loader *l, const char *name);
+static bool unit_file_name(const char *file);
+
+static int alias_target(const struct loader *l, int d, const char *file, const char *name,
+			char *real, size_t size)
+{
+	char target[PATH_MAX], canon[SERVICE_NAME_MAX];
+	const char *base, *at = strchr(name, '@');
+	enum unit_kind kind;
+	ssize_t n = readlinkat(l->dir[d].fd, file, target, sizeof target - 1);
+
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	if (strcmp(base, file) == 0 || !unit_file_name(base) || /* not /dev/null: a mask */
+	    unit_name_canonical(base, canon, sizeof canon, &kind) < 0 ||
+	    kind != unit_name_kind(name))
+		return -1;
+	if (unit_name_is_template(canon) != (at && unit_name_is_instance(name)))
+		return -1; /* a template links to a template, a plain unit to a plain one */
+	if (unit_name_is_template(canon) && kind != UNIT_SERVICE)
+		return -1;
+	if (unit_name_is_template(canon))
+		snprintf(real, size, "%s%s", canon, at + 1); /* autovt@tty2 -> getty@tty2 */
+	else
+		str_copy(real, size, canon);
+	return service_name_valid(real) && strcmp(real, name) != 0 ? 0 : -1;
+}
+
+static struct service *load_alias(struct loader *l, const char *name, const char *real)
+{
+	struct service *svc;
+
+	l->alias_depth++;
+	svc = load_unit(l, real);
+	l->alias_depth--;
+	if (svc && !svc->also_named)
+		svc->also_named = service_text_store(svc, name);
+	return svc;
+}
+
+/* Dependencies named by an alias now name the unit itself (the graph goes by names). */
+static void rewrite_aliases(struct loader *l)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		struct service *s = &l->out[i];
+		struct service_name_list *lists[] = {
+			&s->after, &s->before, &s->requires, &s->wants, &s->requisite, &s->binds_to,
+			&s->part_of, &s->conflicts, &s->on_failure, &s->on_success,
+		};
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+			for (size_t j = 0; j < lists[k]->count; j++) {
+				const char *n = service_str(s, lists[k]->name[j]);
+				const struct service *t = find(l, n);
+				strref ref;
+				if (!t || strcmp(t->name, n) == 0)
+					continue;
+				ref = service_text_store(s, t->name);
+				if (ref)
+					lists[k]->name[j] = ref;
+			}
+	}
+}
+
 /* Load name (canonical) unless it is loaded already. NULL when there is no such unit or
  * no room; a missing unit is not an error here (the dependency graph decides). */
 static struct service *load_unit(struct loader *l, const char *name)
@@ -521,6 +644,11 @@ static struct service *load_unit(struct loader *l, const char *name)
 	if (missing(l, name) || !service_name_valid(name) || unit_name_is_template(name))
 		return NULL;
 	d = fragment_of(l, name, file, sizeof file);
+	if (d >= 0 && l->alias_depth < ALIAS_DEPTH_MAX) { /* sockets-accept */
+		char real[SERVICE_NAME_MAX];
+		if (alias_target(l, d, file, name, real, sizeof real) == 0)
+			return load_alias(l, name, real);
+	}
 	if (d < 0 && unit_name_kind(name) == UNIT_TARGET)
 		builtin = unit_target_builtin(name);
 	if (d < 0 && !builtin) {
@@ -804,6 +932,7 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 	for (size_t i = 0; i < cfg->nextra; i++)
 		mark_root(&l, load_unit(&l, cfg->extra[i]));
 	load_pulled(&l, 0);
+	rewrite_aliases(&l); /* sockets-accept */
 	keep_reachable(&l);
 	close_dirs(&l);
 	sort_by_name(out, l.count);
@@ -813,6 +942,25 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 		    l.count ? out[l.count - 1].name : "none");
 	*count = l.count;
 	return 0;
+}
+
+/* sockets-accept: one unit by name (an Accept=yes connection's instance), with its
+ * drop-ins, without loading what it pulls in. */
+int service_load_one(const struct service_load_config *cfg, const char *name,
+		     struct service *out, const struct service_diag *diag)
+{
+	static struct loader l; /* its own: PID 1 touches only the pages it uses */
+	struct service *svc;
+
+	memset(&l, 0, offsetof(struct loader, dir));
+	l.cfg = cfg;
+	l.out = out;
+	l.cap = 1;
+	l.diag = diag;
+	open_dirs(&l, cfg->dirs, cfg->ndirs);
+	svc = load_unit(&l, name);
+	close_dirs(&l);
+	return svc ? 0 : -1;
 }
 
 int service_load(const char *const *dirs, size_t ndirs, struct service *out, size_t cap,

@@ -108,7 +108,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
-		  EXECENV_REFS)
+		  EXECENV_REFS + 1 /* sockets-accept */)
 /* U2: lifecycle strings */
 #define U2_REFS_MAX (3 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
@@ -159,6 +159,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->sock.service;
 	n = add_list_refs(refs, n, s->sock.symlink, s->sock.symlink_count);
 	refs[n++] = &s->bus_name;
+	refs[n++] = &s->also_named; /* sockets-accept */
 	/* U1: more dependencies, [Install] */
 	n = add_list_refs(refs, n, s->requisite.name, s->requisite.count);
 	n = add_list_refs(refs, n, s->binds_to.name, s->binds_to.count);
@@ -450,6 +451,7 @@ static int parse_type(struct parser *p, const struct key *k, const char *value)
 	for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
 		if (strcmp(value, types[i].name) == 0) {
 			p->svc->type = (enum service_type)types[i].value;
+			p->svc->type_set = *value != '\0'; /* sockets-accept */
 			return 0;
 		}
 	}
@@ -1147,9 +1149,46 @@ static int parse_word_list(struct parser *p, const struct key *k, const char *va
 	return store(p, k->name, joined, ref);
 }
 
+/* sockets-accept: systemd simplifies each entry first (path_simplify(): "a//b/./c/" is
+ * "a/b/c"), then checks it; Debian's irqbalance.service says RuntimeDirectory=irqbalance/. */
+static void simplify_dir_entry(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+
+	if (*in == '/') /* stays absolute, to be refused with the reason */
+		out[n++] = '/';
+	while (*in) {
+		size_t len;
+		while (*in == '/')
+			in++;
+		len = strcspn(in, "/");
+		if (len && !(len == 1 && in[0] == '.') && n + len + 2 <= size) {
+			if (n > 0 && out[n - 1] != '/')
+				out[n++] = '/';
+			memcpy(out + n, in, len);
+			n += len;
+		}
+		in += len;
+	}
+	out[n] = '\0';
+}
+
 static int parse_dir_list(struct parser *p, const struct key *k, const char *value)
 {
-	return parse_word_list(p, k, value, dir_entry_problem);
+	char simplified[SERVICE_LINE_MAX], copy[SERVICE_LINE_MAX], word[SERVICE_LINE_MAX];
+	char *save = NULL;
+	size_t n = 0;
+
+	str_copy(copy, sizeof copy, value);
+	simplified[0] = '\0';
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		simplify_dir_entry(w, word, sizeof word);
+		n += (size_t)snprintf(simplified + n, sizeof simplified - n, "%s%s", n ? " " : "",
+				      *word ? word : ".");
+		if (n >= sizeof simplified)
+			return invalid(p, k->name, value, "list too long");
+	}
+	return parse_word_list(p, k, simplified, dir_entry_problem);
 }
 
 static int parse_path_list(struct parser *p, const struct key *k, const char *value)
@@ -1457,8 +1496,8 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "TimeoutStopSec", parse_timeout_key, F(timeout_stop_ms), 0, 0, false },
 	{ SECTION_SERVICE, "TimeoutSec", parse_timeout_both, 0, 0, 0, false },
 	{ SECTION_SERVICE, "KillSignal", parse_signal, 0, 0, 0, false },
-	{ SECTION_SERVICE, "User", parse_account, F(user), 0, 0, false },
-	{ SECTION_SERVICE, "Group", parse_account, F(group), 0, 0, false },
+	{ SECTION_SERVICE, "User", parse_account, F(user), 0, 0, true }, /* sockets-accept: %i */
+	{ SECTION_SERVICE, "Group", parse_account, F(group), 0, 0, true },
 	{ SECTION_SERVICE, "SupplementaryGroups", parse_groups, 0, 0, 0, false },
 	{ SECTION_SERVICE, "WorkingDirectory", parse_working_directory, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Environment", parse_environment, 0, 0, 0, true },
@@ -1503,6 +1542,8 @@ static const struct key keys[] = {
 	  0, 0, false },
 	/* U4: Type=dbus */
 	{ SECTION_SERVICE, "BusName", parse_bus_name, F(bus_name), 0, 0, true },
+	/* sockets-accept */
+	{ SECTION_SERVICE, "NonBlocking", parse_bool_key, F(non_blocking), 0, 0, false },
 	/* U5: execution environment (StandardOutput=/StandardError= are above) */
 	{ SECTION_SERVICE, "StandardInput", parse_input_key, 0, 0, 0, true },
 	{ SECTION_SERVICE, "TTYPath", parse_tty_path, 0, 0, 0, true },
@@ -1875,6 +1916,14 @@ static void validate(struct service *svc, const struct service_diag *diag)
 			     (int)(strlen(svc->name) - 1), svc->name);
 		return;
 	}
+	/* sockets-accept: as systemd, a service with no Type= and no ExecStart= is a oneshot
+	 * if it has ExecStop= or SuccessAction= (systemd-reboot.service: SuccessAction=
+	 * alone), else refused; BusName= with no Type= means Type=dbus. */
+	if (!svc->type_set && svc->exec_start.count == 0 &&
+	    (svc->exec_stop.count > 0 || UNIT_ACTION_WHAT(svc->success_action) != UNIT_ACTION_NONE))
+		svc->type = SERVICE_ONESHOT;
+	else if (!svc->type_set && svc->bus_name)
+		svc->type = SERVICE_DBUS;
 	if (svc->type != SERVICE_ONESHOT && svc->exec_start.count != 1) {
 		service_fail(svc, diag, 0, svc->exec_start.count == 0
 			     ? "no ExecStart= (only Type=oneshot may go without one)"
@@ -1918,6 +1967,8 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->sock.directory_mode = 0755;
 	svc->sock.backlog = SOMAXCONN;
 	runtime_keys_defaults(svc); /* unit-runtime2 */
+	svc->sock.ip_tos = svc->sock.ip_ttl = -1; /* sockets-accept */
+	svc->sock.priority = -1;
 	str_copy(svc->path, sizeof svc->path, path);
 	if (!service_name_valid(name)) {
 		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);

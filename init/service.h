@@ -191,6 +191,7 @@ struct service_envfile {
 /* ---- U4: socket units ([Socket], init/socket-unit.c) ---- */
 enum socket_listen_type {
 	LISTEN_STREAM, LISTEN_DATAGRAM, LISTEN_SEQPACKET, LISTEN_FIFO, LISTEN_NETLINK,
+	LISTEN_SPECIAL, /* sockets-accept: ListenSpecial= (a character device, /proc file) */
 };
 
 struct socket_listen {
@@ -212,6 +213,17 @@ struct socket_spec {
 	uint8_t bind_ipv6_only;  /* BindIPv6Only=: 0 default (both), 1 both, 2 ipv6-only */
 	uint8_t symlink_count;
 	strref symlink[SOCKET_SYMLINKS_MAX]; /* Symlinks=: links to the one path socket */
+	/* sockets-accept: Accept=yes and the one-setsockopt keys (socket-unit.c, sockets.c) */
+	bool accept, keep_alive, no_delay, broadcast, pass_packet_info, writable;
+	uint8_t timestamping;       /* 0 off, 1 us (SO_TIMESTAMP), 2 ns (SO_TIMESTAMPNS) */
+	uint8_t keep_alive_probes;  /* KeepAliveProbes=, 0: the kernel's */
+	uint16_t max_connections;   /* MaxConnections=, 0: the default (64) */
+	uint16_t max_per_source;    /* MaxConnectionsPerSource=, 0: as MaxConnections= */
+	uint16_t keep_alive_time_s, keep_alive_interval_s, defer_accept_s; /* 0: unset */
+	int16_t ip_tos, ip_ttl;     /* IPTOS=, IPTTL=; -1 unset */
+	int32_t priority;           /* Priority=; -1 unset */
+	uint32_t mark;              /* Mark=; with mark_set */
+	bool mark_set;
 };
 
 struct service {
@@ -282,6 +294,9 @@ struct service {
 	/* U4: socket units and Type=dbus */
 	struct socket_spec sock;    /* kind == UNIT_SOCKET only */
 	strref bus_name;            /* BusName=: a well-known D-Bus name */
+	bool non_blocking;          /* sockets-accept: NonBlocking=: passed fds get O_NONBLOCK */
+	bool type_set;              /* sockets-accept: Type= was given (else systemd's guess) */
+	strref also_named;          /* sockets-accept: the alias (a symlink) it was loaded by */
 	/* U1: [Install] (used by emberctl enable; PID 1 only asks has_install) */
 	bool has_install; /* the file has an [Install] section */
 	bool pulled;      /* the loader: pulled in from the default target, so it starts at
@@ -417,4 +432,8 @@ struct service_load_config {
 };
 int service_load_from(const struct service_load_config *cfg, struct service *out, size_t cap,
 		      size_t *count, const struct service_diag *diag);
+/* sockets-accept: load the one unit name (canonical, e.g. an instance of a template) into
+ * *out, with its drop-ins, nothing it pulls in. 0, or -1 when there is no such unit. */
+int service_load_one(const struct service_load_config *cfg, const char *name,
+		     struct service *out, const struct service_diag *diag);
 #endif

@@ -182,6 +182,7 @@ int socket_address_parse(int type, const char *s, struct socket_address *out, co
 	switch (type) {
 	case LISTEN_NETLINK:
 		return parse_netlink(s, out, why);
+	case LISTEN_SPECIAL: /* sockets-accept: a file ember opens, checked like a FIFO's path */
 	case LISTEN_FIFO:
 		if (s[0] != '/') {
 			*why = "expected an absolute path";
@@ -336,16 +337,22 @@ static int set_buffer(struct ctx *c, const char *value, unsigned long long *out)
 	return 0;
 }
 
+/* systemd also takes a boolean here: yes means ipv6-only, no means both. */
 static int set_ipv6_only(struct ctx *c, const char *value)
 {
 	static const char *const modes[] = { "default", "both", "ipv6-only" };
+	bool yes;
 
 	for (uint8_t i = 0; i < 3; i++)
 		if (strcmp(value, modes[i]) == 0 || (!*value && i == 0)) {
 			c->svc->sock.bind_ipv6_only = i;
 			return 0;
 		}
-	return bad(c, value, "expected default, both or ipv6-only");
+	if (parse_bool(value, &yes) == 0) {
+		c->svc->sock.bind_ipv6_only = yes ? 2 : 1;
+		return 0;
+	}
+	return bad(c, value, "expected default, both, ipv6-only or a boolean");
 }
 
 static int add_symlinks(struct ctx *c, const char *value)
@@ -371,13 +378,131 @@ static int add_symlinks(struct ctx *c, const char *value)
 	return 0;
 }
 
+
+/* ---- sockets-accept: Accept=yes limits and the one-setsockopt keys ------------------ */
+
+/* A time span in whole seconds (rounded up, as the kernel's TCP options take seconds). */
+static int set_seconds(struct ctx *c, const char *value, uint16_t *out)
+{
+	unsigned long ms;
+
+	if (!*value) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_duration_ms(value, &ms) < 0 || ms / 1000 >= 65535)
+		return bad(c, value, "expected a time span below 18 hours (30s, 2min)");
+	*out = (uint16_t)((ms + 999) / 1000);
+	return 0;
+}
+
+static int set_number(struct ctx *c, const char *value, unsigned long min, unsigned long max,
+		      unsigned long *out)
+{
+	if (parse_ulong(value, min, max, out) < 0) {
+		char why[64];
+		snprintf(why, sizeof why, "expected a number from %lu to %lu", min, max);
+		return bad(c, value, why);
+	}
+	return 0;
+}
+
+/* IPTOS=: a number or one of the names systemd knows. */
+static int set_tos(struct ctx *c, const char *value)
+{
+	static const struct { const char *name; int tos; } names[] = {
+		{ "low-delay", 0x10 }, { "throughput", 0x08 }, { "reliability", 0x04 },
+		{ "low-cost", 0x02 },
+	};
+	unsigned long n;
+
+	c->svc->sock.ip_tos = -1;
+	if (!*value)
+		return 0;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(value, names[i].name) == 0) {
+			c->svc->sock.ip_tos = (int16_t)names[i].tos;
+			return 0;
+		}
+	if (parse_ulong(value, 0, 255, &n) < 0)
+		return bad(c, value, "expected 0-255, low-delay, throughput, reliability or low-cost");
+	c->svc->sock.ip_tos = (int16_t)n;
+	return 0;
+}
+
+static int set_timestamping(struct ctx *c, const char *value)
+{
+	static const struct { const char *name; uint8_t v; } modes[] = {
+		{ "", 0 }, { "off", 0 }, { "us", 1 }, { "usec", 1 }, { "\xce\xbcs", 1 }, /* μs */
+		{ "ns", 2 }, { "nsec", 2 },
+	};
+
+	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+		if (strcmp(value, modes[i].name) == 0) {
+			c->svc->sock.timestamping = modes[i].v;
+			return 0;
+		}
+	return bad(c, value, "expected off, us or ns");
+}
+
+/* 0: taken, -1: invalid, 1: not one of these keys. */
+static int assign_option(struct ctx *c, const char *value)
+{
+	struct socket_spec *s = &c->svc->sock;
+	const char *k = c->key;
+	unsigned long n = 0;
+
+	if (strcmp(k, "MaxConnections") == 0 || strcmp(k, "MaxConnectionsPerSource") == 0) {
+		if (*value && set_number(c, value, 1, 65535, &n) < 0)
+			return -1;
+		*(k[14] ? &s->max_per_source : &s->max_connections) = (uint16_t)n;
+		return 0;
+	}
+	if (strcmp(k, "KeepAliveTimeSec") == 0)
+		return set_seconds(c, value, &s->keep_alive_time_s);
+	if (strcmp(k, "KeepAliveIntervalSec") == 0)
+		return set_seconds(c, value, &s->keep_alive_interval_s);
+	if (strcmp(k, "DeferAcceptSec") == 0)
+		return set_seconds(c, value, &s->defer_accept_s);
+	if (strcmp(k, "KeepAliveProbes") == 0) {
+		if (*value && set_number(c, value, 1, 127, &n) < 0)
+			return -1;
+		s->keep_alive_probes = (uint8_t)n;
+		return 0;
+	}
+	if (strcmp(k, "IPTOS") == 0)
+		return set_tos(c, value);
+	if (strcmp(k, "IPTTL") == 0) {
+		if (*value && set_number(c, value, 0, 255, &n) < 0)
+			return -1;
+		s->ip_ttl = *value ? (int16_t)n : -1;
+		return 0;
+	}
+	if (strcmp(k, "Priority") == 0) {
+		if (*value && set_number(c, value, 0, INT_MAX, &n) < 0)
+			return -1;
+		s->priority = *value ? (int32_t)n : -1;
+		return 0;
+	}
+	if (strcmp(k, "Mark") == 0) {
+		if (*value && set_number(c, value, 0, 0xffffffffUL, &n) < 0)
+			return -1;
+		s->mark = (uint32_t)n;
+		s->mark_set = *value != '\0';
+		return 0;
+	}
+	if (strcmp(k, "Timestamping") == 0)
+		return set_timestamping(c, value);
+	return 1;
+}
+
 static const struct {
 	const char *key;
 	int type;
 } listen_keys[] = {
 	{ "ListenStream", LISTEN_STREAM }, { "ListenDatagram", LISTEN_DATAGRAM },
 	{ "ListenSequentialPacket", LISTEN_SEQPACKET }, { "ListenFIFO", LISTEN_FIFO },
-	{ "ListenNetlink", LISTEN_NETLINK },
+	{ "ListenNetlink", LISTEN_NETLINK }, { "ListenSpecial", LISTEN_SPECIAL },
 };
 
 static int assign_flag(struct ctx *c, const char *value)
@@ -393,6 +518,13 @@ static int assign_flag(struct ctx *c, const char *value)
 		{ "ReusePort", offsetof(struct socket_spec, reuse_port) },
 		{ "FreeBind", offsetof(struct socket_spec, free_bind) },
 		{ "Transparent", offsetof(struct socket_spec, transparent) },
+		/* sockets-accept */
+		{ "Accept", offsetof(struct socket_spec, accept) },
+		{ "KeepAlive", offsetof(struct socket_spec, keep_alive) },
+		{ "NoDelay", offsetof(struct socket_spec, no_delay) },
+		{ "Broadcast", offsetof(struct socket_spec, broadcast) },
+		{ "PassPacketInfo", offsetof(struct socket_spec, pass_packet_info) },
+		{ "Writable", offsetof(struct socket_spec, writable) },
 	};
 	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
 		if (strcmp(c->key, flags[i].key) == 0)
@@ -405,7 +537,7 @@ int socket_unit_assign(struct service *svc, const struct service_diag *diag, uns
 {
 	struct ctx c = { svc, diag, line, key };
 	struct socket_spec *s = &svc->sock;
-	bool accept;
+	int r;
 
 	for (size_t i = 0; i < sizeof listen_keys / sizeof *listen_keys; i++)
 		if (strcmp(key, listen_keys[i].key) == 0)
@@ -435,15 +567,8 @@ int socket_unit_assign(struct service *svc, const struct service_diag *diag, uns
 			return bad(&c, value, "expected 1-255 printable characters without ':'");
 		return *value ? store(svc, diag, line, key, value, &s->fdname) : (s->fdname = 0, 0);
 	}
-	if (strcmp(key, "Accept") == 0) {
-		if (set_bool(&c, value, &accept) < 0)
-			return -1;
-		if (accept)
-			return bad(&c, value, "one service instance per connection is not supported; "
-				   "the service must accept connections itself (Accept=no)");
-		return 0;
-	}
-	return assign_flag(&c, value);
+	r = assign_option(&c, value);
+	return r <= 0 ? r : assign_flag(&c, value);
 }
 
 /* The one path (socket file or FIFO) Symlinks= point to: its index, or -1 when there is
@@ -463,6 +588,23 @@ int socket_unit_symlink_target(const struct service *svc)
 	return found;
 }
 
+/* Accept=yes: one instance of NAME@.service per connection, so every entry must be one
+ * that connections arrive on, and the template's name follows from the socket's. */
+static void validate_accept(struct service *svc, const struct service_diag *diag)
+{
+	for (size_t i = 0; i < svc->sock.listen_count; i++) {
+		int type = svc->sock.listen[i].type;
+		if (type != LISTEN_STREAM && type != LISTEN_SEQPACKET) {
+			service_fail(svc, diag, 0, "Accept=yes needs ListenStream= or "
+				     "ListenSequentialPacket= entries only (connections to accept)");
+			return;
+		}
+	}
+	if (svc->sock.service)
+		service_fail(svc, diag, 0, "Service= cannot be used with Accept=yes (each "
+			     "connection starts an instance of the socket's own NAME@.service)");
+}
+
 void socket_unit_validate(struct service *svc, const struct service_diag *diag)
 {
 	if (svc->sock.listen_count == 0)
@@ -470,10 +612,31 @@ void socket_unit_validate(struct service *svc, const struct service_diag *diag)
 			     "ListenSequentialPacket=, ListenFIFO= or ListenNetlink= in [Socket]");
 	else if (svc->sock.symlink_count > 0 && socket_unit_symlink_target(svc) < 0)
 		service_fail(svc, diag, 0, "Symlinks= needs exactly one Listen*= entry with a path");
+	else if (svc->sock.accept)
+		validate_accept(svc, diag);
+}
+
+/* sockets-accept: the keys this file implements, for `emberctl verify --keys`. */
+static const char *const implemented_keys[] = {
+	"ListenStream", "ListenDatagram", "ListenSequentialPacket", "ListenFIFO",
+	"ListenNetlink", "ListenSpecial", "SocketMode", "DirectoryMode", "SocketUser",
+	"SocketGroup", "Service", "Backlog", "ReceiveBuffer", "SendBuffer", "BindIPv6Only",
+	"Symlinks", "FileDescriptorName", "RemoveOnStop", "PassCredentials", "PassSecurity",
+	"ReusePort", "FreeBind", "Transparent", "Accept", "MaxConnections",
+	"MaxConnectionsPerSource", "KeepAlive", "KeepAliveTimeSec", "KeepAliveIntervalSec",
+	"KeepAliveProbes", "NoDelay", "Priority", "DeferAcceptSec", "IPTOS", "IPTTL", "Mark",
+	"Broadcast", "PassPacketInfo", "Timestamping", "Writable", NULL,
+};
+
+const char *const *socket_unit_keys(void)
+{
+	return implemented_keys;
 }
 
 const char *socket_unit_service(const struct service *sock, char *buf, size_t size)
 {
+	if (sock->sock.accept) /* sockets-accept: the template, "sshd@" for sshd.socket */
+		return socket_unit_template(sock, buf, size);
 	size_t len = strlen(sock->name), suffix = strlen(SOCKET_SUFFIX);
 
 	if (sock->sock.service)
@@ -488,4 +651,14 @@ const char *socket_unit_service(const struct service *sock, char *buf, size_t si
 const char *socket_unit_fdname(const struct service *sock)
 {
 	return sock->sock.fdname ? service_str(sock, sock->sock.fdname) : sock->name;
+}
+
+const char *socket_unit_template(const struct service *sock, char *buf, size_t size)
+{
+	size_t len = strlen(sock->name), suffix = strlen(SOCKET_SUFFIX);
+
+	if (len > suffix && strcmp(sock->name + len - suffix, SOCKET_SUFFIX) == 0)
+		len -= suffix;
+	snprintf(buf, size, "%.*s@", (int)len, sock->name);
+	return buf;
 }

@@ -26,6 +26,12 @@ void socket_unit_validate(struct service *svc, const struct service_diag *diag);
  * ".socket" ("dbus" for dbus.socket). */
 const char *socket_unit_service(const struct service *sock, char *buf, size_t size);
 
+/* sockets-accept: the template an Accept=yes socket instantiates per connection, canonical
+ * ("sshd@" for sshd.socket). */
+const char *socket_unit_template(const struct service *sock, char *buf, size_t size);
+/* The [Socket] keys ember implements (NULL-terminated), for `emberctl verify --keys`. */
+const char *const *socket_unit_keys(void);
+
 /* The name the fds of sock carry in LISTEN_FDNAMES: FileDescriptorName= or the unit's
  * name ("dbus.socket"). */
 const char *socket_unit_fdname(const struct service *sock);

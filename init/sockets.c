@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/tcp.h>
+#include <linux/netlink.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -11,14 +14,16 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "passwd.h"
+#include "socket-accept.h"
 #include "socket-unit.h"
 #include "supervisor.h"
 
 static const char *const listen_key[] = {
 	[LISTEN_STREAM] = "ListenStream", [LISTEN_DATAGRAM] = "ListenDatagram",
 	[LISTEN_SEQPACKET] = "ListenSequentialPacket", [LISTEN_FIFO] = "ListenFIFO",
-	[LISTEN_NETLINK] = "ListenNetlink",
+	[LISTEN_NETLINK] = "ListenNetlink", [LISTEN_SPECIAL] = "ListenSpecial",
 };
 
 struct opening {
@@ -187,7 +192,85 @@ static int socket_options(struct opening *o, const struct socket_address *a, int
 		return failed(o, "PassCredentials=", -1);
 	if (sp->pass_security && set_flag(fd, SOL_SOCKET, SO_PASSSEC) < 0)
 		return failed(o, "PassSecurity=", -1);
+	sockets_apply_options(o->s, fd, a->family);
 	return 0;
+}
+
+
+/* ---- sockets-accept: the one-setsockopt keys ----------------------------------------
+ * As on systemd, a refusal (an option the kernel or the family lacks) is a warning: the
+ * socket still opens with the kernel's default. Accepted connections get them too. */
+
+static void set_int(const struct service *s, int fd, int level, int name, int value,
+		    const char *key)
+{
+	if (setsockopt(fd, level, name, &value, sizeof value) < 0)
+		log_warn("%s: %s: %s", s->name, key, strerror(errno));
+}
+
+static void apply_ip_options(const struct service *s, int fd, int family)
+{
+	const struct socket_spec *sp = &s->sock;
+	bool v6 = family == AF_INET6;
+
+	if (sp->ip_tos >= 0)
+		set_int(s, fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS,
+			sp->ip_tos, "IPTOS=");
+	if (sp->ip_ttl >= 0)
+		set_int(s, fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_UNICAST_HOPS : IP_TTL,
+			sp->ip_ttl, "IPTTL=");
+	if (sp->pass_packet_info)
+		set_int(s, fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_RECVPKTINFO : IP_PKTINFO,
+			1, "PassPacketInfo=");
+	if (sp->keep_alive_time_s)
+		set_int(s, fd, IPPROTO_TCP, TCP_KEEPIDLE, sp->keep_alive_time_s, "KeepAliveTimeSec=");
+	if (sp->keep_alive_interval_s)
+		set_int(s, fd, IPPROTO_TCP, TCP_KEEPINTVL, sp->keep_alive_interval_s,
+			"KeepAliveIntervalSec=");
+	if (sp->keep_alive_probes)
+		set_int(s, fd, IPPROTO_TCP, TCP_KEEPCNT, sp->keep_alive_probes, "KeepAliveProbes=");
+	if (sp->no_delay)
+		set_int(s, fd, IPPROTO_TCP, TCP_NODELAY, 1, "NoDelay=");
+	if (sp->defer_accept_s)
+		set_int(s, fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, sp->defer_accept_s, "DeferAcceptSec=");
+}
+
+void sockets_apply_options(const struct service *s, int fd, int family)
+{
+	const struct socket_spec *sp = &s->sock;
+
+	if (family == AF_INET || family == AF_INET6)
+		apply_ip_options(s, fd, family);
+	else if (sp->pass_packet_info && family == AF_NETLINK)
+		set_int(s, fd, SOL_NETLINK, NETLINK_PKTINFO, 1, "PassPacketInfo=");
+	if (sp->keep_alive)
+		set_int(s, fd, SOL_SOCKET, SO_KEEPALIVE, 1, "KeepAlive=");
+	if (sp->broadcast)
+		set_int(s, fd, SOL_SOCKET, SO_BROADCAST, 1, "Broadcast=");
+	if (sp->priority >= 0)
+		set_int(s, fd, SOL_SOCKET, SO_PRIORITY, sp->priority, "Priority=");
+	if (sp->mark_set)
+		set_int(s, fd, SOL_SOCKET, SO_MARK, (int)sp->mark, "Mark=");
+	if (sp->timestamping)
+		set_int(s, fd, SOL_SOCKET, sp->timestamping == 2 ? SO_TIMESTAMPNS : SO_TIMESTAMP, 1,
+			"Timestamping=");
+}
+
+/* ListenSpecial=: a character device or a /proc or /sys file, read-only unless
+ * Writable=yes; PID 1 watches it for input like a socket. */
+static int open_special(struct opening *o, const char *path)
+{
+	int fd = open(path, (o->s->sock.writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOCTTY |
+		      O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return failed(o, "open", -1);
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) {
+		errno = EINVAL;
+		return failed(o, "not a special file", fd);
+	}
+	return fd;
 }
 
 /* A bare port listens on [::] for IPv6 and IPv4 alike, or on 0.0.0.0 without IPv6. */
@@ -257,6 +340,8 @@ static int open_listen(struct opening *o)
 	}
 	if (o->l->type == LISTEN_FIFO)
 		return open_fifo(o, service_str(o->s, o->l->address));
+	if (o->l->type == LISTEN_SPECIAL) /* sockets-accept */
+		return open_special(o, service_str(o->s, o->l->address));
 	return open_socket(o, &a);
 }
 
@@ -306,6 +391,13 @@ int sockets_listen(struct unit *u, char *err, size_t errlen)
 			return -1;
 		}
 		u->listen_fd[i] = fd;
+		/* sockets-accept: PID 1 accepts by itself, and must never block in accept() */
+		if (s->sock.accept && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
+			snprintf(err, errlen, "%s: O_NONBLOCK: %s", service_str(s, s->sock.listen[i].address),
+				 strerror(errno));
+			sockets_close(u);
+			return -1;
+		}
 	}
 	if (make_symlinks(s, err, errlen) < 0) {
 		sockets_close(u);
@@ -381,6 +473,8 @@ bool sockets_watched(struct unit *units, size_t n, const struct unit *sock)
 
 	if (!sockets_open(sock) || sock->state != UNIT_READY)
 		return false;
+	if (sock->svc->sock.accept) /* sockets-accept: every connection, while listening */
+		return true;
 	svc = sockets_target(units, n, sock);
 	return svc && service_down(svc);
 }
@@ -458,6 +552,15 @@ int sockets_collect(struct unit *units, size_t n, const struct unit *svc,
 
 	pass->count = 0;
 	snprintf(pass->names, sizeof pass->names, "LISTEN_FDNAMES=");
+	pass->non_blocking = svc->svc->non_blocking;
+	pass->remote_addr[0] = pass->remote_port[0] = '\0';
+	if (accept_conn_fd(svc->svc->name) >= 0) { /* sockets-accept: its one connection */
+		pass->fd[pass->count++] = accept_conn_fd(svc->svc->name);
+		snprintf(pass->names, sizeof pass->names, "LISTEN_FDNAMES=connection");
+		accept_conn_remote(svc->svc->name, pass->remote_addr, sizeof pass->remote_addr,
+				   pass->remote_port, sizeof pass->remote_port);
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct unit *u = &units[i];
 		if (!sockets_open(u) ||
@@ -510,8 +613,33 @@ int sockets_child_pass(const struct listen_pass *pass, int *const moved[], size_
 	for (size_t i = 0; i < pass->count; i++) {
 		if (dup2(tmp[i], 3 + (int)i) < 0) /* the new fd is not close-on-exec */
 			return -1;
+		if (pass->non_blocking && fcntl(3 + (int)i, F_SETFL,
+						fcntl(3 + (int)i, F_GETFL) | O_NONBLOCK) < 0)
+			return -1;
 		close(tmp[i]);
 	}
 	write_pid(pid_field, getpid());
 	return 0;
+}
+
+/* sockets-accept: StandardInput=/StandardOutput=socket: a copy of the instance's
+ * connection (Accept=yes), or of the one fd a socket unit passes (Accept=no, as systemd
+ * allows with exactly one). -1/ENOTSOCK otherwise. */
+int sockets_stdio_fd(const struct unit *svc)
+{
+	static struct listen_pass pass;
+	/* The supervisor's table, read only (sockets_collect changes nothing in it). */
+	struct unit *units = (struct unit *)supervisor_unit(0);
+	char err[64];
+	int fd = accept_conn_fd(svc->svc->name);
+
+	if (fd < 0 && units &&
+	    sockets_collect(units, supervisor_count(), svc, &pass, err, sizeof err) == 0 &&
+	    pass.count == 1)
+		fd = pass.fd[0];
+	if (fd < 0) {
+		errno = ENOTSOCK;
+		return -1;
+	}
+	return fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }

@@ -25,12 +25,18 @@ struct listen_pass {
 	size_t count;
 	int fd[LISTEN_PASS_MAX];
 	char names[LISTEN_NAMES_MAX]; /* "LISTEN_FDNAMES=a:b" */
+	bool non_blocking;            /* sockets-accept: NonBlocking=yes: O_NONBLOCK on each */
+	char remote_addr[64];         /* sockets-accept: "REMOTE_ADDR=..." (Accept=yes, IP), or "" */
+	char remote_port[24];         /* "REMOTE_PORT=..." */
 };
 
 /* Bind and listen on every Listen*= entry of socket unit u (fds into u->listen_fd).
  * 0, or -1 with nothing left open and the reason in err ("ListenStream=/run/x: bind:
  * Address already in use"). */
 int sockets_listen(struct unit *u, char *err, size_t errlen);
+/* sockets-accept: s's one-setsockopt keys (KeepAlive=, NoDelay=, IPTOS=, ...) on fd of
+ * the given family; a refused option is logged, not fatal (as on systemd). */
+void sockets_apply_options(const struct service *s, int fd, int family);
 /* Close u's fds (RemoveOnStop=yes: remove its socket and FIFO files too). */
 void sockets_close(struct unit *u);
 bool sockets_open(const struct unit *u);
@@ -63,4 +69,8 @@ int sockets_collect(struct unit *units, size_t n, const struct unit *svc,
  * async-signal-safe calls. 0 or -1/errno. */
 int sockets_child_pass(const struct listen_pass *pass, int *const moved[], size_t nmoved,
 		       char *pid_field);
+/* sockets-accept: for StandardInput=socket/StandardOutput=socket: a close-on-exec copy
+ * of the connection of an Accept=yes instance, or of the one fd an Accept=no socket
+ * passes; -1 (ENOTSOCK) when there is no such fd. */
+int sockets_stdio_fd(const struct unit *svc);
 #endif

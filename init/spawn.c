@@ -101,6 +101,12 @@ static int add_listen_env(struct unit *u, const struct spawn_env *env)
 		snprintf(u->error, sizeof u->error, "LISTEN_FDS: too many variables");
 		return -1;
 	}
+	if (env->listen->remote_addr[0] && /* sockets-accept: an Accept=yes IP connection */
+	    (env_add(NULL, env->listen->remote_addr) < 0 ||
+	     env_add(NULL, env->listen->remote_port) < 0)) {
+		snprintf(u->error, sizeof u->error, "REMOTE_ADDR: too many variables");
+		return -1;
+	}
 	for (size_t i = 0; i < scratch.count; i++)
 		if (str_starts_with(scratch.vars[i], "LISTEN_PID="))
 			listen_pid_field = (char *)scratch.vars[i] + strlen("LISTEN_PID=");
@@ -269,32 +275,32 @@ static int resolve_identity(struct unit *u, struct exec_context *c, const char *
 	return 0;
 }
 
-/* U5: StandardInput=/StandardOutput=socket use the socket the .socket unit passes. That
- * plumbing belongs to socket activation (branch units-sockets), which hooks in here; until
- * then such a service fails to start with a clear message. */
-static int stdio_socket_fd(const struct service *s)
+/* U5: StandardInput=/StandardOutput=socket use the socket the .socket unit passes
+ * (sockets-accept: the connection of an Accept=yes instance, see sockets.c). */
+static int stdio_socket_fd(const struct unit *u)
 {
-	(void)s;
-	errno = ENOTSOCK;
-	return -1;
+	return sockets_stdio_fd(u);
 }
 
 /* U5: standard input. A terminal is opened by the child (see open_output). */
-static int open_input(const struct service *s)
+static int open_input(const struct unit *u)
 {
+	const struct service *s = u->svc;
+
 	switch (s->execenv.std_input) {
 	case INPUT_FILE:
 		return open(service_str(s, s->execenv.input_path), O_RDONLY | O_NOCTTY | O_CLOEXEC);
 	case INPUT_SOCKET:
-		return stdio_socket_fd(s);
+		return stdio_socket_fd(u);
 	default:
 		return open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
 }
 
-static int open_output(const struct service *s, const struct service_output_spec *o,
+static int open_output(const struct unit *u, const struct service_output_spec *o,
 		       int pipe_fd, int console_fd)
 {
+	const struct service *s = u->svc;
 	int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC;
 
 	switch (o->kind) {
@@ -308,7 +314,7 @@ static int open_output(const struct service *s, const struct service_output_spec
 	 * "inherit" (a copy of stdin) is resolved by open_stdio. Until then: /dev/null. */
 	case OUTPUT_TTY:
 	case OUTPUT_INHERIT: return open("/dev/null", O_WRONLY | O_CLOEXEC);
-	case OUTPUT_SOCKET: return stdio_socket_fd(s);
+	case OUTPUT_SOCKET: return stdio_socket_fd(u);
 	case OUTPUT_APPEND: flags |= O_APPEND; break;
 	case OUTPUT_TRUNCATE: flags |= O_TRUNC; break;
 	default: break;
@@ -334,13 +340,13 @@ static int open_stdio(struct unit *u, struct exec_context *c, int pipe_fd, int c
 		snprintf(u->error, sizeof u->error, "stderr pipe: %s", strerror(errno));
 		return -1;
 	}
-	c->stdin_fd = open_input(s);
+	c->stdin_fd = open_input(u);
 	if (s->std_output.kind == OUTPUT_INHERIT && s->execenv.std_input == INPUT_SOCKET)
 		c->stdout_fd = c->stdin_fd >= 0 ? fcntl(c->stdin_fd, F_DUPFD_CLOEXEC, 3) : -1;
 	else
-		c->stdout_fd = open_output(s, &s->std_output, pipe_fd, console_fd);
+		c->stdout_fd = open_output(u, &s->std_output, pipe_fd, console_fd);
 	c->stderr_fd = s->std_error.kind == OUTPUT_INHERIT ? c->stdout_fd
-		       : open_output(s, &s->std_error, err_pipe_fd, console_fd);
+		       : open_output(u, &s->std_error, err_pipe_fd, console_fd);
 	if (c->stdin_fd < 0 || c->stdout_fd < 0 || c->stderr_fd < 0) {
 		snprintf(u->error, sizeof u->error, "standard output/error: %s", strerror(errno));
 		close_stdio(c);

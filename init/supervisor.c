@@ -19,6 +19,7 @@
 #include "exec-line.h"
 #include "log.h"
 #include "busname-watch.h"
+#include "socket-accept.h"
 #include "socket-unit.h"
 #include "sockets.h"
 #include "spawn.h"
@@ -355,7 +356,7 @@ static void start_socket_unit(struct unit *u)
 {
 	char err[UNIT_ERROR_MAX];
 
-	if (!sockets_target(sv.units, sv.count, u)) {
+	if (!u->svc->sock.accept && !sockets_target(sv.units, sv.count, u)) { /* sockets-accept */
 		char name[SERVICE_NAME_MAX];
 		fail_unit(u, "no service %s.service to activate (Service= or a file of the same "
 			  "name)", socket_unit_service(u->svc, name, sizeof name));
@@ -369,6 +370,100 @@ static void start_socket_unit(struct unit *u)
 	mark_ready(u);
 }
 
+/* ---- sockets-accept: Accept=yes instances (socket-accept.c) --------------------------
+ * A connection's instance joins the table at its end, starts at once, and leaves the table
+ * once it is down again (reap_instances): instances are transient, as on systemd. */
+static void read_output(struct unit *u, int fd, enum kmsg_stream stream);
+
+static void start_instance(struct unit *sock, const char *name)
+{
+	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
+	size_t i = sv.count;
+
+	if (i >= SERVICE_COUNT_MAX || service_load_one(&lc, name, &sv.services[i], &diag) < 0) {
+		log_error("%s: cannot start %s: %s", name_of(sock), name, i >= SERVICE_COUNT_MAX ?
+			  "no room for more units" : "no template for it");
+		accept_conn_release(name);
+		return;
+	}
+	unit_reset(&sv.units[i], &sv.services[i]);
+	sv.count++;
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	unit_classify(&sv.units[i], sv.services, sv.count);
+	log_info("%s: connection, starting %s", name_of(sock), name);
+}
+
+bool supervisor_adopt_instance(const char *name)
+{
+	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
+	size_t i = sv.count;
+
+	if (supervisor_find(name))
+		return true;
+	if (i >= SERVICE_COUNT_MAX || service_load_one(&lc, name, &sv.services[i], &diag) < 0)
+		return false;
+	unit_reset(&sv.units[i], &sv.services[i]);
+	sv.count++;
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	return true;
+}
+
+static void accept_traffic(struct unit *sock)
+{
+	char name[SERVICE_NAME_MAX];
+
+	for (size_t j = 0; j < sock->svc->sock.listen_count; j++)
+		for (int k = 0; k < ACCEPT_PER_TURN; k++) {
+			int r = accept_connection(sock->svc, sock->listen_fd[j], name, sizeof name);
+			if (r < 0) { /* as systemd: the socket unit fails (no busy loop on EMFILE) */
+				int e = errno;
+				sockets_close(sock);
+				fail_unit(sock, "accept: %s", strerror(e));
+				return;
+			}
+			if (r == 0)
+				break;
+			start_instance(sock, name);
+		}
+}
+
+static bool unit_up(const struct unit *u);
+
+static void remove_instance(size_t i)
+{
+	struct unit *u = &sv.units[i];
+
+	if (u->out_fd >= 0)
+		read_output(u, u->out_fd, KMSG_STDOUT); /* its last words */
+	if (u->err_fd >= 0)
+		read_output(u, u->err_fd, KMSG_STDERR);
+	int fds[] = { u->out_fd, u->out_wfd, u->err_fd, u->err_wfd, u->exec_fd };
+	for (size_t k = 0; k < sizeof fds / sizeof *fds; k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+	svc_cgroup_release(u);
+	accept_conn_release(name_of(u));
+	log_debug("%s: connection closed, instance removed", name_of(u));
+	memmove(&sv.services[i], &sv.services[i + 1], (sv.count - i - 1) * sizeof *sv.services);
+	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
+	sv.count--;
+	for (size_t k = i; k < sv.count; k++)
+		sv.units[k].svc = &sv.services[k];
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+}
+
+/* Instances whose run is over (stopped, failed with no restart coming) go. */
+static void reap_instances(void)
+{
+	for (size_t i = sv.count; i-- > 0;) {
+		const struct unit *u = &sv.units[i];
+		if (accept_conn_fd(name_of(u)) < 0 || unit_up(u) || u->restart_pending ||
+		    u->state == UNIT_WAITING || u->phase == PHASE_KILL)
+			continue;
+		remove_instance(i);
+	}
+}
+
 /* Traffic on a watched socket: start its service (once; the socket is not watched while
  * the service is up). Too many activations in a row fail the socket unit. */
 static void socket_traffic(struct unit *sock)
@@ -376,6 +471,10 @@ static void socket_traffic(struct unit *sock)
 	struct unit *svc = sockets_target(sv.units, sv.count, sock);
 	char err[UNIT_ERROR_MAX];
 
+	if (sock->svc->sock.accept) { /* sockets-accept */
+		accept_traffic(sock);
+		return;
+	}
 	if (!svc || !sockets_watched(sv.units, sv.count, sock))
 		return;
 	if (!sockets_trigger_allowed(sock, now_ms())) {
@@ -1034,6 +1133,7 @@ void supervisor_tick(long long now)
 			maybe_stopped(u);
 		lifecycle_tick(u);
 	}
+	reap_instances(); /* sockets-accept */
 	if (sv.stopping_all) {
 		stop_what_can_stop();
 	} else {
@@ -1239,6 +1339,10 @@ const struct unit *supervisor_find(const char *name)
 {
 	for (size_t i = 0; i < sv.count; i++)
 		if (strcmp(sv.units[i].svc->name, name) == 0)
+			return &sv.units[i];
+	for (size_t i = 0; i < sv.count; i++) /* sockets-accept: by its alias */
+		if (sv.units[i].svc->also_named &&
+		    strcmp(service_str(sv.units[i].svc, sv.units[i].svc->also_named), name) == 0)
 			return &sv.units[i];
 	return NULL;
 }
@@ -1810,6 +1914,15 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			unit_classify(&fresh.units[i], fresh.services, n);
 		}
 	}
+	/* sockets-accept: Accept=yes instances are no files' units: they stay as they are. */
+	for (size_t i = 0; i < sv.count && n < SERVICE_COUNT_MAX; i++) {
+		const struct unit *old = &sv.units[i];
+		if (accept_conn_fd(old->svc->name) < 0)
+			continue;
+		fresh.services[n] = *old->svc;
+		carry_over(&fresh.units[n], old, &fresh.services[n]);
+		n++;
+	}
 	/* Removed services that still run are kept (stopping) until the next reload. */
 	for (size_t i = 0; i < sv.count && n < SERVICE_COUNT_MAX; i++) {
 		const struct unit *old = &sv.units[i];
@@ -1818,6 +1931,8 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			found = strcmp(fresh.services[k].name, old->svc->name) == 0;
 		if (found)
 			continue;
+		if (accept_conn_fd(old->svc->name) >= 0)
+			continue; /* sockets-accept: a transient instance, carried over above */
 		say(report, ctx, "removed", old->svc->name);
 		if (!unit_up(old)) {
 			fdstore_release(old->svc->name); /* unit-runtime2 */

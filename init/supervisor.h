@@ -151,6 +151,9 @@ long long supervisor_userspace_start_us(void);
 /* State handover across re-execution (init/handover.c, issue 14). */
 struct unit *supervisor_unit_for_handover(const char *name);
 void supervisor_restore_boot_ready(long long boot_ready_us);
+/* sockets-accept: an Accept=yes instance the old PID 1 ran joins the table (its template
+ * loaded again); false when it cannot. */
+bool supervisor_adopt_instance(const char *name);
 /* Called once when every service that starts at boot is up or settled. */
 void supervisor_on_boot_ready(void (*cb)(void));
 /* An essential service failed for good (rescue mode must take over). */

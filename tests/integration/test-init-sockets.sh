@@ -8,7 +8,7 @@
 # service, a bad address) reported while the boot goes on.
 . "$(dirname "$0")/../lib.sh"
 H=$HELPERS
-for tool in dbus-daemon dbus-send python3 unshare; do
+for tool in dbus-daemon dbus-send python3 unshare ip; do
 	command -v $tool >/dev/null || { skip init-sockets "$tool missing (scripts/deps.sh installs it)"; finish; }
 done
 [ "$(id -u)" = 0 ] || { skip init-sockets "needs root (namespaces, dbus-daemon --system)"; finish; }
@@ -31,9 +31,10 @@ DEBIAN_SOCKET=$CORPUS/dbus-system-bus-common/lib/systemd/system/dbus.socket
 [ -f "$DEBIAN_SERVICE" ] && [ -f "$DEBIAN_SOCKET" ] || { skip init-sockets "no dbus.service/dbus.socket in $CORPUS"; finish; }
 
 tmp=$(mktemp -d)
-port=$(( 30000 + $$ % 20000 )) # two free TCP ports, most likely
-busy_pid=
-trap 'kill $busy_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+# ember-init runs in a network namespace of its own (loopback only): these ports cannot
+# collide with anything on the host, however busy it is.
+port=30080
+trap 'kill "$(cat "$tmp/busy.pid" 2>/dev/null)" 2>/dev/null; rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/services" "$tmp/later" "$tmp/system.d"
 cp "$DEBIAN_SERVICE" "$DEBIAN_SOCKET" "$tmp/services/"
 for f in "$TOP"/tests/integration/sockets/*.service "$TOP"/tests/integration/sockets/*.socket; do
@@ -50,14 +51,16 @@ cp "$TOP/tests/integration/sockets/ember-test.conf" "$tmp/system.d/"
 # Someone else already listens on busy.socket's address (same network namespace) and on
 # live.socket's path; stale.socket's path holds a socket file nobody listens on;
 # notsock.socket's path is a regular file.
-python3 -c "import socket,time
+# (Started inside the namespace, below: an abstract name belongs to its network namespace.)
+cat >"$tmp/busy.py" <<EOF
+import os, socket, time
+open('$tmp/busy.pid', 'w').write(str(os.getpid()))
 s=socket.socket(socket.AF_UNIX); s.bind('\0ember-test-busy-$$'); s.listen(1)
 l=socket.socket(socket.AF_UNIX); l.bind('$tmp/live.sock'); l.listen(1)
 d=socket.socket(socket.AF_UNIX); d.bind('$tmp/stale.sock'); d.close()
 open('$tmp/notsock', 'w').close()
-open('$tmp/busy-bound', 'w').close(); time.sleep(300)" &
-busy_pid=$!
-i=0; while [ ! -e "$tmp/busy-bound" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+open('$tmp/busy-bound', 'w').close(); time.sleep(300)
+EOF
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -168,9 +171,11 @@ kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
 chmod +x "$tmp/guest.sh"
-timeout 200 unshare --pid --mount --uts --fork --mount-proc \
-	env container=ember-test "$BIN/ember-init" ember.services="$tmp/services" \
-	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
+timeout 200 unshare --net sh -c 'ip link set lo up && { python3 "$0/busy.py" & } &&
+	i=0; while [ ! -e "$0/busy-bound" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+	exec unshare --pid --mount --uts --fork --mount-proc env container=ember-test "$1" \
+	ember.services="$0/services" ember.run="$0/guest.sh" ember.shell=none' \
+	"$tmp" "$BIN/ember-init" >"$tmp/log" 2>&1
 rc=$?
 grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
 grep -q '^FAIL ' "$tmp/log" && FAILED=1

@@ -110,6 +110,11 @@ static void directories_lists_and_modes(void)
 		    "StateDirectory=b\nRuntimeDirectoryPreserve=yes\n") == 0);
 	CHECK_STR(S(E.dirs[DIR_STATE]), "b");
 	CHECK(E.runtime_preserve == PRESERVE_YES);
+	/* sockets-accept: simplified as systemd does (irqbalance.service: irqbalance/) */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRuntimeDirectory=irqbalance/ a//b/./c/\n") == 0);
+	CHECK_STR(S(E.dirs[DIR_RUNTIME]), "irqbalance a/b/c");
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRuntimeDirectory=/abs/\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRuntimeDirectory=./\n") < 0);
 }
 
 static void sandboxing_keys(void)

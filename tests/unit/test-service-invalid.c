@@ -132,8 +132,8 @@ static const struct bad_value bad_values[] = {
 	{ "Service", "TTYReset=sometimes", "expected yes or no" },
 	{ "Service", "RuntimeDirectory=/run/x", "must be relative" },
 	{ "Service", "StateDirectory=a/../../etc", "no empty, \".\" or \"..\" components" },
-	{ "Service", "CacheDirectory=a//b", "no empty" },
-	{ "Service", "LogsDirectory=a/", "no trailing /" },
+	{ "Service", "CacheDirectory=../b", "no empty" },
+	{ "Service", "LogsDirectory=a/../b", "no empty, \".\" or \"..\" components" },
 	{ "Service", "ConfigurationDirectory=a:b", "PATH:SYMLINK form is not supported" },
 	{ "Service", "RuntimeDirectoryMode=0788", "expected an octal mode" },
 	{ "Service", "StateDirectoryMode=u+rwx", "expected an octal mode" },
@@ -198,6 +198,18 @@ static void missing_exec_start(void)
 	CHECK(strstr(first_error, ":0: ") != NULL);
 	CHECK(parse("[Unit]\nDescription=nothing\n") < 0);
 	CHECK(parse("") < 0);
+	/* sockets-accept: as systemd, no Type= and no ExecStart= is a oneshot when ExecStop=
+	 * or SuccessAction= is there (systemd-reboot.service) */
+	CHECK(parse("[Unit]\nSuccessAction=reboot-force\n") == 0);
+	CHECK(svc.type == SERVICE_ONESHOT);
+	CHECK(parse("[Service]\nExecStop=/bin/true\n") == 0);
+	CHECK(parse("[Unit]\nSuccessAction=none\n") < 0);
+	CHECK(parse("[Unit]\nSuccessAction=reboot\n[Service]\nType=simple\n") < 0);
+	/* BusName= with no Type= is Type=dbus */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nBusName=org.example.A\n") == 0);
+	CHECK(svc.type == SERVICE_DBUS);
+	/* User=%i: expanded per instance, not checked as written */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUser=%n\n") == 0);
 }
 
 static void several_exec_start_need_oneshot(void)

@@ -148,13 +148,18 @@ static const struct bad bad_lines[] = {
 	{ "FileDescriptorName=with space", "without ':'" },
 	{ "Service=other", "ending in .service" },
 	{ "Service=../x.service", "not a valid service name" },
-	{ "Accept=yes", "one service instance per connection is not supported" },
 	{ "Accept=maybe", "expected yes or no" },
 	{ "Backlog=0", "expected a positive number" },
 	{ "RemoveOnStop=2", "expected yes or no" },
 	{ "ReceiveBuffer=lots", "expected bytes" },
 	{ "SendBuffer=3G", "below 2G" },
-	{ "BindIPv6Only=sometimes", "expected default, both or ipv6-only" },
+	{ "BindIPv6Only=sometimes", "expected default, both, ipv6-only or a boolean" },
+	{ "MaxConnections=0", "expected a number from 1 to 65535" },
+	{ "IPTOS=fast", "expected 0-255, low-delay" },
+	{ "IPTTL=256", "expected a number from 0 to 255" },
+	{ "Timestamping=ms", "expected off, us or ns" },
+	{ "KeepAliveTimeSec=soon", "expected a time span" },
+	{ "ListenSpecial=relative", "expected an absolute path" },
 	{ "Symlinks=relative", "expected clean absolute paths" },
 	{ "Symlinks=/a /b /c /d /e", "more than 4 symlinks" },
 };
@@ -256,6 +261,39 @@ static void compaction_keeps_socket_strings(void)
 	CHECK_STR(socket_unit_fdname(&svc), "keepname");
 }
 
+/* sockets-accept: Accept=yes and its limits, the one-setsockopt keys, ListenSpecial=. */
+static void accept_and_options_parsed(void)
+{
+	char name[SERVICE_NAME_MAX];
+
+	CHECK(parse_socket("[Socket]\nListenStream=2222\nAccept=yes\nMaxConnections=5\n"
+			   "MaxConnectionsPerSource=2\nKeepAlive=yes\nKeepAliveTimeSec=2min\n"
+			   "KeepAliveIntervalSec=1500ms\nKeepAliveProbes=4\nNoDelay=yes\n"
+			   "Priority=6\nDeferAcceptSec=3\nIPTOS=low-delay\nIPTTL=64\nMark=7\n"
+			   "Broadcast=yes\nPassPacketInfo=yes\nTimestamping=ns\n"
+			   "BindIPv6Only=yes\n") == 0);
+	CHECK(errors == 0 && warnings == 0);
+	CHECK(svc.sock.accept && svc.sock.max_connections == 5 && svc.sock.max_per_source == 2);
+	CHECK(svc.sock.keep_alive && svc.sock.keep_alive_time_s == 120);
+	CHECK(svc.sock.keep_alive_interval_s == 2); /* rounded up to whole seconds */
+	CHECK(svc.sock.keep_alive_probes == 4 && svc.sock.no_delay && svc.sock.priority == 6);
+	CHECK(svc.sock.defer_accept_s == 3 && svc.sock.ip_tos == 0x10 && svc.sock.ip_ttl == 64);
+	CHECK(svc.sock.mark_set && svc.sock.mark == 7 && svc.sock.broadcast);
+	CHECK(svc.sock.pass_packet_info && svc.sock.timestamping == 2);
+	CHECK(svc.sock.bind_ipv6_only == 2); /* yes: ipv6-only, as systemd */
+	CHECK_STR(socket_unit_service(&svc, name, sizeof name), "demo@");
+	CHECK(parse_socket("[Socket]\nListenStream=1\nBindIPv6Only=no\nIPTOS=\n") == 0);
+	CHECK(svc.sock.bind_ipv6_only == 1 && svc.sock.ip_tos == -1 && !svc.sock.accept);
+	CHECK(parse_socket("[Socket]\nListenSpecial=/dev/rfkill\nWritable=yes\n") == 0);
+	CHECK(svc.sock.listen[0].type == LISTEN_SPECIAL && svc.sock.writable);
+	/* Accept=yes needs sockets that take connections, and no Service= */
+	CHECK(parse_socket("[Socket]\nListenDatagram=/run/d\nAccept=yes\n") < 0);
+	CHECK(strstr(first_error, "Accept=yes needs ListenStream=") != NULL);
+	CHECK(parse_socket("[Socket]\nListenStream=/run/s\nAccept=yes\nService=x.service\n") < 0);
+	CHECK(strstr(first_error, "Service= cannot be used with Accept=yes") != NULL);
+	CHECK(parse_socket("[Socket]\nListenSequentialPacket=/run/q\nAccept=yes\n") == 0);
+}
+
 int main(void)
 {
 	RUN(debian_dbus_socket_loads);
@@ -269,5 +307,6 @@ int main(void)
 	RUN(addresses_decoded);
 	RUN(type_dbus_needs_valid_bus_name);
 	RUN(compaction_keeps_socket_strings);
+	RUN(accept_and_options_parsed);
 	return harness_done();
 }

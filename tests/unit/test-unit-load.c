@@ -262,6 +262,78 @@ static void dropins_order_override_and_reset(void)
 	teardown();
 }
 
+/* sockets-accept: dash-prefix drop-ins (foo-.service.d/ for foo-bar.service and
+ * foo-bar-baz.service), and systemd's precedence for same-named files: the unit's own
+ * and prefix directories in any search directory before the top-level service.d/, and
+ * within one search directory the more specific name first. */
+static void prefix_dropins(void)
+{
+	setup();
+	put(lib, "foo-bar-baz.service", "[Service]\nExecStart=/bin/x\n[Install]\n"
+	    "WantedBy=multi-user.target\n");
+	put(lib, "foo-bar.service", "[Service]\nExecStart=/bin/y\n[Install]\n"
+	    "WantedBy=multi-user.target\n");
+	put(lib, "foo-.service.d/10-foo.conf", "[Service]\nEnvironment=FOO=1\n");
+	put(lib, "foo-bar-.service.d/20-foobar.conf", "[Service]\nEnvironment=FOOBAR=1\n");
+	put(lib, "foo-bar-.service.d/10-foo.conf", "[Service]\nEnvironment=FOO=from-foo-bar-\n");
+	put(etc, "service.d/20-foobar.conf", "[Service]\nEnvironment=TOP=etc\n");
+	put(lib, "foo-bar-baz.service.d/30-own.conf", "[Service]\nEnvironment=OWN=1\n");
+	put(lib, "service.d/40-all.conf", "[Service]\nEnvironment=ALL=1\n");
+	link_in(etc, "multi-user.target.wants/foo-bar-baz.service", "/x/foo-bar-baz.service");
+	link_in(etc, "multi-user.target.wants/foo-bar.service", "/x/foo-bar.service");
+	load();
+	const struct service *b = named("foo-bar-baz"), *a = named("foo-bar");
+	CHECK(a && b && !a->failed && !b->failed);
+	if (!a || !b)
+		{ teardown(); return; }
+	CHECK(b->env_count == 4);
+	CHECK_STR(service_str(b, b->env[0]), "FOO=from-foo-bar-"); /* longer prefix wins */
+	CHECK_STR(service_str(b, b->env[1]), "FOOBAR=1"); /* a prefix beats service.d/ */
+	CHECK_STR(service_str(b, b->env[2]), "OWN=1");
+	CHECK_STR(service_str(b, b->env[3]), "ALL=1");
+	/* foo-bar.service: foo-.service.d/ (foo-bar-.service.d/ is not its prefix) */
+	CHECK(a->env_count == 3);
+	CHECK_STR(service_str(a, a->env[0]), "FOO=1");
+	CHECK_STR(service_str(a, a->env[1]), "TOP=etc");
+	CHECK_STR(service_str(a, a->env[2]), "ALL=1");
+	teardown();
+}
+
+/* sockets-accept: aliases, as systemd: a unit file that is a symlink with another name
+ * (display-manager.service -> gdm3.service; Debian's dbus-org.* links; autovt@ ->
+ * getty@) is the same unit; dependencies on the alias reach it. */
+static void aliases_are_one_unit(void)
+{
+	char target[512];
+
+	setup();
+	put(lib, "gdm3.service", "[Service]\nExecStart=/bin/gdm\n");
+	snprintf(target, sizeof target, "%s/gdm3.service", lib);
+	link_in(etc, "display-manager.service", target);
+	put(lib, "systemd-logind.service", "[Service]\nExecStart=/bin/logind\n");
+	link_in(lib, "dbus-org.freedesktop.login1.service", "systemd-logind.service");
+	put(lib, "getty@.service", "[Service]\nExecStart=/sbin/agetty %I\n");
+	link_in(lib, "autovt@.service", "getty@.service");
+	put(lib, "x.service", "[Unit]\nWants=display-manager.service autovt@tty2.service\n"
+	    "After=display-manager.service\nRequires=dbus-org.freedesktop.login1.service\n"
+	    "[Service]\nExecStart=/bin/x\n[Install]\nWantedBy=multi-user.target\n");
+	link_in(etc, "multi-user.target.wants/x.service", "/x/x.service");
+	load();
+	const struct service *x = named("x"), *g = named("gdm3"), *t = named("getty@tty2");
+	CHECK(x && g && t && named("systemd-logind"));
+	CHECK(!named("display-manager") && !named("autovt@tty2"));
+	CHECK(!named("dbus-org.freedesktop.login1"));
+	if (!x || !g || !t)
+		{ teardown(); return; }
+	CHECK_STR(service_str(g, g->also_named), "display-manager");
+	CHECK_STR(service_str(t, t->also_named), "autovt@tty2");
+	CHECK(!x->failed); /* the Requires= on the alias is met */
+	CHECK(x->after.count == 1);
+	CHECK_STR(service_str(x, x->after.name[0]), "gdm3");
+	CHECK_STR(exec0(t), "/sbin/agetty tty2");
+	teardown();
+}
+
 /* Every list key: an empty assignment in a drop-in empties what the file set. */
 static void dropin_resets_every_list_key(void)
 {
@@ -461,6 +533,8 @@ int main(void)
 	RUN(template_instances);
 	RUN(dropins_order_override_and_reset);
 	RUN(dropin_resets_every_list_key);
+	RUN(prefix_dropins);
+	RUN(aliases_are_one_unit);
 	RUN(dropin_errors_name_the_dropin);
 	RUN(masks_in_either_tree);
 	RUN(missing_requirement_fails_only_that_unit);
