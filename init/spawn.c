@@ -17,6 +17,7 @@
 #include "passwd.h"
 #include "spawn-execenv.h"
 #include "svc-cgroup.h"
+#include "spawn-execmore.h" /* exec keys (sandbox-more) */
 #include "svc-lifecycle.h"
 
 #define ENV_MAX 160
@@ -150,6 +151,7 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 		snprintf(u->error, sizeof u->error, "*Directory=: environment too large");
 		return -1;
 	}
+	execmore_unset_env(s, scratch.vars, &scratch.count); /* exec keys (sandbox-more) */
 	return add_listen_env(u, env);
 }
 
@@ -397,7 +399,8 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->tty_flags = execenv_tty_flags(s);
 	c->tty_path = c->tty_flags ? execenv_tty_path(s) : NULL;
 	if (execenv_dirs(s, c, u->error, sizeof u->error) < 0 ||
-	    execenv_sandbox(s, c, env->sandbox_helper, u->error, sizeof u->error) < 0)
+	    execenv_sandbox(s, c, env->sandbox_helper, u->error, sizeof u->error) < 0 ||
+	    execmore_context(s, c, u->error, sizeof u->error) < 0) /* exec keys (sandbox-more) */
 		return -1;
 	if (flags & EXEC_PRIVILEGED) { /* U2: "+": full privileges, no sandbox (U5) either */
 		drop_restrictions(c);

@@ -89,7 +89,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("USBFunctionStrings", S, "the strings are not written to the FunctionFS endpoint"),
 	C("OOMPolicy", S, "the kernel's OOM kill of one process does not stop the unit"),
 	C("OpenFile", S, "the file is not opened and passed to the service"),
-	C("PermissionsStartOnly", S, "ExecStartPre= lines run with the service's User= too"),
 
 	/* ---- kill: systemd.kill(5) ---- */
 	H("WatchdogSignal", E, "only matters with WatchdogSec="),
@@ -133,8 +132,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("BlockIODeviceWeight", E, NO_CGROUP_KNOB),
 	C("BlockIOReadBandwidth", E, NO_CGROUP_KNOB),
 	C("BlockIOWriteBandwidth", E, NO_CGROUP_KNOB),
-	C("IPAddressAllow", E, "no per-service IP filter: all addresses are reachable"),
-	C("IPAddressDeny", E, "no per-service IP filter: all addresses are reachable"),
 	C("IPIngressFilterPath", E, "the BPF filter is not attached"),
 	C("IPEgressFilterPath", E, "the BPF filter is not attached"),
 	C("SocketBindAllow", E, "binding to ports is not restricted"),
@@ -142,8 +139,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("RestrictNetworkInterfaces", E, "all network interfaces are usable"),
 	C("NFTSet", E, "the cgroup is not added to the nftables set"),
 	C("BPFProgram", E, "the BPF program is not attached"),
-	C("DeviceAllow", E, "device access is not restricted"),
-	CV("DevicePolicy", E, "auto", "device access is not restricted"),
 	C("Slice", E, "no slices: the service's cgroup sits directly under ember's"),
 	CV("Delegate", E, "no", "the cgroup is not delegated: the service cannot manage "
 				"sub-cgroups of its own"),
@@ -173,8 +168,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("ExtensionImagePolicy", E, "only matters with ExtensionImages="),
 	H("MountAPIVFS", E, "only matters with RootDirectory="),
 	H("BindLogSockets", E, "only matters with RootDirectory="),
-	CV("ProtectProc", E, "default", "/proc is not restricted"),
-	CV("ProcSubset", E, "all", "/proc is not restricted"),
 	C("BindPaths", E, "the paths are not bind-mounted: the service sees the host's"),
 	C("BindReadOnlyPaths", E, "the paths are not bind-mounted: the service sees the host's"),
 	R("MountImages", E, "the images are not mounted: the service would miss their files"),
@@ -197,14 +190,8 @@ const struct unit_compat unit_compat_table[] = {
 	C("Personality", E, "the execution domain is not changed"),
 	CV("IgnoreSIGPIPE", E, "no", "SIGPIPE keeps its default action (systemd ignores it): a "
 				     "write to a closed pipe ends the process"),
-	C("CPUSchedulingPolicy", E, "the scheduling policy is inherited"),
-	C("CPUSchedulingPriority", E, "the scheduling priority is inherited"),
-	C("CPUSchedulingResetOnFork", E, "the scheduling policy is inherited"),
-	C("CPUAffinity", E, "the service may run on every CPU"),
 	C("NUMAPolicy", E, "the NUMA policy is inherited"),
 	C("NUMAMask", E, "the NUMA policy is inherited"),
-	C("IOSchedulingClass", E, "the I/O scheduling class is inherited"),
-	C("IOSchedulingPriority", E, "the I/O scheduling priority is inherited"),
 	H("MemoryKSM", E, "only allows kernel same-page merging"),
 	H("UtmpIdentifier", E, "no utmp records are written"),
 	H("UtmpMode", E, "no utmp records are written"),
@@ -217,8 +204,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("NetworkNamespacePath", E, "the service runs in ember's network namespace"),
 	CV("PrivateIPC", E, "no", "the service shares the host's IPC namespace"),
 	C("IPCNamespacePath", E, "the service runs in ember's IPC namespace"),
-	CV("PrivateUsers", E, "no", "no user namespace: ids are the host's"),
-	CV("PrivateMounts", E, "no", "the service shares ember's mount namespace"),
 	CV("ProtectHostname", E, "no", "the service may change the host name"),
 	CV("ProtectClock", E, "no", "the service may set the clock"),
 	CV("ProtectKernelLogs", E, "no", "the service may read the kernel log"),
@@ -238,7 +223,6 @@ const struct unit_compat unit_compat_table[] = {
 
 	/* ---- exec, environment, input, logging ---- */
 	C("PassEnvironment", E, "ember's own environment is not passed on"),
-	C("UnsetEnvironment", E, "the variables are not removed"),
 	C("StandardInputText", E, "standard input is /dev/null"),
 	C("StandardInputData", E, "standard input is /dev/null"),
 	H("LogLevelMax", E, "ember's log keeps every line the service writes"),
@@ -251,11 +235,7 @@ const struct unit_compat unit_compat_table[] = {
 	H("SyslogLevelPrefix", E, "\"<N>\" prefixes stay in the logged line"),
 	C("TTYRows", E, "the terminal size is not set"),
 	C("TTYColumns", E, "the terminal size is not set"),
-	C("LoadCredential", E, "credentials are not supported: $CREDENTIALS_DIRECTORY is unset"),
-	C("LoadCredentialEncrypted", E, "credentials are not supported"),
 	C("ImportCredential", E, "credentials are not supported"),
-	C("SetCredential", E, "credentials are not supported"),
-	C("SetCredentialEncrypted", E, "credentials are not supported"),
 
 	/* ---- [Socket]: systemd.socket(5) ---- */
 	R("ListenSpecial", K, NO_SOCKETS),

@@ -442,7 +442,7 @@ static int apply_privileged(const struct exec_context *c, struct exec_failure *f
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if ((c->rlimit_set & (1u << r)) && setrlimit(r, &c->rlimit[r]) < 0)
 			return fail_at(f, EXEC_STEP_RLIMIT, r);
-	return 0;
+	return exec_more_apply(&c->more, f); /* exec keys (sandbox-more) */
 }
 
 /* Groups, then gid, then uid: after setuid the process could no longer change the
@@ -566,6 +566,8 @@ static const char *const sandbox_op_names[EXEC_SANDBOX_OP_COUNT] = {
 	[EXEC_SANDBOX_DEV] = "private /dev",
 	[EXEC_SANDBOX_HOME] = "ProtectHome",
 	[EXEC_SANDBOX_BOUNDING] = "bounding set",
+	[EXEC_SANDBOX_PROC] = "private /proc",          /* exec keys (sandbox-more) */
+	[EXEC_SANDBOX_USERS] = "private user namespace", /* exec keys (sandbox-more) */
 };
 
 const char *exec_sandbox_op_name(int op)
@@ -664,6 +666,9 @@ static const char *const step_names[EXEC_STEP_COUNT] = {
 	[EXEC_STEP_TTY] = "terminal",
 	[EXEC_STEP_SANDBOX_HELPER] = "ember-sandbox",
 	[EXEC_STEP_SANDBOX] = "sandbox",
+	[EXEC_STEP_IOPRIO] = "ioprio_set",                /* exec keys (sandbox-more) */
+	[EXEC_STEP_SCHED] = "sched_setscheduler",         /* exec keys (sandbox-more) */
+	[EXEC_STEP_AFFINITY] = "sched_setaffinity",       /* exec keys (sandbox-more) */
 };
 
 const char *exec_step_name(enum exec_step step)
