@@ -1,5 +1,6 @@
 /* U5: see spawn-execenv.h. */
 #include "spawn-execenv.h"
+#include "spawn-execmore.h" /* exec keys (sandbox-more) */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -309,6 +310,7 @@ void execenv_stopped(const struct service *s, bool restarting)
 	enum service_preserve p = s->execenv.runtime_preserve;
 	pid_t pid;
 
+	execmore_stopped(s); /* exec keys (sandbox-more): credentials */
 	if (!s->execenv.dirs[DIR_RUNTIME] || p == PRESERVE_YES ||
 	    (p == PRESERVE_RESTART && restarting))
 		return;

@@ -4,6 +4,10 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "passwd.h"
 
 static uint64_t affinity_bits[EXEC_CPUS_MAX / 64]; /* one spawn at a time (spawn.c) */
 
@@ -31,7 +35,7 @@ int execmore_context(const struct service *s, struct exec_context *c, char *err,
 		}
 		c->more.affinity = affinity_bits;
 	}
-	return 0;
+	return execmore_credentials(s, c, err, size);
 }
 
 /* Is var (NAME=VALUE) named by word (NAME, or NAME=VALUE exactly)? */
@@ -64,4 +68,86 @@ void execmore_unset_env(const struct service *s, const char **vars, size_t *coun
 	}
 	vars[kept] = NULL;
 	*count = kept;
+}
+
+/* ---- credentials ---- */
+
+static char cred_dir[64 + SERVICE_NAME_MAX];
+
+static void cred_dir_of(const struct service *s)
+{
+	snprintf(cred_dir, sizeof cred_dir, "/run/credentials/%s%s", s->name,
+		 s->kind == UNIT_SERVICE ? ".service" : "");
+}
+
+/* The owner: the service's User=/Group=, even for a "+" or "!" line that runs as root,
+ * so the one directory serves every line of the start. */
+static int cred_owner(const struct service *s, const struct exec_context *c, uid_t *uid,
+		      gid_t *gid, char *err, size_t size)
+{
+	const char *user = service_str(s, s->user), *group = service_str(s, s->group);
+	struct passwd_user pw;
+	struct passwd_group gr;
+
+	*uid = 0;
+	*gid = 0;
+	if (c->set_ids) {
+		*uid = c->uid;
+		*gid = c->gid;
+		return 0;
+	}
+	if (*user) {
+		if (passwd_user_lookup(NULL, user, &pw) < 0) {
+			snprintf(err, size, "credentials: User=%s: no such user", user);
+			return -1;
+		}
+		*uid = pw.uid;
+		*gid = pw.gid;
+	}
+	if (*group) {
+		if (passwd_group_lookup(NULL, group, &gr) < 0) {
+			snprintf(err, size, "credentials: Group=%s: no such group", group);
+			return -1;
+		}
+		*gid = gr.gid;
+	}
+	return 0;
+}
+
+int execmore_credentials(const struct service *s, struct exec_context *c, char *err, size_t size)
+{
+	if (!s->execmore.credentials)
+		return 0;
+	cred_dir_of(s);
+	c->more.cred_dir = cred_dir;
+	c->more.cred_list = service_str(s, s->execmore.credentials);
+	return cred_owner(s, c, &c->more.cred_uid, &c->more.cred_gid, err, size);
+}
+
+int execmore_env(const struct service *s, int (*add)(void *ctx, const char *assignment), void *ctx)
+{
+	char line[32 + sizeof cred_dir];
+
+	if (!s->execmore.credentials)
+		return 0;
+	cred_dir_of(s);
+	snprintf(line, sizeof line, "CREDENTIALS_DIRECTORY=%s", cred_dir);
+	return add(ctx, line);
+}
+
+/* ---- stop: credentials and RemoveIPC= ---- */
+
+void execmore_stopped(const struct service *s)
+{
+	pid_t pid;
+
+	if (!s->execmore.credentials)
+		return;
+	cred_dir_of(s);
+	pid = fork(); /* unmounting and removing must not hold PID 1 */
+	if (pid == 0) {
+		umount2(cred_dir, MNT_DETACH); /* not a mount where mounting was refused */
+		exec_dirs_remove("/run/credentials", cred_dir + strlen("/run/credentials/"));
+		_exit(0);
+	}
 }

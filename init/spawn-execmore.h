@@ -15,4 +15,13 @@ int execmore_context(const struct service *s, struct exec_context *c, char *err,
 /* UnsetEnvironment=: drop the matching entries of vars[0..*count) (NULL-terminated):
  * a NAME removes every assignment of NAME, NAME=VALUE only that exact one. */
 void execmore_unset_env(const struct service *s, const char **vars, size_t *count);
+
+/* LoadCredential=/SetCredential=: c->more's credential fields (called by
+ * execmore_context); CREDENTIALS_DIRECTORY= for the environment. 0 or -1. */
+int execmore_credentials(const struct service *s, struct exec_context *c, char *err, size_t size);
+int execmore_env(const struct service *s, int (*add)(void *ctx, const char *assignment),
+		 void *ctx);
+
+/* The service stopped: its credentials directory goes (in a child), as on systemd. */
+void execmore_stopped(const struct service *s);
 #endif

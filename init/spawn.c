@@ -151,7 +151,12 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 		snprintf(u->error, sizeof u->error, "*Directory=: environment too large");
 		return -1;
 	}
-	execmore_unset_env(s, scratch.vars, &scratch.count); /* exec keys (sandbox-more) */
+	/* exec keys (sandbox-more): $CREDENTIALS_DIRECTORY, then UnsetEnvironment= */
+	if (execmore_env(s, env_add, NULL) < 0) {
+		snprintf(u->error, sizeof u->error, "CREDENTIALS_DIRECTORY: environment too large");
+		return -1;
+	}
+	execmore_unset_env(s, scratch.vars, &scratch.count);
 	return add_listen_env(u, env);
 }
 

@@ -442,7 +442,8 @@ static int apply_privileged(const struct exec_context *c, struct exec_failure *f
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if ((c->rlimit_set & (1u << r)) && setrlimit(r, &c->rlimit[r]) < 0)
 			return fail_at(f, EXEC_STEP_RLIMIT, r);
-	return exec_more_apply(&c->more, f); /* exec keys (sandbox-more) */
+	/* exec keys (sandbox-more) */
+	return exec_more_apply(&c->more, f);
 }
 
 /* Groups, then gid, then uid: after setuid the process could no longer change the
@@ -669,6 +670,7 @@ static const char *const step_names[EXEC_STEP_COUNT] = {
 	[EXEC_STEP_IOPRIO] = "ioprio_set",                /* exec keys (sandbox-more) */
 	[EXEC_STEP_SCHED] = "sched_setscheduler",         /* exec keys (sandbox-more) */
 	[EXEC_STEP_AFFINITY] = "sched_setaffinity",       /* exec keys (sandbox-more) */
+	[EXEC_STEP_CREDENTIALS] = "credentials",          /* exec keys (sandbox-more) */
 };
 
 const char *exec_step_name(enum exec_step step)

@@ -151,6 +151,7 @@ enum exec_step {
 	EXEC_STEP_IOPRIO,        /* arg: the ioprio value */
 	EXEC_STEP_SCHED,         /* arg: the policy */
 	EXEC_STEP_AFFINITY,
+	EXEC_STEP_CREDENTIALS,   /* /run/credentials/UNIT */
 	EXEC_STEP_COUNT
 };
 

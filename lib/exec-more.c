@@ -79,5 +79,7 @@ int exec_more_apply(const struct exec_more *m, struct exec_failure *f)
 	}
 	if (m->affinity && set_affinity(m->affinity) < 0)
 		return failed(f, EXEC_STEP_AFFINITY, 0);
+	if (exec_credentials_setup(m) < 0)
+		return failed(f, EXEC_STEP_CREDENTIALS, 0);
 	return 0;
 }

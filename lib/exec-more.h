@@ -8,6 +8,7 @@
  * and so reach the service through ember-sandbox and ember-caps too. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define EXEC_CPUS_MAX 1024
 
@@ -20,11 +21,19 @@ struct exec_more {
 	int sched_priority;
 	bool sched_reset_on_fork;
 	const uint64_t *affinity; /* EXEC_CPUS_MAX bits, NULL: inherited */
+	/* Credentials (lib/exec-cred.c): the directory, "/run/credentials/UNIT", and the
+	 * entries, '\n'-separated "lID[:PATH]" (LoadCredential=) or "sID:VALUE"; NULL: none */
+	const char *cred_dir, *cred_list;
+	uid_t cred_uid;           /* the service's User= and Group=, also on "+" lines */
+	gid_t cred_gid;
 };
 
 struct exec_failure;
-/* 0, or -1 with *f (EXEC_STEP_IOPRIO, EXEC_STEP_SCHED, EXEC_STEP_AFFINITY). */
+/* 0, or -1 with *f (EXEC_STEP_IOPRIO, EXEC_STEP_SCHED, EXEC_STEP_AFFINITY,
+ * EXEC_STEP_CREDENTIALS). */
 int exec_more_apply(const struct exec_more *m, struct exec_failure *f);
+/* The credentials directory, if m names one; 0 or -1/errno. */
+int exec_credentials_setup(const struct exec_more *m);
 
 /* "0 2-3,5" -> bits; 0, or -1 on a malformed list or a CPU >= EXEC_CPUS_MAX. */
 int exec_cpu_list_parse(const char *s, uint64_t bits[EXEC_CPUS_MAX / 64]);
