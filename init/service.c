@@ -1383,6 +1383,28 @@ static int parse_cpu_affinity(struct parser *p, const struct key *k, const char 
 	return append_more(p, k, value, &p->svc->execmore.cpu_affinity, ' ');
 }
 
+static int parse_secure_bits(struct parser *p, const struct key *k, const char *value)
+{
+	static const char *const names[] = { "noroot", "noroot-locked", "no-setuid-fixup",
+					     "no-setuid-fixup-locked", "keep-caps",
+					     "keep-caps-locked" };
+	char copy[SERVICE_LINE_MAX], *save = NULL;
+	uint8_t bits = 0;
+
+	str_copy(copy, sizeof copy, value);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		size_t i = 0;
+		while (i < 6 && strcmp(w, names[i]) != 0)
+			i++;
+		if (i == 6)
+			return invalid(p, k->name, w, "expected keep-caps, no-setuid-fixup, noroot "
+					   "or their -locked forms");
+		bits |= (uint8_t)(1u << i); /* the kernel's SECBIT_* order */
+	}
+	p->svc->execmore.secure_bits = *value ? (uint8_t)(p->svc->execmore.secure_bits | bits) : 0;
+	return 0;
+}
+
 /* DeviceAllow=SPEC [rwm]: SPEC is /dev/..., char-NAME or block-NAME (NAME from
  * /proc/devices, '*' as a wildcard); resolved when the service starts. */
 static const char *device_allow_problem(const char *value)
@@ -1480,6 +1502,17 @@ static const char *env_word_problem(const char *w)
 static int parse_unset_env(struct parser *p, const struct key *k, const char *value)
 {
 	return parse_word_list(p, k, value, env_word_problem);
+}
+
+static int parse_apparmor(struct parser *p, const struct key *k, const char *value)
+{
+	if (strchr(value, '\n') || strlen(value) > 255)
+		return invalid(p, k->name, value, "expected a profile name");
+	if (!*value) {
+		p->svc->execmore.apparmor_profile = 0;
+		return 0;
+	}
+	return store(p, k->name, value, &p->svc->execmore.apparmor_profile);
 }
 
 /* PermissionsStartOnly=yes: every Exec*= line but ExecStart= runs as with "+" (systemd's
@@ -1808,6 +1841,9 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "LoadCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
 	{ SECTION_SERVICE, "SetCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
 	{ SECTION_SERVICE, "UnsetEnvironment", parse_unset_env, EXECMORE(unset_env), 0, 0, true },
+	{ SECTION_SERVICE, "SecureBits", parse_secure_bits, 0, 0, 0, false },
+	{ SECTION_SERVICE, "RemoveIPC", parse_bool_key, EXECMORE(remove_ipc), 0, 0, false },
+	{ SECTION_SERVICE, "AppArmorProfile", parse_apparmor, 0, 0, 0, true },
 	/* end exec keys (sandbox-more) */
 };
 #undef F

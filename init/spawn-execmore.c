@@ -4,7 +4,14 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/ipc.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "passwd.h"
@@ -35,6 +42,8 @@ int execmore_context(const struct service *s, struct exec_context *c, char *err,
 		}
 		c->more.affinity = affinity_bits;
 	}
+	c->more.secure_bits = m->secure_bits;
+	c->more.apparmor_profile = m->apparmor_profile ? service_str(s, m->apparmor_profile) : NULL;
 	return execmore_credentials(s, c, err, size);
 }
 
@@ -137,17 +146,82 @@ int execmore_env(const struct service *s, int (*add)(void *ctx, const char *assi
 
 /* ---- stop: credentials and RemoveIPC= ---- */
 
+/* System V objects listed in /proc/sysvipc/FILE whose owner uid (column uid_col, 0-based)
+ * is uid: removed with IPC_RMID. */
+static void remove_sysv(const char *file, int uid_col, uid_t uid)
+{
+	char path[64], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/sysvipc/%s", file);
+	if (!(f = fopen(path, "re")))
+		return;
+	if (!fgets(line, sizeof line, f)) { /* the header */
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof line, f)) {
+		long v[12];
+		int n = sscanf(line, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &v[0], &v[1],
+			       &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11]);
+		if (n <= uid_col || (uid_t)v[uid_col] != uid)
+			continue;
+		if (file[1] == 'h')
+			shmctl((int)v[1], IPC_RMID, NULL);
+		else if (file[1] == 'e')
+			semctl((int)v[1], 0, IPC_RMID);
+		else
+			msgctl((int)v[1], IPC_RMID, NULL);
+	}
+	fclose(f);
+}
+
+/* POSIX objects: the files of dir (shared memory, message queues) owned by uid. */
+static void remove_posix(const char *dir, uid_t uid)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    !S_ISDIR(st.st_mode) && st.st_uid == uid)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+}
+
+/* RemoveIPC=: the IPC objects of the service's user. Never root's (as systemd); not
+ * counted across services: the first of two services of one user to stop removes them. */
+static void remove_ipc(const struct service *s)
+{
+	struct passwd_user pw;
+
+	if (!s->user || passwd_user_lookup(NULL, service_str(s, s->user), &pw) < 0 || pw.uid == 0)
+		return;
+	remove_sysv("shm", 7, pw.uid);
+	remove_sysv("sem", 4, pw.uid);
+	remove_sysv("msg", 7, pw.uid);
+	remove_posix("/dev/shm", pw.uid);
+	remove_posix("/dev/mqueue", pw.uid);
+}
+
 void execmore_stopped(const struct service *s)
 {
 	pid_t pid;
 
-	if (!s->execmore.credentials)
+	if (!s->execmore.credentials && !s->execmore.remove_ipc)
 		return;
 	cred_dir_of(s);
 	pid = fork(); /* unmounting and removing must not hold PID 1 */
 	if (pid == 0) {
-		umount2(cred_dir, MNT_DETACH); /* not a mount where mounting was refused */
-		exec_dirs_remove("/run/credentials", cred_dir + strlen("/run/credentials/"));
+		if (s->execmore.credentials) {
+			umount2(cred_dir, MNT_DETACH); /* not a mount where mounting was refused */
+			exec_dirs_remove("/run/credentials", cred_dir + strlen("/run/credentials/"));
+		}
+		if (s->execmore.remove_ipc)
+			remove_ipc(s);
 		_exit(0);
 	}
 }

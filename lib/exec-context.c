@@ -317,6 +317,15 @@ int exec_caps_build_argv(const struct exec_context *c, const char *path, char *c
 	}
 	if (c->no_new_privs)
 		arg_add(&b, "--no-new-privs");
+	/* exec keys (sandbox-more): applied by ember-caps, the last link */
+	if (c->more.secure_bits) {
+		arg_add(&b, "--securebits");
+		arg_number(&b, c->more.secure_bits, 10);
+	}
+	if (c->more.apparmor_profile && *c->more.apparmor_profile) {
+		arg_add(&b, "--apparmor-profile");
+		arg_add(&b, c->more.apparmor_profile);
+	}
 	if (c->workdir_fd >= 0) {
 		arg_add(&b, "--chdir-fd");
 		arg_number(&b, (uint64_t)c->workdir_fd, 10);
@@ -553,6 +562,8 @@ void exec_context_full_privileges(struct exec_context *c)
 	c->cap_bounding_set = false;
 	c->no_new_privs = false;
 	c->sandbox_args = NULL;
+	c->more.secure_bits = 0;         /* exec keys (sandbox-more): privilege restrictions */
+	c->more.apparmor_profile = NULL; /* too, as systemd skips them for "+" */
 }
 
 static const char *const sandbox_op_names[EXEC_SANDBOX_OP_COUNT] = {
@@ -607,6 +618,8 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 		return -1;
 	if (c->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return fail_at(fail, EXEC_STEP_NO_NEW_PRIVS, 0);
+	if (exec_final_apply(c->more.secure_bits, c->more.apparmor_profile, fail) < 0)
+		return -1; /* exec keys (sandbox-more) */
 	execve(path, argv, envp);
 	return fail_at(fail, EXEC_STEP_EXECVE, 0);
 }
@@ -671,6 +684,8 @@ static const char *const step_names[EXEC_STEP_COUNT] = {
 	[EXEC_STEP_SCHED] = "sched_setscheduler",         /* exec keys (sandbox-more) */
 	[EXEC_STEP_AFFINITY] = "sched_setaffinity",       /* exec keys (sandbox-more) */
 	[EXEC_STEP_CREDENTIALS] = "credentials",          /* exec keys (sandbox-more) */
+	[EXEC_STEP_SECUREBITS] = "securebits",            /* exec keys (sandbox-more) */
+	[EXEC_STEP_APPARMOR] = "AppArmor profile",        /* exec keys (sandbox-more) */
 };
 
 const char *exec_step_name(enum exec_step step)

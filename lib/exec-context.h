@@ -152,6 +152,8 @@ enum exec_step {
 	EXEC_STEP_SCHED,         /* arg: the policy */
 	EXEC_STEP_AFFINITY,
 	EXEC_STEP_CREDENTIALS,   /* /run/credentials/UNIT */
+	EXEC_STEP_SECUREBITS,    /* arg: the bits */
+	EXEC_STEP_APPARMOR,      /* the exec profile */
 	EXEC_STEP_COUNT
 };
 

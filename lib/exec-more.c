@@ -2,9 +2,11 @@
 #include "exec-more.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -81,5 +83,62 @@ int exec_more_apply(const struct exec_more *m, struct exec_failure *f)
 		return failed(f, EXEC_STEP_AFFINITY, 0);
 	if (exec_credentials_setup(m) < 0)
 		return failed(f, EXEC_STEP_CREDENTIALS, 0);
+	return 0;
+}
+
+/* ---- the last steps before execve ---- */
+
+static bool apparmor_enabled(void)
+{
+	char c = 'N';
+	int fd = open("/sys/module/apparmor/parameters/enabled", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = 'N';
+	close(fd);
+	return c == 'Y';
+}
+
+/* aa_change_onexec(): "exec PROFILE" to the exec attribute (the AppArmor-specific one
+ * first, the shared LSM one on older kernels). */
+static int apparmor_change_onexec(const char *profile)
+{
+	static const char *const attrs[] = { "/proc/self/attr/apparmor/exec", "/proc/self/attr/exec" };
+	char cmd[300];
+	size_t len = strlen(profile);
+	int fd = -1;
+
+	if (len > sizeof cmd - 6) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(cmd, "exec ", 5);
+	memcpy(cmd + 5, profile, len);
+	for (size_t i = 0; fd < 0 && i < sizeof attrs / sizeof *attrs; i++)
+		fd = open(attrs[i], O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, cmd, len + 5) != (ssize_t)(len + 5)) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return close(fd);
+}
+
+int exec_final_apply(unsigned secure_bits, const char *apparmor_profile, struct exec_failure *f)
+{
+	if (secure_bits && prctl(PR_GET_SECUREBITS) != (int)secure_bits &&
+	    prctl(PR_SET_SECUREBITS, secure_bits) < 0)
+		return failed(f, EXEC_STEP_SECUREBITS, secure_bits);
+	if (apparmor_profile && *apparmor_profile && apparmor_enabled()) {
+		bool optional = apparmor_profile[0] == '-';
+		if (apparmor_change_onexec(apparmor_profile + optional) < 0 &&
+		    !(optional && errno == ENOENT))
+			return failed(f, EXEC_STEP_APPARMOR, 0);
+	}
 	return 0;
 }

@@ -26,6 +26,8 @@ struct exec_more {
 	const char *cred_dir, *cred_list;
 	uid_t cred_uid;           /* the service's User= and Group=, also on "+" lines */
 	gid_t cred_gid;
+	unsigned secure_bits;     /* SecureBits=; see exec_final_apply */
+	const char *apparmor_profile;
 };
 
 struct exec_failure;
@@ -34,6 +36,15 @@ struct exec_failure;
 int exec_more_apply(const struct exec_more *m, struct exec_failure *f);
 /* The credentials directory, if m names one; 0 or -1/errno. */
 int exec_credentials_setup(const struct exec_more *m);
+
+/* The last steps before the command's execve, run by whichever program executes it
+ * (exec_context_exec, or ember-caps after the identity switch): SecureBits= (bits 0..5,
+ * the kernel's SECBIT_* order; 0: left alone) and AppArmorProfile= (NULL: none; a
+ * leading "-": a profile the kernel does not know is skipped). AppArmor not enabled:
+ * the profile is skipped, as systemd does. 0, or -1 with *f (EXEC_STEP_SECUREBITS,
+ * EXEC_STEP_APPARMOR). */
+int exec_final_apply(unsigned secure_bits, const char *apparmor_profile,
+		     struct exec_failure *f);
 
 /* "0 2-3,5" -> bits; 0, or -1 on a malformed list or a CPU >= EXEC_CPUS_MAX. */
 int exec_cpu_list_parse(const char *s, uint64_t bits[EXEC_CPUS_MAX / 64]);

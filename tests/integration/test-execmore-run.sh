@@ -38,6 +38,7 @@ rc=$?
 cat >"$tmp/boot.sh" <<EOS
 #!/bin/sh
 for d in /run /var/lib; do mount -t tmpfs -o mode=0755 tmpfs \$d || exit 1; done
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm || exit 1
 mkdir -p /run/credstore && printf 'from-the-store' >/run/credstore/fromstore
 exec "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
 EOS
@@ -126,11 +127,31 @@ i=0; while ! "\$E" log permstart | grep -q main-uid && [ \$i -lt 200 ]; do sleep
 [ "\$("\$E" log permstart | sed -n 's/^.*main-uid=//p')" = 65534 ] && ok permissions-start-only-main-user || bad permissions-start-only-main-user "\$("\$E" log permstart | tr '\n' ' ')"
 i=0; while ! "\$E" log permcontrol | grep -q pre-uid && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
 [ "\$("\$E" log permcontrol | sed -n 's/^.*pre-uid=//p')" = 65534 ] && ok control-pre-as-user || bad control-pre-as-user "\$("\$E" log permcontrol | tr '\n' ' ')"
+# ---- SecureBits=, AppArmorProfile=
+is securebits-noroot securebits capeff 0000000000000000
+is securebits-through-ember-caps securecaps capeff 0000000000000000
+got=\$(val rootcaps capeff)
+[ -n "\$got" ] && [ "\$got" != 0000000000000000 ] && ok control-root-has-caps || bad control-root-has-caps "'\$got'"
+if [ "\$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ]; then
+	echo "SKIP apparmor-skipped-when-disabled: AppArmor is enabled here (tests/qemu/test-execmore-bpf.sh checks that case)"
+else
+	wait_state apparmor "running ready" && ok apparmor-skipped-when-disabled || bad apparmor-skipped-when-disabled "\$(state apparmor)"
+fi
+
+# ---- RemoveIPC=
+is ipc-made ipcuser shm-made yes
+is ipc-control-made ipckeep shm-made yes
+n_before=\$(ipcs -m | grep -c ' nobody \| 65534 ')
+"\$E" stop ipcuser; "\$E" stop ipckeep; wait_state ipcuser stopped; wait_state ipckeep stopped
+i=0; while [ -e /dev/shm/execmore-nobody ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$n_before" -ge 1 ] && [ "\$(ipcs -m | grep -c ' nobody \| 65534 ')" = 0 ] && ok remove-ipc-sysv || bad remove-ipc-sysv "before \$n_before: \$(ipcs -m | tr '\n' ' ')"
+[ ! -e /dev/shm/execmore-nobody ] && ok remove-ipc-posix || bad remove-ipc-posix "\$(ls -l /dev/shm)"
+[ -e /dev/shm/execmore-daemon ] && ipcs -m | grep -q ' daemon ' && ok control-ipc-kept || bad control-ipc-kept "\$(ls -l /dev/shm; ipcs -m)"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
 chmod +x "$tmp/boot.sh" "$tmp/guest.sh"
-timeout 120 unshare --pid --mount --uts --fork --mount-proc \
+timeout 120 unshare --pid --mount --uts --ipc --fork --mount-proc \
 	env container=ember-test "$tmp/boot.sh" >"$tmp/log" 2>&1
 rc=$?
 grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"

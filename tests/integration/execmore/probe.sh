@@ -27,6 +27,10 @@ for what in "$@"; do
 		else
 			echo cred-write=no
 		fi ;;
+	capeff) echo "capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)" ;;
+	ipc)
+		ipcmk -M 4096 >/dev/null && echo "shm-made=yes"
+		echo x >"/dev/shm/execmore-$(id -un)" && echo "posix-made=yes" ;;
 	varlib) if touch /var/lib/execmore-probe 2>/dev/null; then echo varlib=writable; else echo varlib=read-only; fi ;;
 	esac
 done

@@ -37,6 +37,20 @@ is ip-deny-any-other ipfilter other no
 is ip-prefix-denied ipprefix remote no
 is ip-prefix-others-pass ipprefix other yes
 is ip-prefix-local-passes ipprefix local yes
+# the guest itself reaches the server (else the network cases above prove nothing)
+printf 'GET /probe.txt HTTP/1.0\r\n\r\n' | nc -w 3 10.9.0.1 8080 | grep -q probe-ok && ok guest-reaches-server || bad guest-reaches-server "httpd or nc broken"
+# AppArmorProfile=: on when the kernel has AppArmor enabled (Debian's does)
+state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
+i=0; while [ "$(state aaoptional)" != ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+[ "$(state aaoptional)" = ready ] && ok apparmor-optional-missing-runs || bad apparmor-optional-missing-runs "$(state aaoptional)"
+if [ "$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ]; then
+	i=0; while ! state aastrict | grep -q failed && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+	state aastrict | grep -q failed && ok apparmor-missing-profile-fails || bad apparmor-missing-profile-fails "$(state aastrict)"
+	emberctl status aastrict | grep -qi apparmor && ok apparmor-failure-named || bad apparmor-failure-named "$(emberctl status aastrict | tr '\n' ' ')"
+else
+	echo "EMBER-TEST SKIP apparmor-missing-profile-fails: AppArmor is not enabled in this kernel"
+	[ "$(state aastrict)" = ready ] && ok apparmor-skipped-when-disabled || bad apparmor-skipped-when-disabled "$(state aastrict)"
+fi
 # the programs sit on the services' cgroups, nowhere else
 for svc in devstrict ipfilter; do
 	[ -d "/sys/fs/cgroup/ember/$svc.service" ] && ok "$svc-has-cgroup" || bad "$svc-has-cgroup" "missing"

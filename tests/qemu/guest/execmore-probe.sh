@@ -1,6 +1,8 @@
 #!/bin/sh
 # A service's probe for tests/qemu/test-execmore-bpf.sh: what it may open and reach.
-try() { if sh -c "$2" >/tmp/probe.$$ 2>&1; then echo "$1=yes"; else echo "$1=no"; fi; }
+# an HTTP GET with nc (busybox wget may be missing or broken)
+get() { printf 'GET /probe.txt HTTP/1.0\r\n\r\n' | nc -w 3 "$1" 8080 | grep -q probe-ok; }
+try() { if (eval "$2") >/tmp/probe.$$ 2>&1; then echo "$1=yes"; else echo "$1=no"; fi; }
 for what in "$@"; do
 	case $what in
 	devices)
@@ -10,9 +12,9 @@ for what in "$@"; do
 		;;
 	net)
 		i=0; while [ ! -e /run/net-ready ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
-		try local 'wget -q -T 3 -O - http://127.0.0.1:8080/probe.txt | grep -q probe-ok'
-		try remote 'wget -q -T 3 -O - http://10.9.0.1:8080/probe.txt | grep -q probe-ok'
-		try other 'wget -q -T 3 -O - http://10.8.0.1:8080/probe.txt | grep -q probe-ok'
+		try local 'get 127.0.0.1'
+		try remote 'get 10.9.0.1'
+		try other 'get 10.8.0.1'
 		;;
 	esac
 done
