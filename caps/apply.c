@@ -154,5 +154,8 @@ int caps_apply(const struct caps_request *req, struct exec_failure *f)
 		return -1;
 	if (req->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return fail_at(f, EXEC_STEP_NO_NEW_PRIVS, 0);
-	return enter_workdir(req, f);
+	if (enter_workdir(req, f) < 0)
+		return -1;
+	/* exec keys (sandbox-more): last, right before the command's execve */
+	return exec_final_apply(req->secure_bits, req->apparmor_profile, f);
 }

@@ -135,6 +135,21 @@ static int take_value(struct caps_request *r, struct cursor *c, const char *opt,
 		r->chdir_path = value;
 		return 0;
 	}
+	/* exec keys (sandbox-more): SecureBits=, AppArmorProfile= */
+	if (strcmp(opt, "--securebits") == 0) {
+		if (parse_id(c, opt, value, &id) < 0)
+			return -1;
+		if (id == 0 || id > 63)
+			return usage_error(c, opt, value, "expected 1..63 (SECBIT_* bits)");
+		r->secure_bits = id;
+		return 0;
+	}
+	if (strcmp(opt, "--apparmor-profile") == 0) {
+		if (*value == '\0' || (value[0] == '-' && value[1] == '\0'))
+			return usage_error(c, opt, NULL, "empty profile name");
+		r->apparmor_profile = value;
+		return 0;
+	}
 	return usage_error(c, opt, NULL, "unknown option");
 }
 
@@ -142,7 +157,7 @@ static bool takes_value(const char *opt)
 {
 	static const char *const with_value[] = {
 		"--report-fd", "--user", "--uid", "--gid", "--groups", "--bounding", "--ambient",
-		"--chdir", "--chdir-fd",
+		"--chdir", "--chdir-fd", "--securebits", "--apparmor-profile", /* sandbox-more */
 	};
 	for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
 		if (strcmp(opt, with_value[i]) == 0)

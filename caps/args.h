@@ -21,6 +21,8 @@ struct caps_request {
 	uint64_t bounding;        /* capabilities the bounding set keeps */
 	uint64_t ambient;         /* EXEC_CAPS_ALL: bounding ∩ permitted */
 	bool no_new_privs;
+	unsigned secure_bits;          /* --securebits (sandbox-more): 0 = left alone */
+	const char *apparmor_profile;  /* --apparmor-profile (sandbox-more) */
 	const char *chdir_path;
 	int chdir_fd;             /* -1: none */
 	bool chdir_optional;

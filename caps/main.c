@@ -41,6 +41,8 @@ static void usage(void)
 	       "  --ambient MASK|all   raise these into the inheritable and ambient sets\n"
 	       "                       (all: every capability in bounding and permitted)\n"
 	       "  --no-new-privs       set no_new_privs\n"
+	       "  --securebits N       securebits (SECBIT_* bits), set right before the exec\n"
+	       "  --apparmor-profile P AppArmor profile on exec (-P: skipped if unknown)\n"
 	       "  --chdir DIR          working directory (entered as the new user)\n"
 	       "  --chdir-fd N         working directory as an open directory fd\n"
 	       "  --chdir-optional     ignore a failure to enter the working directory\n"

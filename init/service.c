@@ -4,11 +4,13 @@
 
 #include "exec-context.h"
 
+#include <arpa/inet.h> /* exec keys (sandbox-more): IPAddress*= */
 #include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -100,9 +102,17 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 		refs[n++] = &s->execenv.paths[i];
 	for (int i = 0; i < SECCOMP_TEXT_KINDS; i++) /* seccomp keys */
 		refs[n++] = &s->execenv.seccomp_text[i];
+	/* exec keys (sandbox-more) */
+	refs[n++] = &s->execmore.cpu_affinity;
+	refs[n++] = &s->execmore.device_allow;
+	refs[n++] = &s->execmore.ip_allow;
+	refs[n++] = &s->execmore.ip_deny;
+	refs[n++] = &s->execmore.credentials;
+	refs[n++] = &s->execmore.unset_env;
+	refs[n++] = &s->execmore.apparmor_profile;
 	return n;
 }
-#define EXECENV_REFS (2 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS)
+#define EXECENV_REFS (2 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
@@ -1292,7 +1302,11 @@ bool service_sandboxed(const struct service *svc)
 	       e->protect_kernel_tunables || e->protect_kernel_modules ||
 	       e->protect_control_groups || e->protect_system != PROTECT_SYSTEM_NO ||
 	       e->protect_home != PROTECT_HOME_NO || e->paths[PATHS_READ_ONLY] ||
-	       e->paths[PATHS_READ_WRITE] || e->paths[PATHS_INACCESSIBLE];
+	       e->paths[PATHS_READ_WRITE] || e->paths[PATHS_INACCESSIBLE] ||
+	       /* exec keys (sandbox-more) */
+	       svc->execmore.protect_proc != PROTECT_PROC_DEFAULT ||
+	       svc->execmore.proc_subset_pid || svc->execmore.private_mounts ||
+	       svc->execmore.private_users;
 }
 
 static void execenv_defaults(struct service *svc)
@@ -1311,6 +1325,331 @@ static void validate_execenv(struct service *svc)
 	if (tty_in && !e->std_output_set)
 		svc->std_output.kind = OUTPUT_INHERIT;
 }
+
+/* ---- exec keys (sandbox-more): process properties, namespaces, BPF filters, credentials ---- */
+
+#define EXECMORE(member) offsetof(struct service, execmore.member)
+
+/* A choice key stored as a uint8_t: names[i] gives i (+ base); "" resets to 0. */
+static int parse_more_choice(struct parser *p, const struct key *k, const char *value,
+			     const char *const *names, size_t n, const char *expected)
+{
+	uint8_t *v = field(p, k->offset);
+
+	if (!*value) {
+		*v = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && strcmp(value, names[i]) == 0) {
+			*v = (uint8_t)i;
+			return 0;
+		}
+	return invalid(p, k->name, value, expected);
+}
+
+static int parse_protect_proc(struct parser *p, const struct key *k, const char *value)
+{
+	static const char *const names[] = { "default", "noaccess", "invisible", "ptraceable" };
+	return parse_more_choice(p, k, value, names, 4,
+				 "expected noaccess, invisible, ptraceable or default");
+}
+
+static int parse_proc_subset(struct parser *p, const struct key *k, const char *value)
+{
+	if (!*value || strcmp(value, "all") == 0 || strcmp(value, "pid") == 0) {
+		p->svc->execmore.proc_subset_pid = strcmp(value, "pid") == 0;
+		return 0;
+	}
+	return invalid(p, k->name, value, "expected all or pid");
+}
+
+static int parse_private_users(struct parser *p, const struct key *k, const char *value)
+{
+	bool b = false;
+
+	if (*value && parse_bool(value, &b) < 0)
+		return invalid(p, k->name, value, "expected yes or no (self, identity and full "
+				   "are not supported)");
+	p->svc->execmore.private_users = b;
+	return 0;
+}
+
+static int parse_device_policy(struct parser *p, const struct key *k, const char *value)
+{
+	static const char *const names[] = { "auto", "closed", "strict" };
+	return parse_more_choice(p, k, value, names, 3, "expected auto, closed or strict");
+}
+
+static int parse_io_class(struct parser *p, const struct key *k, const char *value)
+{
+	/* stored + 1, so 0 stays "unset": none, realtime, best-effort, idle (0..3) */
+	static const char *const names[] = { NULL, "none", "realtime", "best-effort", "idle",
+					     "0", "1", "2", "3" };
+	uint8_t *v = &p->svc->execmore.io_class;
+
+	if (parse_more_choice(p, k, value, names, 9, "expected realtime, best-effort, idle, "
+						     "none or 0..3") < 0)
+		return -1;
+	if (*v > 4)
+		*v = (uint8_t)(*v - 4);
+	return 0;
+}
+
+static int parse_io_priority(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long n;
+
+	if (!*value) {
+		p->svc->execmore.io_priority = 8;
+		return 0;
+	}
+	if (parse_ulong(value, 0, 7, &n) < 0)
+		return invalid(p, k->name, value, "expected 0 (highest) .. 7 (lowest)");
+	p->svc->execmore.io_priority = (uint8_t)n;
+	return 0;
+}
+
+static int parse_cpu_policy(struct parser *p, const struct key *k, const char *value)
+{
+	/* stored + 1: SCHED_OTHER 0, FIFO 1, RR 2, BATCH 3, IDLE 5 */
+	static const char *const names[] = { NULL, "other", "fifo", "rr", "batch", NULL, "idle" };
+	return parse_more_choice(p, k, value, names, 7, "expected other, batch, idle, fifo or rr");
+}
+
+static int parse_cpu_priority(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long n = 0;
+
+	if (*value && parse_ulong(value, 0, 99, &n) < 0)
+		return invalid(p, k->name, value, "expected 0..99 (1..99 for fifo and rr)");
+	p->svc->execmore.cpu_priority = (uint8_t)n;
+	return 0;
+}
+
+/* "0 2-3,5": CPU numbers and ranges, separated by spaces or commas. */
+static const char *cpu_list_problem(const char *s)
+{
+	while (*s) {
+		unsigned long a, b;
+		char *end;
+		if (*s == ' ' || *s == ',' || *s == '\t') {
+			s++;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return "expected CPU numbers and ranges like 0 2-3 (numa is not supported)";
+		a = b = strtoul(s, &end, 10);
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return "expected a range like 2-3";
+			b = strtoul(end + 1, &end, 10);
+		}
+		if (a > b || b >= SERVICE_CPUS_MAX)
+			return "CPU numbers go from 0 to 1023, ranges upwards";
+		s = end;
+		if (*s && *s != ' ' && *s != ',' && *s != '\t')
+			return "expected CPU numbers and ranges like 0 2-3";
+	}
+	return NULL;
+}
+
+/* Store value, or append it to the list ref already holds with separator sep. */
+static int append_more(struct parser *p, const struct key *k, const char *value, strref *ref,
+		       char sep)
+{
+	char joined[SERVICE_LINE_MAX];
+	size_t n;
+
+	if (!*value) {
+		*ref = 0;
+		return 0;
+	}
+	n = (size_t)snprintf(joined, sizeof joined, "%s%s%s", service_str(p->svc, *ref),
+			     *ref ? (sep == '\n' ? "\n" : " ") : "", value);
+	if (n >= sizeof joined)
+		return invalid(p, k->name, value, "list too long");
+	return store(p, k->name, joined, ref);
+}
+
+static int parse_cpu_affinity(struct parser *p, const struct key *k, const char *value)
+{
+	const char *why = cpu_list_problem(value);
+
+	if (why)
+		return invalid(p, k->name, value, why);
+	return append_more(p, k, value, &p->svc->execmore.cpu_affinity, ' ');
+}
+
+static int parse_secure_bits(struct parser *p, const struct key *k, const char *value)
+{
+	static const char *const names[] = { "noroot", "noroot-locked", "no-setuid-fixup",
+					     "no-setuid-fixup-locked", "keep-caps",
+					     "keep-caps-locked" };
+	char copy[SERVICE_LINE_MAX], *save = NULL;
+	uint8_t bits = 0;
+
+	str_copy(copy, sizeof copy, value);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		size_t i = 0;
+		while (i < 6 && strcmp(w, names[i]) != 0)
+			i++;
+		if (i == 6)
+			return invalid(p, k->name, w, "expected keep-caps, no-setuid-fixup, noroot "
+					   "or their -locked forms");
+		bits |= (uint8_t)(1u << i); /* the kernel's SECBIT_* order */
+	}
+	p->svc->execmore.secure_bits = *value ? (uint8_t)(p->svc->execmore.secure_bits | bits) : 0;
+	return 0;
+}
+
+/* DeviceAllow=SPEC [rwm]: SPEC is /dev/..., char-NAME or block-NAME (NAME from
+ * /proc/devices, '*' as a wildcard); resolved when the service starts. */
+static const char *device_allow_problem(const char *value)
+{
+	const char *sp = strpbrk(value, " \t"), *mode = sp ? sp + strspn(sp, " \t") : "";
+	size_t len = sp ? (size_t)(sp - value) : strlen(value);
+
+	if (strncmp(value, "/dev/", 5) != 0 && strncmp(value, "char-", 5) != 0 &&
+	    strncmp(value, "block-", 6) != 0)
+		return "expected /dev/PATH, char-NAME or block-NAME, then r, w, m";
+	if (len <= 5 || (value[0] == 'b' && len <= 6))
+		return "expected a device path or name after the prefix";
+	if (strspn(mode, "rwm") != strlen(mode))
+		return "the access mode is made of r, w and m";
+	return NULL;
+}
+
+static int parse_device_allow(struct parser *p, const struct key *k, const char *value)
+{
+	const char *why = *value ? device_allow_problem(value) : NULL;
+
+	if (why)
+		return invalid(p, k->name, value, why);
+	return append_more(p, k, value, &p->svc->execmore.device_allow, '\n');
+}
+
+static const char *ip_word_problem(const char *w)
+{
+	static const char *const words[] = { "any", "localhost", "link-local", "multicast" };
+	unsigned char addr[16];
+	char host[64];
+	const char *slash = strchr(w, '/');
+	size_t len = slash ? (size_t)(slash - w) : strlen(w);
+	unsigned long prefix;
+	bool v6;
+
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (strcmp(w, words[i]) == 0)
+			return NULL;
+	if (len >= sizeof host)
+		return "expected an address, ADDRESS/PREFIX, any, localhost, link-local or multicast";
+	memcpy(host, w, len);
+	host[len] = '\0';
+	v6 = strchr(host, ':') != NULL;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, host, addr) != 1)
+		return "expected an address, ADDRESS/PREFIX, any, localhost, link-local or multicast";
+	if (slash && parse_ulong(slash + 1, 0, v6 ? 128 : 32, &prefix) < 0)
+		return "the prefix length is 0..32 (IPv4) or 0..128 (IPv6)";
+	return NULL;
+}
+
+static int parse_ip_list(struct parser *p, const struct key *k, const char *value)
+{
+	return parse_word_list(p, k, value, ip_word_problem);
+}
+
+/* LoadCredential=ID[:PATH], SetCredential=ID:VALUE. ID: a file name. */
+static int parse_credential(struct parser *p, const struct key *k, const char *value)
+{
+	bool set = k->name[0] == 'S';
+	const char *colon = strchr(value, ':');
+	size_t id_len = colon ? (size_t)(colon - value) : strlen(value);
+	char line[SERVICE_LINE_MAX];
+
+	if (!*value)
+		return append_more(p, k, value, &p->svc->execmore.credentials, '\n');
+	if (id_len == 0 || id_len > 255 || memchr(value, '/', id_len) ||
+	    (id_len <= 2 && value[0] == '.' && (id_len == 1 || value[1] == '.')))
+		return invalid(p, k->name, value, "the credential's name must be a file name");
+	if (set && !colon)
+		return invalid(p, k->name, value, "expected ID:VALUE");
+	if (!set && colon && colon[1] != '/' && strchr(colon + 1, '/'))
+		return invalid(p, k->name, value, "the path must be absolute or a credential name");
+	if (set && strchr(value, '\n'))
+		return invalid(p, k->name, value, "the value may not hold a newline");
+	snprintf(line, sizeof line, "%c%s", set ? 's' : 'l', value);
+	return append_more(p, k, line, &p->svc->execmore.credentials, '\n');
+}
+
+static int parse_credential_encrypted(struct parser *p, const struct key *k, const char *value)
+{
+	if (!*value)
+		return 0;
+	return invalid(p, k->name, value, "encrypted credentials are not supported (ember has "
+			   "no credential key); use LoadCredential= with a root-only file");
+}
+
+static const char *env_word_problem(const char *w)
+{
+	const char *eq = strchr(w, '=');
+	return env_name_valid(w, eq ? (size_t)(eq - w) : strlen(w)) ? NULL
+		: "expected variable names or NAME=VALUE assignments";
+}
+
+static int parse_unset_env(struct parser *p, const struct key *k, const char *value)
+{
+	return parse_word_list(p, k, value, env_word_problem);
+}
+
+static int parse_apparmor(struct parser *p, const struct key *k, const char *value)
+{
+	if (strchr(value, '\n') || strlen(value) > 255)
+		return invalid(p, k->name, value, "expected a profile name");
+	if (!*value) {
+		p->svc->execmore.apparmor_profile = 0;
+		return 0;
+	}
+	return store(p, k->name, value, &p->svc->execmore.apparmor_profile);
+}
+
+/* PermissionsStartOnly=yes: every Exec*= line but ExecStart= runs as with "+" (systemd's
+ * meaning; the key is deprecated there for exactly this prefix). Lines that already
+ * carry "+", "!" or "!!" keep it. */
+static void apply_permissions_start_only(struct service *svc, const struct service_diag *diag)
+{
+	struct service_exec_list *lists[] = { &svc->exec_start_pre, &svc->exec_start_post,
+					      &svc->exec_reload, &svc->exec_stop,
+					      &svc->exec_stop_post };
+	char line[SERVICE_LINE_MAX];
+
+	if (!svc->execmore.permissions_start_only)
+		return;
+	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+		for (unsigned i = 0; i < lists[l]->count; i++) {
+			const char *old = service_str(svc, lists[l]->line[i]);
+			size_t prefix = strspn(old, "-@:+!");
+			strref ref;
+			if (memchr(old, '+', prefix) || memchr(old, '!', prefix))
+				continue;
+			snprintf(line, sizeof line, "+%s", old);
+			ref = text_add(svc, line);
+			if (!ref) {
+				service_fail(svc, diag, 0, "PermissionsStartOnly=: too much text in "
+					     "this file");
+				return;
+			}
+			lists[l]->line[i] = ref;
+		}
+}
+
+bool service_bpf_wanted(const struct service *svc)
+{
+	const struct service_exec_more *m = &svc->execmore;
+	return m->device_allow || m->device_policy != DEVICE_POLICY_AUTO || m->ip_allow ||
+	       m->ip_deny;
+}
+/* ---- end exec keys (sandbox-more) ---- */
 
 /* ---- U2: lifecycle keys ------------------------------------------------------------------ */
 
@@ -1633,6 +1972,39 @@ static const struct key keys[] = {
 	  SECCOMP_FLAG_PROTECT_KERNEL_LOGS, 0, false },
 	{ SECTION_SERVICE, "ProtectClock", parse_seccomp_flag, 0,
 	  SECCOMP_FLAG_PROTECT_CLOCK, 0, false },
+	/* exec keys (sandbox-more) */
+	{ SECTION_SERVICE, "ReadOnlyDirectories", parse_path_list, EXECENV(paths[PATHS_READ_ONLY]),
+	  0, 0, true },
+	{ SECTION_SERVICE, "ReadWriteDirectories", parse_path_list,
+	  EXECENV(paths[PATHS_READ_WRITE]), 0, 0, true },
+	{ SECTION_SERVICE, "InaccessibleDirectories", parse_path_list,
+	  EXECENV(paths[PATHS_INACCESSIBLE]), 0, 0, true },
+	{ SECTION_SERVICE, "ProtectProc", parse_protect_proc, EXECMORE(protect_proc), 0, 0, false },
+	{ SECTION_SERVICE, "ProcSubset", parse_proc_subset, 0, 0, 0, false },
+	{ SECTION_SERVICE, "PrivateMounts", parse_bool_key, EXECMORE(private_mounts), 0, 0, false },
+	{ SECTION_SERVICE, "PrivateUsers", parse_private_users, 0, 0, 0, false },
+	{ SECTION_SERVICE, "PermissionsStartOnly", parse_bool_key, EXECMORE(permissions_start_only),
+	  0, 0, false },
+	{ SECTION_SERVICE, "IOSchedulingClass", parse_io_class, EXECMORE(io_class), 0, 0, false },
+	{ SECTION_SERVICE, "IOSchedulingPriority", parse_io_priority, 0, 0, 0, false },
+	{ SECTION_SERVICE, "CPUSchedulingPolicy", parse_cpu_policy, EXECMORE(cpu_policy), 0, 0, false },
+	{ SECTION_SERVICE, "CPUSchedulingPriority", parse_cpu_priority, 0, 0, 0, false },
+	{ SECTION_SERVICE, "CPUSchedulingResetOnFork", parse_bool_key, EXECMORE(cpu_reset_on_fork),
+	  0, 0, false },
+	{ SECTION_SERVICE, "CPUAffinity", parse_cpu_affinity, 0, 0, 0, false },
+	{ SECTION_SERVICE, "DeviceAllow", parse_device_allow, 0, 0, 0, true },
+	{ SECTION_SERVICE, "DevicePolicy", parse_device_policy, EXECMORE(device_policy), 0, 0, false },
+	{ SECTION_SERVICE, "IPAddressAllow", parse_ip_list, EXECMORE(ip_allow), 0, 0, false },
+	{ SECTION_SERVICE, "IPAddressDeny", parse_ip_list, EXECMORE(ip_deny), 0, 0, false },
+	{ SECTION_SERVICE, "LoadCredential", parse_credential, 0, 0, 0, true },
+	{ SECTION_SERVICE, "SetCredential", parse_credential, 0, 0, 0, true },
+	{ SECTION_SERVICE, "LoadCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
+	{ SECTION_SERVICE, "SetCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
+	{ SECTION_SERVICE, "UnsetEnvironment", parse_unset_env, EXECMORE(unset_env), 0, 0, true },
+	{ SECTION_SERVICE, "SecureBits", parse_secure_bits, 0, 0, 0, false },
+	{ SECTION_SERVICE, "RemoveIPC", parse_bool_key, EXECMORE(remove_ipc), 0, 0, false },
+	{ SECTION_SERVICE, "AppArmorProfile", parse_apparmor, 0, 0, 0, true },
+	/* end exec keys (sandbox-more) */
 };
 #undef F
 
@@ -1936,6 +2308,7 @@ static void validate(struct service *svc, const struct service_diag *diag)
 	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ALWAYS)
 		service_fail(svc, diag, 0, "Restart=always is not allowed with Type=oneshot");
 	validate_execenv(svc);
+	apply_permissions_start_only(svc, diag); /* exec keys (sandbox-more) */
 	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ON_SUCCESS) /* U2 */
 		service_fail(svc, diag, 0, "Restart=on-success is not allowed with Type=oneshot");
 }
@@ -1963,6 +2336,7 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
 	svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
 	execenv_defaults(svc);
+	svc->execmore.io_priority = 8; /* exec keys (sandbox-more): unset */
 	svc->sock.socket_mode = 0666; /* U4 */
 	svc->sock.directory_mode = 0755;
 	svc->sock.backlog = SOMAXCONN;

@@ -158,6 +158,36 @@ struct service_execenv {
 	uint8_t seccomp_flags;               /* SECCOMP_FLAG_* */
 };
 
+/* ---- exec keys (sandbox-more): docs/services.md "More execution keys" ---- */
+enum service_protect_proc {
+	PROTECT_PROC_DEFAULT, PROTECT_PROC_NOACCESS, PROTECT_PROC_INVISIBLE, PROTECT_PROC_PTRACEABLE
+};
+enum service_device_policy { DEVICE_POLICY_AUTO, DEVICE_POLICY_CLOSED, DEVICE_POLICY_STRICT };
+struct service_exec_more {
+	uint8_t protect_proc;        /* enum service_protect_proc (ember-sandbox) */
+	bool proc_subset_pid;        /* ProcSubset=pid (ember-sandbox) */
+	bool private_mounts, private_users; /* (ember-sandbox) */
+	bool permissions_start_only; /* applied by the parser: "+" on the other Exec*= lines */
+	bool remove_ipc;             /* RemoveIPC=: the user's IPC objects go at stop */
+	uint8_t secure_bits;         /* SecureBits=: SECBIT_* bits 0..5 */
+	uint8_t io_class;            /* IOSchedulingClass=: 0 unset, else IOPRIO_CLASS_* + 1 */
+	uint8_t io_priority;         /* IOSchedulingPriority=: 0..7, 8 = unset */
+	uint8_t cpu_policy;          /* CPUSchedulingPolicy=: 0 unset, else SCHED_* + 1 */
+	uint8_t cpu_priority;        /* CPUSchedulingPriority=: 0..99 */
+	bool cpu_reset_on_fork;      /* CPUSchedulingResetOnFork= */
+	uint8_t device_policy;       /* enum service_device_policy */
+	strref cpu_affinity;         /* CPUAffinity=, as written: "0 2-3" */
+	strref device_allow;         /* DeviceAllow=: "SPEC MODE" lines, '\n'-separated */
+	strref ip_allow, ip_deny;    /* IPAddressAllow=/Deny=: space-separated words */
+	strref credentials;          /* "lID:PATH" (LoadCredential=), "sID:VALUE" (Set...), '\n' */
+	strref unset_env;            /* UnsetEnvironment=: space-separated NAME or NAME=VALUE */
+	strref apparmor_profile;     /* AppArmorProfile=, a leading "-" kept */
+};
+#define SERVICE_CPUS_MAX 1024 /* CPUAffinity=: CPU numbers below this */
+struct service;
+bool service_bpf_wanted(const struct service *svc); /* DeviceAllow=, DevicePolicy=, IPAddress*= */
+/* ---- end exec keys (sandbox-more) ---- */
+
 /* True when the service asks for any sandboxing key (it then starts via ember-sandbox). */
 struct service;
 bool service_sandboxed(const struct service *svc);
@@ -277,6 +307,7 @@ struct service {
 	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
 	unsigned long log_rate_interval_ms; /* LogRateLimitIntervalSec=: 0 = no limit */
 	struct service_execenv execenv;     /* U5: directories, stdin/tty, sandboxing */
+	struct service_exec_more execmore;  /* exec keys (sandbox-more) */
 
 	/* U2: lifecycle (docs/services.md "Lifecycle"; runtime in svc-lifecycle.c) */
 	struct service_exec_list exec_start_post, exec_reload, exec_stop_post;

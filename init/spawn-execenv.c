@@ -1,5 +1,6 @@
 /* U5: see spawn-execenv.h. */
 #include "spawn-execenv.h"
+#include "spawn-execmore.h" /* exec keys (sandbox-more) */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -274,6 +275,28 @@ static void seccomp_args(const struct service *s, struct args_fill *a)
 }
 /* ---- end seccomp keys ---- */
 
+/* exec keys (sandbox-more): ProtectProc=, ProcSubset=, PrivateMounts=, PrivateUsers=. */
+static void execmore_sandbox_args(const struct service *s, const struct exec_context *c,
+				  struct args_fill *a)
+{
+	static const char *const hide[] = { NULL, "noaccess", "invisible", "ptraceable" };
+	const struct service_exec_more *m = &s->execmore;
+	char ids[32];
+
+	if (m->protect_proc != PROTECT_PROC_DEFAULT)
+		arg_add(a, "--protect-proc=", hide[m->protect_proc], strlen(hide[m->protect_proc]));
+	if (m->proc_subset_pid)
+		arg_add(a, "--proc-subset=pid", NULL, 0);
+	if (m->private_mounts)
+		arg_add(a, "--private-mounts", NULL, 0);
+	if (m->private_users) {
+		/* the ids this start switches to; without User= root's */
+		snprintf(ids, sizeof ids, "%u:%u", c->set_ids ? (unsigned)c->uid : 0u,
+			 c->set_ids ? (unsigned)c->gid : 0u);
+		arg_add(a, "--private-users=", ids, strlen(ids));
+	}
+}
+
 int execenv_sandbox(const struct service *s, struct exec_context *c, const char *helper,
 		    char *err, size_t size)
 {
@@ -306,6 +329,7 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 	for_each_dir(s, writable_dir, &a);
 	arg_list(&a, "--inaccessible=", service_str(s, e->paths[PATHS_INACCESSIBLE]));
 	seccomp_args(s, &a); /* seccomp keys */
+	execmore_sandbox_args(s, c, &a); /* exec keys (sandbox-more) */
 	if (a.overflow) {
 		snprintf(err, size, "sandboxing keys: more than %d paths or %d bytes",
 			 EXECENV_SANDBOX_ARGS_MAX, EXECENV_SANDBOX_TEXT_MAX);
@@ -336,6 +360,7 @@ void execenv_stopped(const struct service *s, bool restarting)
 	enum service_preserve p = s->execenv.runtime_preserve;
 	pid_t pid;
 
+	execmore_stopped(s); /* exec keys (sandbox-more): credentials */
 	if (!s->execenv.dirs[DIR_RUNTIME] || p == PRESERVE_YES ||
 	    (p == PRESERVE_RESTART && restarting))
 		return;

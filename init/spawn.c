@@ -17,6 +17,7 @@
 #include "passwd.h"
 #include "spawn-execenv.h"
 #include "svc-cgroup.h"
+#include "spawn-execmore.h" /* exec keys (sandbox-more) */
 #include "svc-lifecycle.h"
 #include "svc-runtime.h" /* unit-runtime2 */
 
@@ -182,6 +183,12 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	}
 	if (add_watchdog_env(u) < 0) /* unit-runtime2 */
 		return -1;
+	/* exec keys (sandbox-more): $CREDENTIALS_DIRECTORY, then UnsetEnvironment= */
+	if (execmore_env(s, env_add, NULL) < 0) {
+		snprintf(u->error, sizeof u->error, "CREDENTIALS_DIRECTORY: environment too large");
+		return -1;
+	}
+	execmore_unset_env(s, scratch.vars, &scratch.count);
 	return add_listen_env(u, env);
 }
 
@@ -429,7 +436,8 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->tty_flags = execenv_tty_flags(s);
 	c->tty_path = c->tty_flags ? execenv_tty_path(s) : NULL;
 	if (execenv_dirs(s, c, u->error, sizeof u->error) < 0 ||
-	    execenv_sandbox(s, c, env->sandbox_helper, u->error, sizeof u->error) < 0)
+	    execenv_sandbox(s, c, env->sandbox_helper, u->error, sizeof u->error) < 0 ||
+	    execmore_context(s, c, u->error, sizeof u->error) < 0) /* exec keys (sandbox-more) */
 		return -1;
 	if (flags & EXEC_PRIVILEGED) { /* U2: "+": full privileges, no sandbox (U5) either */
 		drop_restrictions(c);

@@ -11,6 +11,7 @@
 #include "io.h"
 #include "cg-service.h"
 #include "log.h"
+#include "svc-bpf.h" /* exec keys (sandbox-more) */
 
 #define SUBTREE_NAME "ember"
 
@@ -85,14 +86,22 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 	struct cg_limits l;
 	bool fresh = false;
 
-	if (!cg.enabled)
+	if (!cg.enabled) { /* exec keys (sandbox-more): the BPF filters need cgroup2 */
+		if (service_bpf_wanted(s))
+			log_warn("%s.service: DeviceAllow=/DevicePolicy=/IPAddress*= need cgroup2 "
+				 "for services; device access and IP traffic are NOT restricted",
+				 s->name);
 		return 0;
+	}
 	enable_on_demand(s);
 	if (u->cg_fd < 0 && cg_service_open(cg.subtree_fd, s->name, &u->cg_fd, &fresh) < 0) {
 		snprintf(err, errlen, "cgroup %s.service: %s; running it without one", s->name,
 			 strerror(errno));
 		return -1;
 	}
+	/* exec keys (sandbox-more): a filter the kernel refuses is a warning, as on systemd */
+	if (service_bpf_wanted(s) && svc_bpf_attach(u->cg_fd, s, err, errlen) < 0)
+		log_warn("%s.service: %s", s->name, err);
 	/* A new cgroup has the kernel's defaults: only set limits need writing. */
 	if (fresh && s->memory_max == ~0ULL && s->memory_high == ~0ULL && s->tasks_max == ~0ULL &&
 	    !s->cpu_weight && !s->io_weight)

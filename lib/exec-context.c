@@ -317,6 +317,15 @@ int exec_caps_build_argv(const struct exec_context *c, const char *path, char *c
 	}
 	if (c->no_new_privs)
 		arg_add(&b, "--no-new-privs");
+	/* exec keys (sandbox-more): applied by ember-caps, the last link */
+	if (c->more.secure_bits) {
+		arg_add(&b, "--securebits");
+		arg_number(&b, c->more.secure_bits, 10);
+	}
+	if (c->more.apparmor_profile && *c->more.apparmor_profile) {
+		arg_add(&b, "--apparmor-profile");
+		arg_add(&b, c->more.apparmor_profile);
+	}
 	if (c->workdir_fd >= 0) {
 		arg_add(&b, "--chdir-fd");
 		arg_number(&b, (uint64_t)c->workdir_fd, 10);
@@ -442,7 +451,8 @@ static int apply_privileged(const struct exec_context *c, struct exec_failure *f
 	for (int r = 0; r < RLIM_NLIMITS; r++)
 		if ((c->rlimit_set & (1u << r)) && setrlimit(r, &c->rlimit[r]) < 0)
 			return fail_at(f, EXEC_STEP_RLIMIT, r);
-	return 0;
+	/* exec keys (sandbox-more) */
+	return exec_more_apply(&c->more, f);
 }
 
 /* Groups, then gid, then uid: after setuid the process could no longer change the
@@ -552,6 +562,8 @@ void exec_context_full_privileges(struct exec_context *c)
 	c->cap_bounding_set = false;
 	c->no_new_privs = false;
 	c->sandbox_args = NULL;
+	c->more.secure_bits = 0;         /* exec keys (sandbox-more): privilege restrictions */
+	c->more.apparmor_profile = NULL; /* too, as systemd skips them for "+" */
 }
 
 static const char *const sandbox_op_names[EXEC_SANDBOX_OP_COUNT] = {
@@ -566,6 +578,8 @@ static const char *const sandbox_op_names[EXEC_SANDBOX_OP_COUNT] = {
 	[EXEC_SANDBOX_DEV] = "private /dev",
 	[EXEC_SANDBOX_HOME] = "ProtectHome",
 	[EXEC_SANDBOX_BOUNDING] = "bounding set",
+	[EXEC_SANDBOX_PROC] = "private /proc",          /* exec keys (sandbox-more) */
+	[EXEC_SANDBOX_USERS] = "private user namespace", /* exec keys (sandbox-more) */
 };
 
 const char *exec_sandbox_op_name(int op)
@@ -604,6 +618,8 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 		return -1;
 	if (c->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return fail_at(fail, EXEC_STEP_NO_NEW_PRIVS, 0);
+	if (exec_final_apply(c->more.secure_bits, c->more.apparmor_profile, fail) < 0)
+		return -1; /* exec keys (sandbox-more) */
 	execve(path, argv, envp);
 	return fail_at(fail, EXEC_STEP_EXECVE, 0);
 }
@@ -664,6 +680,12 @@ static const char *const step_names[EXEC_STEP_COUNT] = {
 	[EXEC_STEP_TTY] = "terminal",
 	[EXEC_STEP_SANDBOX_HELPER] = "ember-sandbox",
 	[EXEC_STEP_SANDBOX] = "sandbox",
+	[EXEC_STEP_IOPRIO] = "ioprio_set",                /* exec keys (sandbox-more) */
+	[EXEC_STEP_SCHED] = "sched_setscheduler",         /* exec keys (sandbox-more) */
+	[EXEC_STEP_AFFINITY] = "sched_setaffinity",       /* exec keys (sandbox-more) */
+	[EXEC_STEP_CREDENTIALS] = "credentials",          /* exec keys (sandbox-more) */
+	[EXEC_STEP_SECUREBITS] = "securebits",            /* exec keys (sandbox-more) */
+	[EXEC_STEP_APPARMOR] = "AppArmor profile",        /* exec keys (sandbox-more) */
 };
 
 const char *exec_step_name(enum exec_step step)

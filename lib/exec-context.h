@@ -23,6 +23,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "exec-more.h" /* exec keys (sandbox-more) */
+
 #define EXEC_GROUPS_MAX 64       /* supplementary groups */
 #define EXEC_CAPS_ARGV_MAX 4096  /* ember-caps arguments incl. the command's argv */
 #define EXEC_CAPS_TEXT_MAX 2048  /* bytes for the numbers in ember-caps' arguments */
@@ -118,6 +120,7 @@ struct exec_context {
 	 * is set up as root, then ember-caps switches identity and runs the command. */
 	char *const *sandbox_args;
 	const char *sandbox_helper;         /* NULL: EXEC_SANDBOX_HELPER */
+	struct exec_more more;              /* exec keys (sandbox-more): lib/exec-more.h */
 };
 
 /* The steps, in the order they run (docs/exec-context.md says why). */
@@ -144,6 +147,13 @@ enum exec_step {
 	EXEC_STEP_TTY,           /* arg: enum exec_tty_op */
 	EXEC_STEP_SANDBOX_HELPER, /* execve of ember-sandbox */
 	EXEC_STEP_SANDBOX,       /* ember-sandbox: arg: enum exec_sandbox_op */
+	/* exec keys (sandbox-more) */
+	EXEC_STEP_IOPRIO,        /* arg: the ioprio value */
+	EXEC_STEP_SCHED,         /* arg: the policy */
+	EXEC_STEP_AFFINITY,
+	EXEC_STEP_CREDENTIALS,   /* /run/credentials/UNIT */
+	EXEC_STEP_SECUREBITS,    /* arg: the bits */
+	EXEC_STEP_APPARMOR,      /* the exec profile */
 	EXEC_STEP_COUNT
 };
 
@@ -161,7 +171,9 @@ enum exec_sandbox_op {
 	EXEC_SANDBOX_UNSHARE, EXEC_SANDBOX_PROPAGATION, EXEC_SANDBOX_LOOPBACK,
 	EXEC_SANDBOX_BIND, EXEC_SANDBOX_READ_ONLY, EXEC_SANDBOX_READ_WRITE,
 	EXEC_SANDBOX_INACCESSIBLE, EXEC_SANDBOX_TMP, EXEC_SANDBOX_DEV, EXEC_SANDBOX_HOME,
-	EXEC_SANDBOX_BOUNDING, EXEC_SANDBOX_OP_COUNT
+	EXEC_SANDBOX_BOUNDING,
+	EXEC_SANDBOX_PROC, EXEC_SANDBOX_USERS, /* exec keys (sandbox-more) */
+	EXEC_SANDBOX_OP_COUNT
 };
 const char *exec_sandbox_op_name(int op);
 

@@ -45,6 +45,10 @@ static void usage(void)
 	       "  --caps-chain                the command is an ember-caps command line: the\n"
 	       "                              filters are applied after it, before its command\n"
 	       "  --seccomp-only              only the filters; command is PATH ARGV0 [ARG...]\n"
+	       "  --protect-proc=noaccess|invisible|ptraceable  a private /proc with hidepid=\n"
+	       "  --proc-subset=pid           a private /proc with only the process directories\n"
+	       "  --private-mounts            (always: the sandbox has its own mount namespace)\n"
+	       "  --private-users=UID:GID     a user namespace mapping root and UID:GID only\n"
 	       "  --report-fd N               write a failure record to fd N (for ember-init)\n"
 	       "  -h, --help                  this help\n"
 	       "      --version               version\n"
@@ -119,7 +123,7 @@ static int parse_option(struct sandbox_request *r, const char *arg)
 		return add_path(&r->read_write, arg + 13);
 	if (str_starts_with(arg, "--inaccessible="))
 		return add_path(&r->inaccessible, arg + 15);
-	return -1;
+	return sandbox_more_option(&r->more, arg) == 0 ? 0 : -1; /* exec keys (sandbox-more) */
 }
 
 static void set_report_fd(const char *value)

@@ -293,6 +293,8 @@ int sandbox_setup(const struct sandbox_request *r, struct sandbox_error *e)
 		return failed(e, EXEC_SANDBOX_PROPAGATION, "/");
 	if (r->private_network && loopback_up() < 0)
 		return failed(e, EXEC_SANDBOX_LOOPBACK, "lo");
+	if (sandbox_more_proc(&r->more, e) < 0) /* exec keys (sandbox-more): first, as it */
+		return -1;                          /* would hide mounts made below /proc */
 	if (protect_system(r, e) < 0 || protect_home(r, e) < 0 || protect_kernel(r, e) < 0 ||
 	    restrict_list(&r->read_only, true, EXEC_SANDBOX_READ_ONLY, e) < 0 ||
 	    restrict_list(&r->read_write, false, EXEC_SANDBOX_READ_WRITE, e) < 0 ||
@@ -302,5 +304,7 @@ int sandbox_setup(const struct sandbox_request *r, struct sandbox_error *e)
 		return -1;
 	if (r->private_devices && private_dev(e) < 0)
 		return -1;
-	return drop_bounding(r, e);
+	if (drop_bounding(r, e) < 0)
+		return -1;
+	return sandbox_more_users(&r->more, e); /* exec keys (sandbox-more): last */
 }

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "more.h" /* exec keys (sandbox-more) */
+
 #define SANDBOX_PATHS_MAX 64
 
 enum sandbox_protect_system { SB_SYSTEM_NO, SB_SYSTEM_YES, SB_SYSTEM_FULL, SB_SYSTEM_STRICT };
@@ -26,6 +28,7 @@ struct sandbox_request {
 	enum sandbox_protect_system protect_system;
 	enum sandbox_protect_home protect_home;
 	struct sandbox_list read_only, read_write, inaccessible;
+	struct sandbox_more more; /* exec keys (sandbox-more) */
 };
 
 /* What failed: an exec_sandbox_op (exec-context.h), errno and the path (or NULL). */

@@ -123,9 +123,10 @@ static void default_values_are_harmless(void)
 	row = unit_compat_find("Service", "DynamicUser");
 	CHECK(unit_compat_classify(row, "yes") == COMPAT_REFUSED);
 	CHECK(unit_compat_classify(row, "off") == COMPAT_HARMLESS);
-	row = unit_compat_find("Service", "ProtectProc");
-	CHECK(unit_compat_classify(row, "default") == COMPAT_HARMLESS);
-	CHECK(unit_compat_classify(row, "invisible") == COMPAT_CHANGES);
+	row = unit_compat_find("Service", "IgnoreSIGPIPE");
+	CHECK(row != NULL);
+	CHECK(unit_compat_classify(row, "no") == COMPAT_HARMLESS);
+	CHECK(unit_compat_classify(row, "yes") == COMPAT_CHANGES);
 }
 
 static void parser_follows_the_classes(void)

@@ -1,0 +1,38 @@
+#!/bin/sh
+# sandbox-more's integration probes: print what the service sees, one "name=value" a line,
+# then stay up (test-execmore-run.sh reads the lines with emberctl log).
+map() { tr -s ' ' <"$1" | sed 's/^ //' | tr '\n' ';'; }
+for what in "$@"; do
+	case $what in
+	pid1) [ -e /proc/1/status ] && echo pid1=visible || echo pid1=hidden ;;
+	self) [ -e /proc/self/status ] && echo self=visible || echo self=hidden ;;
+	meminfo) [ -e /proc/meminfo ] && echo meminfo=present || echo meminfo=absent ;;
+	mntns) echo "mntns=$(readlink /proc/self/ns/mnt)" ;;
+	maps) echo "uidmap=$(map /proc/self/uid_map)"; echo "gidmap=$(map /proc/self/gid_map)" ;;
+	uid) echo "uid=$(id -u)" ;;
+	policy) echo "policy=$(sed -n 's/^policy *: *//p' /proc/self/sched)" ;;
+	cpus) echo "cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)" ;;
+	ionice) echo "ionice=$(ionice -p $$)" ;;
+	chrt) echo "chrt=$(chrt -p $$ | tr '\n' ' ')" ;;
+	env) echo "env=$(env | grep '^UNSET_' | sort | tr '\n' ' ')" ;;
+	creds)
+		d=$CREDENTIALS_DIRECTORY
+		echo "creds=${d:-unset}"
+		[ -n "$d" ] || continue
+		echo "key=$(cat "$d/key") store=$(cat "$d/fromstore") greeting=$(cat "$d/greeting")"
+		echo "files=$(ls "$d" | tr '\n' ' ')"
+		echo "owner=$(stat -c '%U %a' "$d/key") dirmode=$(stat -c '%U %a' "$d")"
+		if (echo x >"$d/key") 2>/dev/null || touch "$d/new" 2>/dev/null; then
+			echo cred-write=yes
+		else
+			echo cred-write=no
+		fi ;;
+	capeff) echo "capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)" ;;
+	ipc)
+		ipcmk -M 4096 >/dev/null && echo "shm-made=yes"
+		echo x >"/dev/shm/execmore-$(id -un)" && echo "posix-made=yes" ;;
+	varlib) if touch /var/lib/execmore-probe 2>/dev/null; then echo varlib=writable; else echo varlib=read-only; fi ;;
+	esac
+done
+echo probe-done
+exec sleep 1000

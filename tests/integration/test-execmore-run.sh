@@ -1,0 +1,164 @@
+#!/bin/sh
+# sandbox-more: the exec keys that need no cgroup, with the real ember-init as PID 1 of a
+# PID+mount namespace (as test-execenv-run.sh): ProtectProc=, ProcSubset=, PrivateUsers=,
+# PrivateMounts=, I/O and CPU scheduling, CPUAffinity=, UnsetEnvironment=,
+# LoadCredential=/SetCredential= (and their removal at stop), PermissionsStartOnly=, the
+# old ReadOnlyDirectories= name. Every key is checked against procopen, the same probe
+# without the keys, so a key that did nothing fails. ember-sandbox's new options are
+# checked directly first. The BPF keys (DeviceAllow=, IPAddressDeny=) need cgroup2 and
+# run in QEMU: tests/qemu/test-execmore-bpf.sh.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+chmod 0755 "$tmp"
+src="$TOP/tests/integration/execmore"
+mkdir -p "$tmp/services"
+for f in "$src"/*.service; do
+	sed -e "s|@DIR@|$src|g" -e "s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
+done
+printf 'the-secret' >"$tmp/secret"
+chmod 0600 "$tmp/secret" # root's: only the credential copy is the service's
+
+# ---- ember-sandbox directly
+SB="$BIN/ember-sandbox"
+"$SB" --protect-proc=hidden -- /bin/true >/dev/null 2>&1
+[ $? = 100 ] && pass sandbox-bad-protect-proc-100 || fail sandbox-bad-protect-proc-100 "exit $?"
+"$SB" --private-users=x:1 -- /bin/true >/dev/null 2>&1
+[ $? = 100 ] && pass sandbox-bad-private-users-100 || fail sandbox-bad-private-users-100 "exit $?"
+out=$("$SB" --proc-subset=pid -- /bin/sh -c '[ -e /proc/meminfo ] && echo present || echo absent' 2>&1)
+[ "$out" = absent ] && pass sandbox-proc-subset || fail sandbox-proc-subset "$out"
+[ -e /proc/meminfo ] && pass sandbox-host-proc-untouched || fail sandbox-host-proc-untouched "host /proc lost meminfo"
+out=$("$SB" --private-users=65534:65534 -- /bin/sh -c 'tr -s " " </proc/self/uid_map | tr "\n" ";"' 2>&1)
+[ "$out" = " 0 0 1; 65534 65534 1;" ] && pass sandbox-private-users-map || fail sandbox-private-users-map "$out"
+out=$("$SB" --private-users=0:0 -- /bin/sh -c 'tr -s " " </proc/self/uid_map | tr "\n" ";"' 2>&1)
+[ "$out" = " 0 0 1;" ] && pass sandbox-private-users-root-only || fail sandbox-private-users-root-only "$out"
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SB" --private-users=1:1 -- /bin/true 2>&1)
+rc=$?
+[ $rc = 1 ] && pass sandbox-unprivileged-refused || fail sandbox-unprivileged-refused "exit $rc: $out"
+
+cat >"$tmp/boot.sh" <<EOS
+#!/bin/sh
+for d in /run /var/lib; do mount -t tmpfs -o mode=0755 tmpfs \$d || exit 1; done
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm || exit 1
+mkdir -p /run/credstore && printf 'from-the-store' >/run/credstore/fromstore
+exec "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
+EOS
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$BIN/emberctl"
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+wait_state() { # NAME STATES: up to 15 s
+	i=0
+	while [ \$i -lt 300 ]; do
+		s=\$(state "\$1"); for want in \$2; do [ "\$s" = "\$want" ] && return 0; done
+		sleep 0.05; i=\$((i+1))
+	done
+	return 1
+}
+val() { # NAME KEY: the value the probe printed (waits for probe-done, up to 10 s)
+	i=0
+	while ! "\$E" log "\$1" | grep -q "probe-done" && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+	"\$E" log "\$1" | sed -n "s/^.*\$2=//p" | head -n 1
+}
+is() { # CASE NAME KEY WANT
+	got=\$(val "\$2" "\$3")
+	[ "\$got" = "\$4" ] && ok "\$1" || bad "\$1" "\$2: \$3='\$got', want '\$4' / \$("\$E" status "\$2" | tr '\n' ' ')"
+}
+
+# ---- the control: no keys
+is control-sees-pid1 procopen pid1 visible
+is control-has-meminfo procopen meminfo present
+is control-full-uid-map procopen uidmap "0 0 4294967295;"
+is control-policy-other procopen policy 0
+is control-all-cpus procopen cpus "0-\$((\$(nproc) - 1))"
+is control-no-credentials procopen creds unset
+is control-env-all procopen env "UNSET_A=1 UNSET_B=2 UNSET_C=3 "
+ctl_ionice=\$(val procopen ionice)
+pid1_ns=\$(readlink /proc/1/ns/mnt)
+
+# ---- /proc
+is protect-proc-hides-pid1 protectproc pid1 hidden
+is protect-proc-keeps-self protectproc self visible
+is proc-subset-no-meminfo procsubset meminfo absent
+is proc-subset-keeps-self procsubset self visible
+[ -e /proc/meminfo ] && [ -e /proc/1/status ] && ok proc-only-inside || bad proc-only-inside "PID 1's /proc changed"
+
+# ---- namespaces
+is private-users-uid-map privusers uidmap "0 0 1;65534 65534 1;"
+is private-users-gid-map privusers gidmap "0 0 1;65534 65534 1;"
+is private-users-runs-as-user privusers uid 65534
+got=\$(val privmounts mntns)
+[ -n "\$got" ] && [ "\$got" != "\$pid1_ns" ] && ok private-mounts-own-namespace || bad private-mounts-own-namespace "'\$got' vs PID 1 \$pid1_ns"
+[ "\$(val procopen mntns)" = "\$pid1_ns" ] && ok control-shares-namespace || bad control-shares-namespace "\$(val procopen mntns)"
+is read-only-directories-old-name privmounts varlib read-only
+touch /var/lib/from-pid1 && ok read-only-only-inside || bad read-only-only-inside "PID 1's /var/lib is read-only"
+
+# ---- scheduling
+is cpu-policy-idle sched policy 5
+is cpu-affinity sched cpus 0
+is io-class-idle sched ionice idle
+got=\$(val rtprio ionice)
+[ "\$got" = "best-effort: prio 7" ] && [ "\$ctl_ionice" != "\$got" ] && ok io-priority-7 || bad io-priority-7 "'\$got' (control '\$ctl_ionice')"
+got=\$(val rtprio chrt)
+case "\$got" in *SCHED_RR\|SCHED_RESET_ON_FORK*"priority: 10"*) ok cpu-rr-priority-reset-on-fork ;; *) bad cpu-rr-priority-reset-on-fork "'\$got'" ;; esac
+
+# ---- environment
+is unset-environment unsetenv env "UNSET_C=3 "
+
+# ---- credentials
+is credentials-directory creds creds /run/credentials/creds.service
+got=\$("\$E" log creds | grep '^key=')
+[ "\$got" = "key=the-secret store=from-the-store greeting=hello world" ] && ok credentials-contents || bad credentials-contents "'\$got'"
+is credentials-missing-name-skipped creds files "fromstore greeting key "
+is credentials-owner creds owner "nobody 400 dirmode=nobody 500"
+is credentials-read-only creds cred-write no
+[ "\$(cat "$tmp/secret")" = the-secret ] && ok credentials-source-untouched || bad credentials-source-untouched "changed"
+"\$E" stop creds; wait_state creds stopped
+i=0; while [ -e /run/credentials/creds.service ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ ! -e /run/credentials/creds.service ] && ok credentials-removed-on-stop || bad credentials-removed-on-stop "\$(ls -la /run/credentials/creds.service)"
+grep -q ' /run/credentials/creds.service ' /proc/self/mountinfo && bad credentials-unmounted "still mounted" || ok credentials-unmounted
+wait_state credmissing failed permanent-failure && ok credentials-missing-path-fails || bad credentials-missing-path-fails "\$(state credmissing)"
+"\$E" log credmissing | grep -q credmissing-ran && bad credentials-missing-runs-nothing "it ran" || ok credentials-missing-runs-nothing
+
+# ---- PermissionsStartOnly=
+i=0; while ! "\$E" log permstart | grep -q main-uid && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$("\$E" log permstart | sed -n 's/^.*pre-uid=//p')" = 0 ] && ok permissions-start-only-pre-root || bad permissions-start-only-pre-root "\$("\$E" log permstart | tr '\n' ' ')"
+[ "\$("\$E" log permstart | sed -n 's/^.*main-uid=//p')" = 65534 ] && ok permissions-start-only-main-user || bad permissions-start-only-main-user "\$("\$E" log permstart | tr '\n' ' ')"
+i=0; while ! "\$E" log permcontrol | grep -q pre-uid && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$("\$E" log permcontrol | sed -n 's/^.*pre-uid=//p')" = 65534 ] && ok control-pre-as-user || bad control-pre-as-user "\$("\$E" log permcontrol | tr '\n' ' ')"
+# ---- SecureBits=, AppArmorProfile=
+is securebits-noroot securebits capeff 0000000000000000
+is securebits-through-ember-caps securecaps capeff 0000000000000000
+got=\$(val rootcaps capeff)
+[ -n "\$got" ] && [ "\$got" != 0000000000000000 ] && ok control-root-has-caps || bad control-root-has-caps "'\$got'"
+if [ "\$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ]; then
+	echo "SKIP apparmor-skipped-when-disabled: AppArmor is enabled here (tests/qemu/test-execmore-bpf.sh checks that case)"
+else
+	wait_state apparmor "running ready" && ok apparmor-skipped-when-disabled || bad apparmor-skipped-when-disabled "\$(state apparmor)"
+fi
+
+# ---- RemoveIPC=
+is ipc-made ipcuser shm-made yes
+is ipc-control-made ipckeep shm-made yes
+n_before=\$(ipcs -m | grep -c ' nobody \| 65534 ')
+"\$E" stop ipcuser; "\$E" stop ipckeep; wait_state ipcuser stopped; wait_state ipckeep stopped
+i=0; while [ -e /dev/shm/execmore-nobody ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$n_before" -ge 1 ] && [ "\$(ipcs -m | grep -c ' nobody \| 65534 ')" = 0 ] && ok remove-ipc-sysv || bad remove-ipc-sysv "before \$n_before: \$(ipcs -m | tr '\n' ' ')"
+[ ! -e /dev/shm/execmore-nobody ] && ok remove-ipc-posix || bad remove-ipc-posix "\$(ls -l /dev/shm)"
+[ -e /dev/shm/execmore-daemon ] && ipcs -m | grep -q ' daemon ' && ok control-ipc-kept || bad control-ipc-kept "\$(ls -l /dev/shm; ipcs -m)"
+kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
+exit 0
+EOS
+chmod +x "$tmp/boot.sh" "$tmp/guest.sh"
+timeout 120 unshare --pid --mount --uts --ipc --fork --mount-proc \
+	env container=ember-test "$tmp/boot.sh" >"$tmp/log" 2>&1
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+grep -q 'credmissing.*credentials.*No such file' "$tmp/log" &&
+	pass credentials-failure-says-why || fail credentials-failure-says-why "$(grep 'credmissing' "$tmp/log" | tr '\n' ' ')"
+[ ! -e /run/credentials/creds.service ] && pass host-untouched || fail host-untouched "left /run/credentials/creds.service on the host"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
+finish
