@@ -40,10 +40,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("PropagatesStopTo", U, "stops are not passed on"),
 	C("StopPropagatedFrom", U, "stops are not passed on"),
 	C("JoinsNamespaceOf", U, "the service does not share the other unit's namespaces"),
-	C("RequiresMountsFor", U, "no ordering after mount units: file systems the unit needs "
-				  "must be mounted before ember starts services"),
-	C("WantsMountsFor", U, "no ordering after mount units: file systems the unit needs must "
-			       "be mounted before ember starts services"),
 	C("StopWhenUnneeded", U, "the unit keeps running when nothing needs it any more"),
 	C("RefuseManualStart", U, "emberctl start works on this unit anyway"),
 	C("RefuseManualStop", U, "emberctl stop works on this unit anyway"),
@@ -55,7 +51,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("SuccessAction", U, "no reboot or power-off when the unit succeeds"),
 	H("FailureActionExitStatus", U, "only matters with FailureAction="),
 	H("SuccessActionExitStatus", U, "only matters with SuccessAction="),
-	C("JobTimeoutSec", U, "no timeout on waiting for the unit's dependencies"),
 	C("JobRunningTimeoutSec", U, "no timeout on waiting for the unit's dependencies"),
 	C("JobTimeoutAction", U, "no action when waiting for the unit times out"),
 	H("JobTimeoutRebootArgument", U, "only matters with JobTimeoutAction="),
@@ -144,10 +139,8 @@ const struct unit_compat unit_compat_table[] = {
 	C("BPFProgram", E, "the BPF program is not attached"),
 	C("DeviceAllow", E, "device access is not restricted"),
 	CV("DevicePolicy", E, "auto", "device access is not restricted"),
-	C("Slice", E, "no slices: the service's cgroup sits directly under ember's"),
-	CV("Delegate", E, "no", "the cgroup is not delegated: the service cannot manage "
-				"sub-cgroups of its own"),
-	C("DelegateSubgroup", E, "the cgroup is not delegated"),
+	C("DelegateSubgroup", E, "ember starts the service in its delegated cgroup itself, not "
+				 "in a subgroup: it must move its processes into a leaf"),
 	C("DisableControllers", E, "controllers are not disabled for this cgroup"),
 	H("ManagedOOMSwap", E, "for systemd-oomd, which ember does not run"),
 	H("ManagedOOMMemoryPressure", E, "for systemd-oomd, which ember does not run"),
