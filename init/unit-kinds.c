@@ -244,7 +244,17 @@ int unit_kind_path(const char *name, char *out, size_t size)
 	snprintf(stem, sizeof stem, "%.*s", (int)(suffix - name), name);
 	if (strcmp(stem, "-") == 0)
 		return str_copy(out, size, "/");
-	return unit_name_path_unescape(stem, out, size);
+	if (unit_name_path_unescape(stem, out, size) < 0)
+		return -1;
+	/* As systemd: only a normalized path has a unit ("mnt-..-etc.mount" has none). */
+	for (const char *c = out; *c; c += strcspn(c, "/")) {
+		size_t n;
+		c++;
+		n = strcspn(c, "/");
+		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return -1;
+	}
+	return 0;
 }
 
 static void validate_mount(struct service *svc, const struct service_diag *diag)

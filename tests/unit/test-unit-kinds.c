@@ -176,6 +176,13 @@ static void kind_paths(void)
 	CHECK_STR(p, "/dev/disk/by-uuid/1234");
 	CHECK(unit_kind_path("sys-subsystem-net-devices-wlan0.device", p, sizeof p) == 0);
 	CHECK_STR(p, "/sys/subsystem/net/devices/wlan0");
+	/* hostile names: no unit for a path that is not normalized */
+	CHECK(unit_kind_path("mnt-..-etc.mount", p, sizeof p) == -1);
+	CHECK(unit_kind_path("dev-.-sda.device", p, sizeof p) == -1);
+	CHECK(unit_kind_path("mnt--x.mount", p, sizeof p) == -1);
+	CHECK(unit_kind_path("mnt-\\x2f.mount", p, sizeof p) == -1);
+	CHECK(parse_unit("mnt-..-etc.mount", "(built-in)", "[Unit]\n") == -1);
+	CHECK(strstr(first_error, "does not name a mount point") != NULL);
 }
 
 int main(void)
