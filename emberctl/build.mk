@@ -2,6 +2,7 @@
 EMBERCTL_SRC = emberctl/main.c emberctl/client.c emberctl/records.c emberctl/show.c \
                emberctl/analyze.c emberctl/enable.c emberctl/verify.c \
                emberctl/verify-seccomp.c \
-               init/service.c init/unit-runtime-keys.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c
+               init/service.c init/unit-runtime-keys.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c \
+               init/unit-kinds.c
 $(eval $(call musl_prog,emberctl,$(EMBERCTL_SRC)))
 MANPAGES += man/emberctl.8.scd

@@ -196,7 +196,9 @@ static const char *unsupported_kind(const char *file)
 	if (has_suffix(file, ".service") || has_suffix(file, ".socket") ||
 	    has_suffix(file, ".target"))
 		return NULL;
-	return "not a unit file ember reads (.service, .socket or .target)";
+	if (has_suffix(file, ".mount") || has_suffix(file, ".slice")) /* unit-kinds */
+		return NULL;
+	return "not a unit file ember reads (.service, .socket, .target, .mount or .slice)";
 }
 
 static char text[SERVICE_FILE_MAX + 2];

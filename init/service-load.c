@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "unit-kinds.h" /* unit-kinds */
 #include "unit-targets.h"
 
 #define LOAD_DIRS_MAX 16
@@ -630,6 +631,12 @@ static void rewrite_aliases(struct loader *l)
 	}
 }
 
+/* unit kinds (unit-kinds): is there a unit file of this name (RequiresMountsFor=)? */
+static bool has_unit_file(void *ctx, const char *file)
+{
+	return locate(ctx, file, 0) >= 0;
+}
+
 /* Load name (canonical) unless it is loaded already. NULL when there is no such unit or
  * no room; a missing unit is not an error here (the dependency graph decides). */
 static struct service *load_unit(struct loader *l, const char *name)
@@ -651,6 +658,8 @@ static struct service *load_unit(struct loader *l, const char *name)
 	}
 	if (d < 0 && unit_name_kind(name) == UNIT_TARGET)
 		builtin = unit_target_builtin(name);
+	else if (d < 0) /* unit kinds (unit-kinds): mounts, devices, slices without a file */
+		builtin = unit_kinds_builtin(name);
 	if (d < 0 && !builtin) {
 		note_missing(l, name);
 		return NULL;
@@ -666,6 +675,7 @@ static struct service *load_unit(struct loader *l, const char *name)
 		apply_dropins(l, svc);
 		apply_dependency_dirs(l, svc);
 		service_validate(svc, l->diag);
+		unit_kinds_mounts_for(svc, has_unit_file, l, l->diag); /* unit-kinds */
 		return svc;
 	}
 	service_init(svc, name, "");
@@ -684,6 +694,7 @@ static struct service *load_unit(struct loader *l, const char *name)
 	apply_dropins(l, svc);
 	apply_dependency_dirs(l, svc);
 	service_validate(svc, l->diag);
+	unit_kinds_mounts_for(svc, has_unit_file, l, l->diag); /* unit-kinds */
 	return svc;
 }
 
@@ -692,7 +703,7 @@ static bool unit_file_name(const char *file)
 {
 	size_t len = strlen(file);
 
-	for (int k = UNIT_SERVICE; k <= UNIT_TARGET; k++) {
+	for (int k = UNIT_SERVICE; k <= UNIT_KIND_LAST; k++) { /* unit-kinds: and .mount ... */
 		const char *suffix = unit_kind_suffix((enum unit_kind)k);
 		size_t n = strlen(suffix);
 		if (len > n && strcmp(file + len - n, suffix) == 0)

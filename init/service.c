@@ -23,10 +23,12 @@
 #include "parse.h"
 #include "socket-unit.h"
 #include "unit-runtime-keys.h" /* unit-runtime2 */
+#include "unit-kinds.h"
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
-	       SECTION_INSTALL /* U1 */ };
+	       SECTION_INSTALL, /* U1 */
+	       SECTION_MOUNT, SECTION_SLICE /* unit kinds (unit-kinds): init/unit-kinds.c */ };
 
 struct parser {
 	struct service *svc;
@@ -700,6 +702,29 @@ static bool name_listed(const struct service *svc, const struct service_name_lis
 	return false;
 }
 
+/* unit kinds (unit-kinds): a dependency on a kind ember does not have. Ordering against
+ * a unit that never runs, and anything about a scope (made at run time by logind or a
+ * container manager, never by a file), changes nothing: a note. Pulling in or enabling
+ * a timer, path or swap unit that ember cannot run is a warning. */
+static void foreign_dependency(struct parser *p, const char *key, const char *full)
+{
+	size_t n = strlen(full);
+	bool scope = n > 6 && strcmp(full + n - 6, ".scope") == 0;
+	char message[SERVICE_ERROR_MAX];
+
+	if (scope || strcmp(key, "After") == 0 || strcmp(key, "Before") == 0) {
+		if (p->diag && p->diag->notes) {
+			if (snprintf(message, sizeof message, "%s=%.100s: ember has no units of this "
+				     "kind; %s", key, full, scope ? "scopes are made at run time, ignored"
+				     : "ordering against a unit that never runs changes nothing") < 0)
+				return;
+			report(p->diag, SERVICE_NOTE, p->svc->path, p->line, message);
+		}
+		return;
+	}
+	warn(p, "%s=%s: ember has no units of this kind, ignored", key, full);
+}
+
 /* Dependency names are full unit names ("foo.service", "x.target"; a bare "foo" means a
  * service) stored canonically. Kinds ember does not have are noted and ignored. */
 static int add_dependency(struct parser *p, const struct key *k, struct service_name_list *list,
@@ -708,8 +733,8 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 	char name[SERVICE_NAME_MAX];
 	int rc = unit_name_canonical(full, name, sizeof name, NULL);
 
-	if (rc == -2) {
-		warn(p, "%s=%s: ember has no units of this kind, ignored", k->name, full);
+	if (rc == -2) { /* unit kinds (unit-kinds): timers, paths, scopes, swaps */
+		foreign_dependency(p, k->name, full);
 		return 0;
 	}
 	if (rc < 0)
@@ -1794,6 +1819,21 @@ static int parse_runtime_key(struct parser *p, const struct key *k, const char *
 	return 0;
 }
 
+/* unit kinds (unit-kinds): RequiresMountsFor=, Slice=, Delegate=, [Mount] in unit-kinds.c */
+static int parse_unit_kinds(struct parser *p, const struct key *k, const char *value)
+{
+	return unit_kinds_parse(p->svc, p->diag, p->line, k->name, value);
+}
+
+/* JobTimeoutSec=: for a device how long a start waits for it to appear (unit-kinds), for
+ * every other unit how long a start waits on its dependencies (unit-runtime2). */
+static int parse_job_timeout(struct parser *p, const struct key *k, const char *value)
+{
+	if (p->svc->kind == UNIT_DEVICE)
+		return parse_unit_kinds(p, k, value);
+	return parse_runtime_key(p, k, value);
+}
+
 /* ---- the key table ---------------------------------------------------------------------- */
 
 #define F(member) offsetof(struct service, member)
@@ -1817,6 +1857,22 @@ static const struct key keys[] = {
 	{ SECTION_INSTALL, "DefaultInstance", parse_default_instance, F(default_instance),
 	  0, 0, true },
 	/* end U1 */
+	/* unit kinds (unit-kinds) */
+	{ SECTION_UNIT, "RequiresMountsFor", parse_unit_kinds, 0, 0, 0, true },
+	{ SECTION_UNIT, "WantsMountsFor", parse_unit_kinds, 0, 0, 0, true },
+	{ SECTION_SERVICE, "Slice", parse_unit_kinds, 0, 0, 0, true },
+	{ SECTION_SERVICE, "Delegate", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_MOUNT, "What", parse_unit_kinds, 0, 0, 0, true },
+	{ SECTION_MOUNT, "Where", parse_unit_kinds, 0, 0, 0, true },
+	{ SECTION_MOUNT, "Type", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_MOUNT, "Options", parse_unit_kinds, 0, 0, 0, true },
+	{ SECTION_MOUNT, "DirectoryMode", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_MOUNT, "TimeoutSec", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_MOUNT, "LazyUnmount", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_MOUNT, "ForceUnmount", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_MOUNT, "ReadWriteOnly", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_MOUNT, "SloppyOptions", parse_unit_kinds, 0, 0, 0, false },
+	/* end unit kinds */
 	{ SECTION_SERVICE, "Type", parse_type, 0, 0, 0, false },
 	{ SECTION_SERVICE, "ExecStartPre", parse_exec, F(exec_start_pre), 0, 0, true },
 	{ SECTION_SERVICE, "ExecStart", parse_exec, F(exec_start), 0, 0, true },
@@ -1933,7 +1989,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "FailureAction", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_UNIT, "StartLimitAction", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_SERVICE, "StartLimitAction", parse_runtime_key, 0, 0, 0, false },
-	{ SECTION_UNIT, "JobTimeoutSec", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_UNIT, "JobTimeoutSec", parse_job_timeout, 0, 0, 0, false },
 	{ SECTION_UNIT, "JobTimeoutAction", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_UNIT, "StartLimitInterval", parse_span_key, F(start_limit_interval_ms),
 	  START_LIMIT_INTERVAL_DEFAULT_MS, 0, false },
@@ -2043,6 +2099,8 @@ static const char *section_name(enum section section)
 	case SECTION_SERVICE: return "Service";
 	case SECTION_SOCKET: return "Socket";
 	case SECTION_INSTALL: return "Install";
+	case SECTION_MOUNT: return "Mount"; /* unit-kinds */
+	case SECTION_SLICE: return "Slice";
 	default: return "?";
 	}
 }
@@ -2136,6 +2194,10 @@ static void section_header(struct parser *p, char *line)
 		p->section = SECTION_SERVICE;
 	} else if (strcmp(name, "Socket") == 0 && p->svc->kind == UNIT_SOCKET) { /* U4 */
 		p->section = SECTION_SOCKET;
+	} else if (strcmp(name, "Mount") == 0 && p->svc->kind == UNIT_MOUNT) { /* unit-kinds */
+		p->section = SECTION_MOUNT;
+	} else if (strcmp(name, "Slice") == 0 && p->svc->kind == UNIT_SLICE) {
+		p->section = SECTION_SLICE;
 	} else if (strcmp(name, "Install") == 0) { /* U1 */
 		p->section = SECTION_INSTALL;
 		p->svc->has_install = true;
@@ -2281,6 +2343,7 @@ static void validate(struct service *svc, const struct service_diag *diag)
 	}
 	if (svc->type == SERVICE_DBUS && !svc->bus_name) /* U4 */
 		service_fail(svc, diag, 0, "Type=dbus without BusName=");
+	unit_kinds_validate(svc, diag); /* unit kinds (unit-kinds) */
 	if (svc->kind != UNIT_SERVICE)
 		return; /* U1: targets have nothing to run */
 	if (unit_name_is_template(svc->name)) {

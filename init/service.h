@@ -256,6 +256,17 @@ struct socket_spec {
 	bool mark_set;
 };
 
+/* unit kinds (unit-kinds): mount, device and slice units, Slice=, Delegate=,
+ * RequiresMountsFor= (init/unit-kinds.h, docs/services.md "Mount, device and slice units") */
+struct unit_kinds_spec {
+	strref what, where, fstype, options; /* [Mount] What= Where= Type= Options= */
+	strref slice;            /* Slice=, canonical ("foo.slice"); 0: ember's own subtree */
+	strref mounts_for[2];    /* RequiresMountsFor=, WantsMountsFor=: space-separated paths */
+	uint16_t directory_mode; /* [Mount] DirectoryMode=, 0755 by default */
+	uint8_t mount_flags;     /* UNIT_MOUNT_LAZY, _FORCE, _RW_ONLY (unit-kinds.h) */
+	uint8_t delegate;        /* Delegate=: 0 no, else UNIT_DELEGATE_YES | controllers */
+};
+
 struct service {
 	char name[SERVICE_NAME_MAX]; /* canonical: "sshd" for sshd.service, "x.target" */
 	char path[SERVICE_PATH_MAX]; /* the file it came from */
@@ -334,6 +345,7 @@ struct service {
 			   * boot even where a socket unit could activate it */
 	struct service_name_list wanted_by, required_by, alias, also;
 	strref default_instance;
+	struct unit_kinds_spec kinds; /* unit kinds (unit-kinds) */
 
 	/* runtime keys (unit-runtime2): parsed by unit-runtime-keys.c, acted on by
 	 * svc-runtime.c and fdstore.c */

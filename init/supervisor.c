@@ -31,6 +31,7 @@
 #include "fdstore.h"          /* unit-runtime2 */
 #include "svc-runtime.h"      /* unit-runtime2 */
 #include "unit-runtime-keys.h" /* unit-runtime2 */
+#include "unit-kinds.h" /* unit kinds (unit-kinds) */
 #include "parse.h"
 
 #define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
@@ -591,6 +592,56 @@ static bool conflicts_and_requisites(struct unit *u)
 	return false;
 }
 
+/* unit kinds (unit-kinds): mount, device and slice units run nothing; they are active
+ * while their object is there (init/unit-kinds.h). */
+static void start_passive(struct unit *u)
+{
+	char err[UNIT_ERROR_MAX];
+
+	u->started_us = now_us();
+	u->ready_us = -1;
+	u->result = SVC_RESULT_SUCCESS;
+	switch (unit_kind_start(u->svc, err, sizeof err)) {
+	case UNIT_KIND_ACTIVE:
+		mark_ready(u);
+		break;
+	case UNIT_KIND_WAIT:
+		u->deadline_ms = deadline_after(unit_kind_timeout_ms(u->svc));
+		set_state(u, UNIT_STARTING);
+		log_info("%s: waiting for it to appear", name_of(u));
+		break;
+	case UNIT_KIND_FAILED:
+		fail_unit(u, "%s", err);
+		break;
+	}
+}
+
+/* After the watch saw a change (and every turn for an awaited device): awaited objects
+ * that appeared are ready; ready ones that went away stop, and BindsTo= follows. */
+static void recheck_passive(void)
+{
+	bool changed = unit_kinds_changed();
+
+	for (size_t i = 0; i < sv.count; i++) {
+		struct unit *u = &sv.units[i];
+		enum unit_kind k = u->svc->kind;
+		if (k != UNIT_MOUNT && k != UNIT_DEVICE)
+			continue;
+		if (u->state == UNIT_STARTING && (changed || k == UNIT_DEVICE) &&
+		    unit_kind_present(u->svc)) {
+			mark_ready(u);
+		} else if (u->state == UNIT_READY && changed && !unit_kind_present(u->svc)) {
+			log_info("%s: gone", name_of(u));
+			u->stopped_us = now_us();
+			set_state(u, UNIT_STOPPED);
+		} else if (u->state == UNIT_STOPPED && k == UNIT_DEVICE && changed &&
+			   !u->stop_wanted && !sv.stopping_all && unit_kind_present(u->svc)) {
+			u->started_us = now_us();
+			mark_ready(u); /* plugged in again */
+		}
+	}
+}
+
 static void begin_start(struct unit *u)
 {
 	char err[UNIT_ERROR_MAX];
@@ -614,6 +665,10 @@ static void begin_start(struct unit *u)
 		return;
 	if (u->svc->kind == UNIT_SOCKET) { /* U4 */
 		start_socket_unit(u);
+		return;
+	}
+	if (unit_kind_passive(u->svc->kind)) { /* unit kinds (unit-kinds) */
+		start_passive(u);
 		return;
 	}
 	if (u->svc->kind == UNIT_TARGET) { /* U1: reached once what it is after is done */
@@ -847,6 +902,8 @@ static void begin_stop(struct unit *u, bool wanted)
 	stop_bus_name_watch(u); /* U4 */
 	if (s->kind == UNIT_SOCKET)
 		sockets_close(u);
+	if (unit_kind_passive(s->kind)) /* unit kinds (unit-kinds): a mount is unmounted */
+		unit_kind_stop(s);
 	if (was_up && s->exec_stop.count > 0 && u->control_pid <= 0) {
 		u->exec_index = 0;
 		u->phase = PHASE_STOP_CMD;
@@ -1037,7 +1094,9 @@ static void handle_timeout(struct unit *u)
 	case UNIT_STARTING:
 	case UNIT_RUNNING:
 		u->result = SVC_RESULT_TIMEOUT;
-		if (u->pidfile_wait)
+		if (unit_kind_passive(u->svc->kind)) /* unit kinds (unit-kinds) */
+			fail_unit(u, "did not appear within %lus", unit_kind_timeout_ms(u->svc) / 1000);
+		else if (u->pidfile_wait)
 			fail_unit(u, "start timed out waiting for PIDFile=%s",
 				  service_str(u->svc, u->svc->pid_file));
 		else
@@ -1133,6 +1192,7 @@ void supervisor_tick(long long now)
 			maybe_stopped(u);
 		lifecycle_tick(u);
 	}
+	recheck_passive(); /* unit kinds (unit-kinds) */
 	reap_instances(); /* sockets-accept */
 	if (sv.stopping_all) {
 		stop_what_can_stop();
@@ -1156,6 +1216,10 @@ long long supervisor_next_deadline(void)
 			long long poll_at = now_ms() + STOP_POLL_MS;
 			d = d < 0 || poll_at < d ? poll_at : d;
 		}
+		if (u->state == UNIT_STARTING && u->svc->kind == UNIT_DEVICE) { /* unit-kinds */
+			long long poll_at = now_ms() + UNIT_DEVICE_POLL_MS;
+			d = d < 0 || poll_at < d ? poll_at : d;
+		}
 		if (u->state == UNIT_READY && u->main_pid <= 0 && !u->remain) {
 			long long poll_at = now_ms() + CGROUP_WATCH_MS; /* U2: see lifecycle_tick */
 			d = d < 0 || poll_at < d ? poll_at : d;
@@ -1170,6 +1234,21 @@ long long supervisor_next_deadline(void)
 
 /* ---- fds: output and exec status -------------------------------------------------- */
 
+/* unit kinds (unit-kinds): the watch runs while a device or mount unit is up or awaited. */
+static size_t passive_pollfds(struct pollfd *fds, size_t max)
+{
+	bool devices = false, mounts = false;
+
+	for (size_t i = 0; i < sv.count; i++) {
+		const struct unit *u = &sv.units[i];
+		bool up = u->state == UNIT_STARTING || u->state == UNIT_READY ||
+			  (u->state == UNIT_STOPPED && !u->stop_wanted);
+		devices |= up && u->svc->kind == UNIT_DEVICE;
+		mounts |= up && u->svc->kind == UNIT_MOUNT;
+	}
+	return unit_kinds_pollfds(devices, mounts, fds, max);
+}
+
 size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 {
 	size_t n = 0;
@@ -1183,6 +1262,7 @@ size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 	}
 	if (n == 3 * sv.count) /* U4: watched sockets after the units' slots */
 		n += sockets_pollfds(sv.units, sv.count, fds + n, max - n);
+	n += passive_pollfds(fds + n, max - n); /* unit kinds (unit-kinds) */
 	return n;
 }
 
@@ -1299,6 +1379,7 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
 		if (sock)
 			socket_traffic(sock);
 	}
+	unit_kinds_handle_pollfds(fds, n); /* unit kinds (unit-kinds) */
 }
 
 /* ---- notify ------------------------------------------------------------------------- */

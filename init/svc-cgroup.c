@@ -12,6 +12,7 @@
 #include "cg-service.h"
 #include "log.h"
 #include "svc-bpf.h" /* exec keys (sandbox-more) */
+#include "unit-slice.h" /* unit kinds (unit-kinds) */
 
 #define SUBTREE_NAME "ember"
 
@@ -65,6 +66,7 @@ bool svc_cgroup_enabled(void) { return cg.enabled; }
 static void enable_on_demand(const struct service *s)
 {
 	unsigned need = (s->cpu_weight ? CG_CTRL_CPU : 0) | (s->io_weight ? CG_CTRL_IO : 0);
+	need |= s->kinds.delegate & (CG_CTRL_CPU | CG_CTRL_IO); /* unit-kinds: Delegate= */
 	unsigned now;
 
 	need &= ~cg.asked;
@@ -78,6 +80,37 @@ static void enable_on_demand(const struct service *s)
 			log_info("cgroups: %s controller %s for %s.service", cg_controller_name(bit),
 				 now & bit ? "enabled" : "refused by the kernel", s->name);
 	cg.controllers |= now;
+}
+
+/* unit kinds (unit-kinds): Slice= puts the service's cgroup below its slice's path
+ * (init/unit-slice.c); without one it sits in ember's subtree. */
+static int slice_dir(const struct service *s)
+{
+	int fd;
+
+	if (unit_slice_open(cg.subtree_fd, service_str(s, s->kinds.slice), cg.controllers, &fd) < 0)
+		return -1;
+	return fd;
+}
+
+static int open_in_slice(const struct service *s, int *fd, bool *fresh)
+{
+	int dir = slice_dir(s), rc;
+
+	if (dir < 0)
+		return -1;
+	rc = cg_service_open(dir, s->name, fd, fresh);
+	close(dir);
+	return rc;
+}
+
+static void slice_prefix(const struct service *s, char *out, size_t size)
+{
+	char path[UNIT_SLICE_PATH_MAX];
+
+	out[0] = '\0';
+	if (unit_slice_path(service_str(s, s->kinds.slice), path, sizeof path) == 0 && path[0])
+		snprintf(out, size, "%s/", path);
 }
 
 int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
@@ -94,7 +127,7 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 		return 0;
 	}
 	enable_on_demand(s);
-	if (u->cg_fd < 0 && cg_service_open(cg.subtree_fd, s->name, &u->cg_fd, &fresh) < 0) {
+	if (u->cg_fd < 0 && open_in_slice(s, &u->cg_fd, &fresh) < 0) {
 		snprintf(err, errlen, "cgroup %s.service: %s; running it without one", s->name,
 			 strerror(errno));
 		return -1;
@@ -102,6 +135,8 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 	/* exec keys (sandbox-more): a filter the kernel refuses is a warning, as on systemd */
 	if (service_bpf_wanted(s) && svc_bpf_attach(u->cg_fd, s, err, errlen) < 0)
 		log_warn("%s.service: %s", s->name, err);
+	if (s->kinds.delegate && unit_delegate(u->cg_fd, s, err, errlen) < 0)
+		log_warn("%s: %s; the cgroup is not delegated", s->name, err); /* unit-kinds */
 	/* A new cgroup has the kernel's defaults: only set limits need writing. */
 	if (fresh && s->memory_max == ~0ULL && s->memory_high == ~0ULL && s->tasks_max == ~0ULL &&
 	    !s->cpu_weight && !s->io_weight)
@@ -122,7 +157,11 @@ void svc_cgroup_release(struct unit *u)
 	close(u->cg_fd);
 	u->cg_fd = -1;
 	/* An empty cgroup goes; one that is not (processes survived SIGKILL) stays. */
-	cg_remove(cg.subtree_fd, u->svc->name);
+	int dir = slice_dir(u->svc); /* unit-kinds */
+	if (dir >= 0) {
+		cg_remove(dir, u->svc->name);
+		close(dir);
+	}
 }
 
 int svc_cgroup_populated(struct unit *u)
@@ -153,7 +192,8 @@ void svc_cgroup_kill(struct unit *u)
  * (paths are relative to the cgroup2 mount ember's subtree lives in). */
 bool svc_cgroup_has_pid(const struct unit *u, pid_t pid)
 {
-	char path[64], buf[512], want[CG_LEAF_NAME_MAX + 16];
+	char path[64], buf[512], want[CG_LEAF_NAME_MAX + 16 + UNIT_SLICE_PATH_MAX];
+	char slice[UNIT_SLICE_PATH_MAX + 1];
 	char *line;
 	size_t n;
 
@@ -167,7 +207,9 @@ bool svc_cgroup_has_pid(const struct unit *u, pid_t pid)
 		return false;
 	line += 3;
 	line[strcspn(line, "\n")] = '\0';
-	n = (size_t)snprintf(want, sizeof want, "/%s/%s.service", SUBTREE_NAME, u->svc->name);
+	slice_prefix(u->svc, slice, sizeof slice); /* unit-kinds */
+	n = (size_t)snprintf(want, sizeof want, "/%s/%s%s.service", SUBTREE_NAME, slice,
+			     u->svc->name);
 	return strncmp(line, want, n) == 0 && (line[n] == '\0' || line[n] == '/');
 }
 
@@ -187,7 +229,11 @@ void svc_cgroup_stats(const struct unit *u, struct svc_cgroup_stats *st)
 	st->pids_current = FIGURE(cs.pids_current);
 	st->cpu_usage_usec = FIGURE(cs.cpu_usage_usec);
 #undef FIGURE
-	snprintf(st->path, sizeof st->path, "%s/%s/%s.service", cg.root, SUBTREE_NAME, u->svc->name);
+	char slice[UNIT_SLICE_PATH_MAX + 1];
+	slice_prefix(u->svc, slice, sizeof slice); /* unit-kinds */
+	if (snprintf(st->path, sizeof st->path, "%s/%s/%s%s.service", cg.root, SUBTREE_NAME,
+		     slice, u->svc->name) >= (int)sizeof st->path)
+		st->path[0] = '\0'; /* too deep a slice to show */
 }
 
 pid_t svc_cgroup_fork(struct unit *u)

@@ -38,10 +38,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("PropagatesStopTo", U, "stops are not passed on"),
 	C("StopPropagatedFrom", U, "stops are not passed on"),
 	C("JoinsNamespaceOf", U, "the service does not share the other unit's namespaces"),
-	C("RequiresMountsFor", U, "no ordering after mount units: file systems the unit needs "
-				  "must be mounted before ember starts services"),
-	C("WantsMountsFor", U, "no ordering after mount units: file systems the unit needs must "
-			       "be mounted before ember starts services"),
 	H("AllowIsolate", U, "ember has no isolate operation"),
 	H("IgnoreOnIsolate", U, "ember has no isolate operation"),
 	H("CollectMode", U, "ember keeps every loaded unit's status until the next boot"),
@@ -117,10 +113,8 @@ const struct unit_compat unit_compat_table[] = {
 	C("RestrictNetworkInterfaces", E, "all network interfaces are usable"),
 	C("NFTSet", E, "the cgroup is not added to the nftables set"),
 	C("BPFProgram", E, "the BPF program is not attached"),
-	C("Slice", E, "no slices: the service's cgroup sits directly under ember's"),
-	CV("Delegate", E, "no", "the cgroup is not delegated: the service cannot manage "
-				"sub-cgroups of its own"),
-	C("DelegateSubgroup", E, "the cgroup is not delegated"),
+	C("DelegateSubgroup", E, "ember starts the service in its delegated cgroup itself, not "
+				 "in a subgroup: it must move its processes into a leaf"),
 	C("DisableControllers", E, "controllers are not disabled for this cgroup"),
 	H("ManagedOOMSwap", E, "for systemd-oomd, which ember does not run"),
 	H("ManagedOOMMemoryPressure", E, "for systemd-oomd, which ember does not run"),

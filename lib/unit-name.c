@@ -10,16 +10,18 @@
 
 #include "parse.h"
 
-static const char *const suffixes[] = { ".service", ".socket", ".target" };
+static const char *const suffixes[] = {
+	".service", ".socket", ".target", ".mount", ".device", ".slice", /* unit-kinds */
+};
 
 /* Kinds systemd has and ember does not: a dependency on one is noted and ignored. */
 static const char *const foreign_suffixes[] = {
-	".mount", ".device", ".path", ".timer", ".slice", ".scope", ".swap", ".automount",
+	".path", ".timer", ".scope", ".swap",
 };
 
 const char *unit_kind_suffix(enum unit_kind kind)
 {
-	return kind <= UNIT_TARGET ? suffixes[kind] : "";
+	return kind <= UNIT_KIND_LAST ? suffixes[kind] : "";
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -35,6 +37,10 @@ enum unit_kind unit_name_kind(const char *canonical)
 		return UNIT_SOCKET;
 	if (ends_with(canonical, ".target"))
 		return UNIT_TARGET;
+	/* unit kinds (unit-kinds) */
+	for (int k = UNIT_MOUNT; k <= UNIT_KIND_LAST; k++)
+		if (ends_with(canonical, suffixes[k]))
+			return (enum unit_kind)k;
 	return UNIT_SERVICE;
 }
 
@@ -50,6 +56,9 @@ bool unit_name_valid(const char *canonical)
 	size_t full = len + (unit_name_kind(canonical) == UNIT_SERVICE ? 8 : 0);
 	const char *at = strchr(canonical, '@');
 
+	/* unit-kinds: the root's mount and slice are "-.mount" and "-.slice" */
+	if (strcmp(canonical, "-.mount") == 0 || strcmp(canonical, "-.slice") == 0)
+		return true;
 	if (len == 0 || full >= UNIT_NAME_MAX || canonical[0] == '.' || canonical[0] == '-' ||
 	    canonical[0] == '@')
 		return false;
@@ -58,6 +67,19 @@ bool unit_name_valid(const char *canonical)
 			return false;
 	/* A bare suffix is no name: ".target" alone was refused above, "@.target" too. */
 	return !at || at != canonical;
+}
+
+/* unit-kinds: "x.automount" -> "x.mount": ember mounts at once what systemd would mount on
+ * first access (docs/services.md, "Mount units"). */
+static int automount_as_mount(const char *full, char *out, size_t size, enum unit_kind *kind)
+{
+	int n = snprintf(out, size, "%.*s.mount", (int)(strlen(full) - strlen(".automount")), full);
+
+	if (n < 0 || (size_t)n >= size || !unit_name_valid(out))
+		return -1;
+	if (kind)
+		*kind = UNIT_MOUNT;
+	return 0;
 }
 
 int unit_name_canonical(const char *full, char *out, size_t size, enum unit_kind *kind)
@@ -74,6 +96,10 @@ int unit_name_canonical(const char *full, char *out, size_t size, enum unit_kind
 		k = UNIT_SOCKET;
 	else if (ends_with(full, ".target"))
 		k = UNIT_TARGET;
+	else
+		k = unit_name_kind(full); /* unit-kinds */
+	if (ends_with(full, ".automount")) /* unit-kinds: the mount stands for it */
+		return automount_as_mount(full, out, size, kind);
 	if (len >= size)
 		return -1;
 	memcpy(out, full, len);

@@ -1,4 +1,4 @@
-// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c
+// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c
 /* A service file (init/service.c init/unit-runtime-keys.c): any bytes are parsed, validated, and either usable or
  * failed; never a crash. */
 #include "fuzz.h"

@@ -71,8 +71,21 @@ static void canonical_names_and_kinds(void)
 	CHECK(unit_name_canonical("multi-user.target", out, sizeof out, &kind) == 0);
 	CHECK(kind == UNIT_TARGET);
 	CHECK(unit_name_canonical("sshd", out, sizeof out, &kind) == 0 && kind == UNIT_SERVICE);
-	CHECK(unit_name_canonical("-.mount", out, sizeof out, NULL) == -2);
-	CHECK(unit_name_canonical("dev-ttyS0.device", out, sizeof out, NULL) == -2);
+	/* unit kinds (unit-kinds): mounts, devices, slices; .automount reads as its mount */
+	CHECK(unit_name_canonical("-.mount", out, sizeof out, &kind) == 0 && kind == UNIT_MOUNT);
+	CHECK_STR(out, "-.mount");
+	CHECK(unit_name_canonical("dev-ttyS0.device", out, sizeof out, &kind) == 0 &&
+	      kind == UNIT_DEVICE);
+	CHECK(unit_name_canonical("-.slice", out, sizeof out, &kind) == 0 && kind == UNIT_SLICE);
+	CHECK(unit_name_canonical("system-getty.slice", out, sizeof out, &kind) == 0 &&
+	      kind == UNIT_SLICE);
+	CHECK(unit_name_canonical("proc-sys-fs-binfmt_misc.automount", out, sizeof out, &kind) == 0);
+	CHECK_STR(out, "proc-sys-fs-binfmt_misc.mount");
+	CHECK(kind == UNIT_MOUNT);
+	CHECK(unit_name_canonical("-.service", out, sizeof out, NULL) == -1);
+	CHECK(unit_name_canonical("x.mount.service", out, sizeof out, NULL) == -1);
+	CHECK(unit_name_canonical("session-c1.scope", out, sizeof out, NULL) == -2);
+	CHECK(unit_name_canonical("apt-daily.timer", out, sizeof out, NULL) == -2);
 	CHECK(unit_name_canonical("a/b.service", out, sizeof out, NULL) == -1);
 	CHECK(unit_name_canonical("x.socket.service", out, sizeof out, NULL) == -1);
 	CHECK(unit_name_canonical(".service", out, sizeof out, NULL) == -1);

@@ -1,0 +1,150 @@
+/* Device units at run time, and the watch that tells the supervisor when devices or
+ * mounts changed.
+ *
+ * A device unit is present when its object exists: "dev-*.device" its /dev path (udev's
+ * links followed), "sys-subsystem-net-devices-NAME.device" the network interface NAME in
+ * PID 1's network namespace (if_nametoindex, no /sys needed), "sys-*.device" its /sys
+ * path. systemd asks udev for devices tagged "systemd"; ember, having no udev database,
+ * asks the kernel (docs/services.md says what differs).
+ *
+ * The watch: one NETLINK_KOBJECT_UEVENT socket (the kernel's events and udev's, groups 1
+ * and 2) and /proc/self/mountinfo (POLLPRI when the mount table changes). Events are not
+ * parsed: any event means "look again", and the units' own checks decide. Reads are
+ * bounded per turn; a lost event (ENOBUFS) also means "look again". Both fds are opened
+ * only while a device or mount unit is up or awaited. */
+#include "unit-kinds.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <net/if.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse.h"
+
+#define UEVENT_GROUPS 3u         /* 1: the kernel's events, 2: udev's (links made) */
+#define UEVENT_READS_PER_TURN 64 /* a flood cannot keep PID 1 in this loop */
+#define NET_PREFIX "/sys/subsystem/net/devices/"
+
+/* The watch's state: PID 1's, in one place. */
+static struct {
+	int uevent_fd, mountinfo_fd;
+	bool changed;
+	bool uevent_failed; /* socket() refused once: do not retry every turn */
+} watch = { -1, -1, false, false };
+
+bool unit_device_present(const char *name)
+{
+	char path[UNIT_MOUNT_PATH_MAX];
+	struct stat st;
+
+	if (unit_kind_path(name, path, sizeof path) < 0)
+		return false;
+	if (str_starts_with(path, NET_PREFIX)) {
+		const char *ifname = path + strlen(NET_PREFIX);
+		return strlen(ifname) < IF_NAMESIZE && !strchr(ifname, '/') &&
+		       if_nametoindex(ifname) != 0;
+	}
+	if (!str_starts_with(path, "/dev/") && !str_starts_with(path, "/sys/"))
+		return false;
+	return stat(path, &st) == 0;
+}
+
+static void open_uevent(void)
+{
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK, .nl_groups = UEVENT_GROUPS };
+	int fd;
+
+	if (watch.uevent_fd >= 0 || watch.uevent_failed)
+		return;
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+		/* udev's group may be refused: the kernel's alone still serves */
+		addr.nl_groups = 1;
+		if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		watch.uevent_failed = true;
+		return;
+	}
+	watch.uevent_fd = fd;
+	watch.changed = true; /* something may have happened before the socket existed */
+}
+
+static void open_mountinfo(void)
+{
+	if (watch.mountinfo_fd >= 0)
+		return;
+	watch.mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	watch.changed = true;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+size_t unit_kinds_pollfds(bool devices, bool mounts, struct pollfd *fds, size_t max)
+{
+	size_t n = 0;
+
+	if (devices)
+		open_uevent();
+	else
+		close_fd(&watch.uevent_fd);
+	if (mounts)
+		open_mountinfo();
+	else
+		close_fd(&watch.mountinfo_fd);
+	if (watch.uevent_fd >= 0 && n < max)
+		fds[n++] = (struct pollfd){ .fd = watch.uevent_fd, .events = POLLIN };
+	if (watch.mountinfo_fd >= 0 && n < max)
+		fds[n++] = (struct pollfd){ .fd = watch.mountinfo_fd, .events = POLLPRI };
+	return n;
+}
+
+static void drain_uevents(void)
+{
+	char buf[4096];
+
+	for (int i = 0; i < UEVENT_READS_PER_TURN; i++) {
+		ssize_t r = recv(watch.uevent_fd, buf, sizeof buf, MSG_DONTWAIT);
+		if (r < 0 && errno == EAGAIN)
+			return;
+		watch.changed = true; /* an event, or ENOBUFS: events were lost */
+	}
+}
+
+void unit_kinds_handle_pollfds(const struct pollfd *fds, size_t n)
+{
+	char byte;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!fds[i].revents)
+			continue;
+		if (fds[i].fd == watch.uevent_fd && watch.uevent_fd >= 0) {
+			drain_uevents();
+		} else if (fds[i].fd == watch.mountinfo_fd && watch.mountinfo_fd >= 0) {
+			/* Reading re-arms POLLPRI: rewind and read one byte. */
+			(void)lseek(watch.mountinfo_fd, 0, SEEK_SET);
+			(void)!read(watch.mountinfo_fd, &byte, 1);
+			watch.changed = true;
+		}
+	}
+}
+
+bool unit_kinds_changed(void)
+{
+	bool c = watch.changed;
+
+	watch.changed = false;
+	return c;
+}

@@ -1,0 +1,309 @@
+/* Mount, device and slice units: their keys, built-in definitions and implicit
+ * dependencies, and the run-time dispatch by kind. See unit-kinds.h. */
+#include "unit-kinds.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg-service.h"
+#include "parse.h"
+#include "unit-name.h"
+
+/* ---- diagnostics -------------------------------------------------------------------- */
+
+static void warn(struct service *svc, const struct service_diag *diag, unsigned line,
+		 const char *fmt, const char *a, const char *b)
+{
+	char msg[SERVICE_ERROR_MAX];
+
+	if (!diag || !diag->report)
+		return;
+	snprintf(msg, sizeof msg, fmt, a, b);
+	diag->report(diag->ctx, SERVICE_WARNING, svc->path, line, msg);
+}
+
+static int invalid(struct service *svc, const struct service_diag *diag, unsigned line,
+		   const char *key, const char *value, const char *why)
+{
+	service_fail(svc, diag, line, "%s=%.64s: %s", key, value, why);
+	return -1;
+}
+
+static int store(struct service *svc, const struct service_diag *diag, unsigned line,
+		 const char *key, const char *value, strref *ref)
+{
+	*ref = 0;
+	if (!*value)
+		return 0;
+	*ref = service_text_store(svc, value);
+	return *ref ? 0 : invalid(svc, diag, line, key, value, "too much text in this file");
+}
+
+static bool path_absolute_clean(const char *path)
+{
+	size_t n = strlen(path);
+
+	return path[0] == '/' && !strstr(path, "/../") && !strstr(path, "/./") &&
+	       !(n >= 3 && strcmp(path + n - 3, "/..") == 0) && n < UNIT_MOUNT_PATH_MAX;
+}
+
+/* ---- keys --------------------------------------------------------------------------- */
+
+/* RequiresMountsFor= and WantsMountsFor=: absolute paths, appended; "" resets. */
+static int parse_mounts_for(struct service *svc, const struct service_diag *diag, unsigned line,
+			    const char *key, const char *value, strref *ref)
+{
+	char joined[SERVICE_LINE_MAX], copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+
+	if (!*value) {
+		*ref = 0;
+		return 0;
+	}
+	str_copy(copy, sizeof copy, value);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		if (!path_absolute_clean(w))
+			return invalid(svc, diag, line, key, w, "expected absolute paths");
+	if (snprintf(joined, sizeof joined, "%s%s%s", service_str(svc, *ref), *ref ? " " : "",
+		     value) >= (int)sizeof joined)
+		return invalid(svc, diag, line, key, value, "too many paths");
+	return store(svc, diag, line, key, joined, ref);
+}
+
+static int parse_slice(struct service *svc, const struct service_diag *diag, unsigned line,
+		       const char *key, const char *value)
+{
+	char name[SERVICE_NAME_MAX];
+	enum unit_kind kind;
+
+	if (!*value) {
+		svc->kinds.slice = 0;
+		return 0;
+	}
+	if (unit_name_canonical(value, name, sizeof name, &kind) < 0 || kind != UNIT_SLICE ||
+	    unit_name_is_template(name))
+		return invalid(svc, diag, line, key, value, "expected a slice unit name (x.slice)");
+	return store(svc, diag, line, key, name, &svc->kinds.slice);
+}
+
+/* Delegate=yes|no|controller list. cpuacct and blkio are cgroup v1 names systemd maps to
+ * cpu and io; a controller ember does not manage is named in a warning. */
+static int parse_delegate(struct service *svc, const struct service_diag *diag, unsigned line,
+			  const char *key, const char *value)
+{
+	static const struct { const char *name; unsigned bit; } ctrl[] = {
+		{ "memory", CG_CTRL_MEMORY }, { "pids", CG_CTRL_PIDS }, { "cpu", CG_CTRL_CPU },
+		{ "cpuacct", CG_CTRL_CPU }, { "io", CG_CTRL_IO }, { "blkio", CG_CTRL_IO },
+	};
+	static const char *const others[] = { "cpuset", "hugetlb", "rdma", "misc", "devices",
+		"bpf-firewall", "bpf-devices", "bpf-foreign", "bpf-socket-bind",
+		"bpf-restrict-network-interfaces" };
+	char copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+	bool yes;
+	unsigned bits = UNIT_DELEGATE_YES;
+
+	if (!*value || parse_bool(value, &yes) == 0) {
+		svc->kinds.delegate = *value && yes ? UNIT_DELEGATE_YES : 0;
+		return 0;
+	}
+	str_copy(copy, sizeof copy, value);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		size_t i, j;
+		for (i = 0; i < sizeof ctrl / sizeof *ctrl && strcmp(ctrl[i].name, w); i++)
+			;
+		if (i < sizeof ctrl / sizeof *ctrl) {
+			bits |= ctrl[i].bit;
+			continue;
+		}
+		for (j = 0; j < sizeof others / sizeof *others && strcmp(others[j], w); j++)
+			;
+		if (j == sizeof others / sizeof *others)
+			return invalid(svc, diag, line, key, w, "not a cgroup controller");
+		warn(svc, diag, line, "%s=%s: ember does not manage this controller; not delegated",
+		     key, w);
+	}
+	/* Only unmanaged controllers named: delegated, with none of ember's. */
+	svc->kinds.delegate = (uint8_t)(bits == UNIT_DELEGATE_YES ? UNIT_DELEGATE_YES | CG_CTRL_WANTED
+								   : bits);
+	return 0;
+}
+
+static int parse_mount_flag(struct service *svc, const struct service_diag *diag, unsigned line,
+			    const char *key, const char *value, unsigned flag)
+{
+	bool b = false;
+
+	if (*value && parse_bool(value, &b) < 0)
+		return invalid(svc, diag, line, key, value, "expected yes or no");
+	svc->kinds.mount_flags = (uint8_t)(b ? svc->kinds.mount_flags | flag
+					     : svc->kinds.mount_flags & ~flag);
+	return 0;
+}
+
+static int parse_mount_key(struct service *svc, const struct service_diag *diag, unsigned line,
+			   const char *key, const char *value)
+{
+	unsigned long mode, ms;
+
+	if (strcmp(key, "What") == 0)
+		return store(svc, diag, line, key, value, &svc->kinds.what);
+	if (strcmp(key, "Where") == 0) {
+		if (*value && !path_absolute_clean(value))
+			return invalid(svc, diag, line, key, value, "expected an absolute path");
+		return store(svc, diag, line, key, value, &svc->kinds.where);
+	}
+	if (strcmp(key, "Type") == 0)
+		return store(svc, diag, line, key, value, &svc->kinds.fstype);
+	if (strcmp(key, "Options") == 0)
+		return store(svc, diag, line, key, value, &svc->kinds.options);
+	if (strcmp(key, "DirectoryMode") == 0) {
+		char *end;
+		mode = strtoul(value, &end, 8);
+		if (value[0] != '0' || *end || mode > 07777 || strspn(value, "01234567") != strlen(value))
+			return invalid(svc, diag, line, key, value, "expected an octal mode (0755)");
+		svc->kinds.directory_mode = (uint16_t)mode;
+		return 0;
+	}
+	if (strcmp(key, "TimeoutSec") == 0) { /* mount(2) runs in PID 1: nothing to time out */
+		if (*value && parse_duration_ms(value, &ms) < 0)
+			return invalid(svc, diag, line, key, value, "expected a time span");
+		return 0;
+	}
+	if (strcmp(key, "LazyUnmount") == 0)
+		return parse_mount_flag(svc, diag, line, key, value, UNIT_MOUNT_LAZY);
+	if (strcmp(key, "ForceUnmount") == 0)
+		return parse_mount_flag(svc, diag, line, key, value, UNIT_MOUNT_FORCE);
+	if (strcmp(key, "ReadWriteOnly") == 0)
+		return parse_mount_flag(svc, diag, line, key, value, UNIT_MOUNT_RW_ONLY);
+	/* SloppyOptions=: mount(2) is never sloppy; an unknown option fails the mount. */
+	return parse_mount_flag(svc, diag, line, key, value, 0);
+}
+
+int unit_kinds_parse(struct service *svc, const struct service_diag *diag, unsigned line,
+		     const char *key, const char *value)
+{
+	unsigned long ms;
+
+	if (strcmp(key, "RequiresMountsFor") == 0)
+		return parse_mounts_for(svc, diag, line, key, value, &svc->kinds.mounts_for[0]);
+	if (strcmp(key, "WantsMountsFor") == 0)
+		return parse_mounts_for(svc, diag, line, key, value, &svc->kinds.mounts_for[1]);
+	if (strcmp(key, "Slice") == 0)
+		return parse_slice(svc, diag, line, key, value);
+	if (strcmp(key, "Delegate") == 0)
+		return parse_delegate(svc, diag, line, key, value);
+	if (strcmp(key, "JobTimeoutSec") == 0) {
+		if (*value && parse_duration_ms(value, &ms) < 0)
+			return invalid(svc, diag, line, key, value, "expected a time span");
+		/* A device: how long a start waits for it (as systemd's device timeout); other
+		 * kinds are read by unit-runtime-keys.c (service.c dispatches). */
+		if (svc->kind == UNIT_DEVICE)
+			svc->timeout_start_ms = !*value ? UNIT_DEVICE_TIMEOUT_MS
+					      : ms == 0 ? SERVICE_TIMEOUT_INFINITY : ms;
+		return 0;
+	}
+	return parse_mount_key(svc, diag, line, key, value);
+}
+
+/* ---- implicit dependencies ---------------------------------------------------------- */
+
+static void depend(struct service *svc, const struct service_diag *diag,
+		   struct service_name_list *list, const char *name)
+{
+	if (service_add_name(svc, list, name) < 0)
+		warn(svc, diag, 0, "%s: too many dependencies to add %s", svc->name, name);
+}
+
+/* "a-b-c.slice" -> "a-b.slice", "a.slice" -> "-.slice"; -1 for "-.slice". */
+static int slice_parent(const char *slice, char *out, size_t size)
+{
+	size_t stem = strlen(slice) - strlen(".slice");
+	const char *dash = NULL;
+
+	if (strcmp(slice, "-.slice") == 0)
+		return -1;
+	for (size_t i = 0; i < stem; i++)
+		if (slice[i] == '-')
+			dash = slice + i;
+	if (!dash)
+		return str_copy(out, size, "-.slice");
+	return snprintf(out, size, "%.*s.slice", (int)(dash - slice), slice) < (int)size ? 0 : -1;
+}
+
+int unit_kind_path(const char *name, char *out, size_t size)
+{
+	char stem[SERVICE_NAME_MAX];
+	const char *suffix = strrchr(name, '.');
+
+	if (!suffix || (size_t)(suffix - name) >= sizeof stem)
+		return -1;
+	snprintf(stem, sizeof stem, "%.*s", (int)(suffix - name), name);
+	if (strcmp(stem, "-") == 0)
+		return str_copy(out, size, "/");
+	if (unit_name_path_unescape(stem, out, size) < 0)
+		return -1;
+	/* As systemd: only a normalized path has a unit ("mnt-..-etc.mount" has none). */
+	for (const char *c = out; *c; c += strcspn(c, "/")) {
+		size_t n;
+		c++;
+		n = strcspn(c, "/");
+		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return -1;
+	}
+	return 0;
+}
+
+static void validate_mount(struct service *svc, const struct service_diag *diag)
+{
+	char where[UNIT_MOUNT_PATH_MAX];
+
+	if (unit_kind_path(svc->name, where, sizeof where) < 0) {
+		service_fail(svc, diag, 0, "the name does not name a mount point");
+		return;
+	}
+	if (svc->kinds.where && strcmp(service_str(svc, svc->kinds.where), where) != 0) {
+		service_fail(svc, diag, 0, "Where=%s does not match the unit name (%s)",
+			     service_str(svc, svc->kinds.where), where);
+		return;
+	}
+	if (strcmp(svc->path, "(built-in)") != 0 && !svc->kinds.what) {
+		service_fail(svc, diag, 0, "What= is missing");
+		return;
+	}
+	/* systemd's default dependencies of a local mount */
+	if (svc->default_dependencies && strcmp(where, "/") != 0) {
+		depend(svc, diag, &svc->after, "local-fs-pre.target");
+		depend(svc, diag, &svc->before, "local-fs.target");
+	}
+}
+
+void unit_kinds_validate(struct service *svc, const struct service_diag *diag)
+{
+	char parent[SERVICE_NAME_MAX];
+
+	switch (svc->kind) {
+	case UNIT_MOUNT:
+		validate_mount(svc, diag);
+		break;
+	case UNIT_DEVICE:
+		if (unit_kind_path(svc->name, parent, sizeof parent) < 0)
+			service_fail(svc, diag, 0, "the name does not name a device path");
+		break;
+	case UNIT_SLICE:
+		if (slice_parent(svc->name, parent, sizeof parent) == 0) {
+			depend(svc, diag, &svc->requires, parent);
+			depend(svc, diag, &svc->after, parent);
+		}
+		break;
+	default:
+		if (svc->kinds.slice) {
+			char slice[SERVICE_NAME_MAX];
+			str_copy(slice, sizeof slice, service_str(svc, svc->kinds.slice));
+			depend(svc, diag, &svc->requires, slice);
+			depend(svc, diag, &svc->after, slice);
+		}
+	}
+}
+

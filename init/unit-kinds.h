@@ -1,0 +1,89 @@
+#ifndef EMBER_UNIT_KINDS_H
+#define EMBER_UNIT_KINDS_H
+/* Mount, device and slice units (issue 12): the unit kinds real units depend on.
+ * docs/services.md "Mount, device and slice units" says what each does under ember.
+ *
+ *   unit-kinds.c   the keys (pure parsing), built-in definitions, implicit dependencies
+ *   unit-mount.c   mount points: /proc/self/mountinfo, /etc/fstab, mount(2), umount2(2)
+ *   unit-device.c  devices: /dev and /sys paths, network interfaces, the uevent socket
+ *   unit-slice.c   slices as cgroup paths, Delegate=
+ *
+ * A mount, device or slice unit runs nothing: it is active while its object is there
+ * (the path is a mount point, the device exists; a slice always). The supervisor starts
+ * and stops such units through unit_kind_start()/unit_kind_stop() and asks
+ * unit_kind_present() again whenever the watch (unit_kinds_pollfds()) says the mount
+ * table or the device list changed. Nothing here allocates. */
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "service.h"
+
+/* struct unit_kinds_spec.mount_flags */
+#define UNIT_MOUNT_LAZY 0x1u     /* LazyUnmount=yes: umount2(MNT_DETACH) */
+#define UNIT_MOUNT_FORCE 0x2u    /* ForceUnmount=yes: umount2(MNT_FORCE) */
+#define UNIT_MOUNT_RW_ONLY 0x4u  /* ReadWriteOnly=yes: no read-only retry */
+/* struct unit_kinds_spec.delegate: UNIT_DELEGATE_YES plus the CG_CTRL_* bits asked for
+ * (none: every controller ember enables) */
+#define UNIT_DELEGATE_YES 0x80u
+
+#define UNIT_DEVICE_TIMEOUT_MS 90000UL /* systemd's DefaultDeviceTimeoutSec= */
+#define UNIT_MOUNT_PATH_MAX 256        /* a mount point or device path, incl. NUL */
+
+/* ---- parsing (unit-kinds.c; pure) ---- */
+
+/* One of the keys below for svc (the parser's key table names them): 0, or -1 when the
+ * value is invalid (svc is then failed through diag). */
+int unit_kinds_parse(struct service *svc, const struct service_diag *diag, unsigned line,
+		     const char *key, const char *value);
+/* Whole-unit checks and implicit dependencies (Slice= -> Requires+After the slice, a
+ * slice -> its parent slice, a mount's Where= against its name, a mount's default
+ * dependencies). Called by the parser's validation. */
+void unit_kinds_validate(struct service *svc, const struct service_diag *diag);
+/* The definition of a mount, device or slice unit that has no file, or NULL for other
+ * kinds. Written into a static buffer: use it before the next call. */
+const char *unit_kinds_builtin(const char *name);
+/* RequiresMountsFor=/WantsMountsFor=: Requires= (Wants=) and After= on the mount unit
+ * of every prefix of each path that is configured: in /etc/fstab, or a .mount file
+ * (has_file(ctx, "x.mount") says whether one exists). Called by the loader. */
+void unit_kinds_mounts_for(struct service *svc, bool (*has_file)(void *ctx, const char *file),
+			   void *ctx, const struct service_diag *diag);
+
+/* The path a mount or device unit stands for ("home.mount" -> "/home",
+ * "dev-sda1.device" -> "/dev/sda1"): 0, or -1 when the name does not unescape. */
+int unit_kind_path(const char *name, char *out, size_t size);
+
+/* ---- run time (the supervisor) ---- */
+
+enum unit_kind_result { UNIT_KIND_ACTIVE, UNIT_KIND_WAIT, UNIT_KIND_FAILED };
+
+static inline bool unit_kind_passive(int kind)
+{
+	return kind == UNIT_MOUNT || kind == UNIT_DEVICE || kind == UNIT_SLICE;
+}
+/* Start: a slice is active; a device is active when present, else the caller waits up to
+ * unit_kind_timeout_ms(); a mount is active when mounted, else it is mounted from its
+ * file or /etc/fstab, and fails (err says why) when neither says how. */
+enum unit_kind_result unit_kind_start(const struct service *s, char *err, size_t size);
+unsigned long unit_kind_timeout_ms(const struct service *s);
+/* Is the unit's object there (mounted, present)? A slice: always. */
+bool unit_kind_present(const struct service *s);
+/* Stop: a mount is unmounted (never "/" or the API file systems). */
+void unit_kind_stop(const struct service *s);
+
+/* The watch: fds to poll while mount or device units are up or awaited (the uevent
+ * socket, /proc/self/mountinfo); then the same array back. unit_kinds_changed() is true
+ * once after either reported a change (and right after the watch opened). */
+size_t unit_kinds_pollfds(bool devices, bool mounts, struct pollfd *fds, size_t max);
+void unit_kinds_handle_pollfds(const struct pollfd *fds, size_t n);
+bool unit_kinds_changed(void);
+/* Without a uevent socket, a device that /dev or a test makes without one is noticed by
+ * polling this often while a device unit is awaited. */
+#define UNIT_DEVICE_POLL_MS 500
+
+/* ---- internals shared by the files above ---- */
+int unit_mount_fstab_find(const char *where, char *what, size_t what_size, char *type,
+			  size_t type_size, char *options, size_t options_size);
+bool unit_mount_is_mountpoint(const char *path);
+bool unit_device_present(const char *name);
+#endif

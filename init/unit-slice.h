@@ -1,0 +1,19 @@
+#ifndef EMBER_UNIT_SLICE_H
+#define EMBER_UNIT_SLICE_H
+/* Slices as cgroup paths below ember's subtree, and Delegate= (init/unit-slice.c). */
+#include <stddef.h>
+
+#include "service.h"
+
+#define UNIT_SLICE_PATH_MAX 512
+
+/* The path of slice below ember's subtree: "" for none or "-.slice", "a.slice/a-b.slice"
+ * for "a-b.slice". -1 when it does not fit or has an empty level ("a--b.slice"). */
+int unit_slice_path(const char *slice, char *out, size_t size);
+/* Create (EEXIST is fine) every level of slice below subtree_fd, enable controllers in
+ * each level's subtree_control, and open the last one into *fd (a dup of subtree_fd for
+ * none). 0, or -1 with errno. */
+int unit_slice_open(int subtree_fd, const char *slice, unsigned controllers, int *fd);
+/* Delegate=: give the cgroup cg_fd to the service's User=/Group=. 0, or -1 with err. */
+int unit_delegate(int cg_fd, const struct service *s, char *err, size_t size);
+#endif

@@ -1,0 +1,110 @@
+#!/bin/sh
+# Mount and device units under the real ember-init as PID 1 of a PID+mount+network
+# namespace (issue 12, unit kinds):
+#  - a .mount file mounted by ember, after the unit it is ordered after; the service that
+#    Requires= it starts only once it is mounted, and BindsTo= stops when it is unmounted
+#  - RequiresMountsFor= a path under an /etc/fstab entry: ember mounts it first
+#  - a mount point mounted before boot satisfies Requires=; one that is neither mounted
+#    nor configured fails Requires= and not Wants=; .automount stands for its mount
+#  - sys-subsystem-net-devices-X.device: a service waits for the interface (created 1.5 s
+#    late by another service: the test's command runs only once the boot settled), starts
+#    once it appears, stops (BindsTo=) when it is deleted; a device
+#    that never comes fails Requires= after JobTimeoutSec= (a drop-in) and not Wants=
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d /tmp/emberkinds.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+OWN=$tmp/etc/ember/services
+mkdir -p "$OWN" "$tmp/mark" "$tmp/pre"
+E=$BIN/emberctl
+
+# Unit names of paths: systemd-escape --path (mktemp's names need no \x escapes).
+esc() { printf '%s' "${1#/}" | tr / -; }
+LATE=$tmp/late FST=$tmp/fst PRE=$tmp/pre ABSENT=$tmp/absent
+MLATE=$(esc "$LATE").mount MPRE=$(esc "$PRE").mount MABSENT=$(esc "$ABSENT").mount
+DEV=sys-subsystem-net-devices-emk0.device NEVER=sys-subsystem-net-devices-emknever.device
+
+unit() { printf '%b' "$2" >"$1"; }
+unit "$OWN/slow.service" '[Service]\nType=oneshot\nExecStart=/bin/sleep 1\nRemainAfterExit=yes\n'
+unit "$OWN/$MLATE" "[Unit]\nDefaultDependencies=no\nAfter=slow.service\n[Mount]\nWhat=tmpfs\nWhere=$LATE\nType=tmpfs\nOptions=size=1m,mode=0755,nosuid\n"
+unit "$OWN/on-late.service" "[Unit]\nRequires=$MLATE\nAfter=$MLATE\n[Service]\nExecStart=/bin/sh -c 'mountpoint -q $LATE && test -e $tmp/mark/slow-done && echo yes >$tmp/mark/late-seen; exec sleep 1000'\n"
+unit "$OWN/slow-mark.service" "[Unit]\nAfter=slow.service\n[Service]\nType=oneshot\nExecStart=/bin/touch $tmp/mark/slow-done\n"
+unit "$OWN/bound-late.service" "[Unit]\nBindsTo=$MLATE\nAfter=$MLATE on-late.service\n[Service]\nExecStart=/bin/sleep 1000\n"
+unit "$OWN/on-fstab.service" "[Unit]\nRequiresMountsFor=$FST/data/x\n[Service]\nExecStart=/bin/sh -c 'mountpoint -q $FST && echo yes >$tmp/mark/fstab-seen; exec sleep 1000'\n"
+unit "$OWN/on-pre.service" "[Unit]\nRequires=$MPRE\nAfter=$MPRE\n[Service]\nExecStart=/bin/sleep 1000\n"
+unit "$OWN/needs-absent.service" "[Unit]\nRequires=$MABSENT\nAfter=$MABSENT\n[Service]\nExecStart=/bin/sleep 1000\n"
+unit "$OWN/wants-absent.service" "[Unit]\nWants=$MABSENT\nAfter=$MABSENT\n[Service]\nExecStart=/bin/sleep 1000\n"
+unit "$OWN/via-automount.service" "[Unit]\nRequires=$(esc "$PRE").automount\nAfter=$(esc "$PRE").automount\n[Service]\nExecStart=/bin/sleep 1000\n"
+unit "$OWN/maker.service" "[Service]\nExecStart=/bin/sh -c 'sleep 1.5; ip link add emk0 type bridge && touch $tmp/mark/dev-made; exec sleep 1000'\n"
+unit "$OWN/on-dev.service" "[Unit]\nRequires=$DEV\nBindsTo=$DEV\nAfter=$DEV\n[Service]\nExecStart=/bin/sh -c 'ip link show emk0 >/dev/null && echo yes >$tmp/mark/dev-seen; exec sleep 1000'\n"
+unit "$OWN/needs-never.service" "[Unit]\nRequires=$NEVER\nAfter=$NEVER\n[Service]\nExecStart=/bin/sleep 1000\n"
+unit "$OWN/wants-never.service" "[Unit]\nWants=$NEVER\nAfter=$NEVER\n[Service]\nExecStart=/bin/sleep 1000\n"
+mkdir -p "$OWN/$NEVER.d"
+unit "$OWN/$NEVER.d/timeout.conf" '[Unit]\nJobTimeoutSec=2s\n'
+printf '# test fstab\ntmpfs %s tmpfs size=1m,mode=0700 0 0\n' "$FST" >"$tmp/fstab"
+
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$E"
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" 2>/dev/null | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+wait_state() {
+	i=0
+	while [ \$i -lt \${3:-200} ]; do
+		s=\$(state "\$1"); for want in \$2; do [ "\$s" = "\$want" ] && return 0; done
+		sleep 0.05; i=\$((i+1))
+	done
+	return 1
+}
+expect() { wait_state "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2 is '\$(state \$2)', expected \$3"; }
+
+expect mount-unit-mounted $MLATE ready
+mountpoint -q $LATE && ok mount-unit-made-mount || bad mount-unit-made-mount "$LATE is not a mount point"
+expect mount-dependent-starts on-late ready
+sleep 0.3
+[ -e $tmp/mark/late-seen ] && ok mount-before-dependent || bad mount-before-dependent "on-late started before the mount or before slow.service"
+expect fstab-dependent-starts on-fstab ready
+sleep 0.3
+[ -e $tmp/mark/fstab-seen ] && ok requires-mounts-for-fstab || bad requires-mounts-for-fstab "$FST was not mounted before on-fstab"
+"\$E" status on-fstab | grep -q "$(esc "$FST").mount" && ok requires-mounts-for-listed || bad requires-mounts-for-listed "\$("\$E" status on-fstab | head -20)"
+expect premounted-satisfies on-pre ready
+expect automount-as-mount via-automount ready
+expect unconfigured-requires-fails needs-absent failed
+"\$E" status $MABSENT | grep -q "neither /etc/fstab nor a .mount file" && ok unconfigured-says-why || bad unconfigured-says-why "\$("\$E" status $MABSENT | tail -3)"
+expect unconfigured-wants-proceeds wants-absent ready
+
+# BindsTo= a mount: unmounted behind ember's back, the bound service stops.
+expect bound-to-mount-up bound-late ready
+umount $LATE && expect bindsto-mount-gone bound-late "stopped stopping" || bad bindsto-mount-gone "umount failed"
+expect mount-unit-gone $MLATE stopped
+
+# The device appeared late (maker.service): its service started after, and stops when
+# the device goes.
+[ -e $tmp/mark/dev-made ] && ok device-made-late || bad device-made-late "maker.service did not create emk0"
+expect device-appears $DEV ready
+expect device-dependent-starts on-dev ready
+sleep 0.3
+[ -e $tmp/mark/dev-seen ] && ok device-before-dependent || bad device-before-dependent "no mark"
+ip link del emk0
+expect bindsto-device-gone on-dev "stopped stopping"
+
+# A device that never comes: Requires= fails after JobTimeoutSec=, Wants= goes on.
+expect device-timeout-fails-requires needs-never failed
+"\$E" status $NEVER | grep -q "did not appear within 2s" && ok device-timeout-says-why || bad device-timeout-says-why "\$("\$E" status $NEVER | tail -3)"
+expect device-timeout-wants-proceeds wants-never ready
+kill -0 1 && ok pid1-alive || bad pid1-alive gone
+exit 0
+EOS
+chmod +x "$tmp/guest.sh"
+timeout 120 unshare --pid --mount --net --uts --fork --mount-proc sh -c '
+	mount --make-rprivate / && mount --bind "$1/fstab" /etc/fstab &&
+	mount -t tmpfs -o size=1m tmpfs "$1/pre" || exit 99
+	shift; exec env container=ember-test "$@"' sh "$tmp" \
+	"$BIN/ember-init" ember.services="$OWN" ember.run="$tmp/guest.sh" ember.shell=none \
+	>"$tmp/log" 2>&1
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+mountpoint -q "$FST" 2>/dev/null && fail fstab-mount-stayed-in-namespace "visible outside" || pass fstab-mount-stayed-in-namespace
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
+finish

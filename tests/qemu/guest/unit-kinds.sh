@@ -1,0 +1,55 @@
+#!/bin/sh
+# Inside the guest: mount, device and slice units, Slice= and Delegate= on a real cgroup2.
+ok() { echo "EMBER-TEST PASS $1"; }
+bad() { echo "EMBER-TEST FAIL $1: $2"; }
+CG=/sys/fs/cgroup/ember
+state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
+field() { emberctl --json status "$1" | sed -n "s/.*\"$2\":\([-0-9]*\).*/\1/p"; }
+wait_state() { i=0; while [ "$(state "$1")" != "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; }
+
+# tmp.mount as distributions ship it, pulled in by RequiresMountsFor=/tmp/deleg.
+[ "$(state tmp.mount)" = ready ] && ok tmp-mount-unit-ready || bad tmp-mount-unit-ready "$(state tmp.mount)"
+grep -q '^tmpfs /tmp tmpfs rw,nosuid,nodev' /proc/mounts && ok tmp-mounted-with-options ||
+	bad tmp-mounted-with-options "$(grep ' /tmp ' /proc/mounts)"
+emberctl status deleg | grep -q 'tmp.mount' && ok requires-mounts-for-unit-file ||
+	bad requires-mounts-for-unit-file "$(emberctl status deleg | head -12)"
+
+# A device present at boot; built-in slices.
+[ "$(state on-console)" = ready ] && ok device-present-at-boot || bad device-present-at-boot "on-console is $(state on-console)"
+[ "$(state dev-ttyS0.device)" = ready ] && ok device-unit-ready || bad device-unit-ready "$(state dev-ttyS0.device)"
+[ "$(state system.slice)" = ready ] && ok builtin-system-slice || bad builtin-system-slice "$(state system.slice)"
+
+# Slice=kinds-sub.slice: ember/kinds.slice/kinds-sub.slice/sliced.service, parents active.
+wait_state sliced ready
+pid=$(field sliced main_pid)
+grep -qx '0::/ember/kinds.slice/kinds-sub.slice/sliced.service' "/proc/$pid/cgroup" &&
+	ok service-in-slice-cgroup || bad service-in-slice-cgroup "$(cat /proc/$pid/cgroup)"
+[ "$(state kinds.slice)" = ready ] && [ "$(state kinds-sub.slice)" = ready ] &&
+	ok parent-slices-active || bad parent-slices-active "kinds.slice $(state kinds.slice), kinds-sub.slice $(state kinds-sub.slice)"
+grep -qw memory $CG/kinds.slice/kinds-sub.slice/cgroup.subtree_control && ok slice-passes-controllers ||
+	bad slice-passes-controllers "$(cat $CG/kinds.slice/kinds-sub.slice/cgroup.subtree_control)"
+[ -e $CG/kinds.slice/kinds-sub.slice/sliced.service/memory.current ] && ok sliced-service-accounted ||
+	bad sliced-service-accounted "no memory.current"
+emberctl status sliced | grep -q 'kinds.slice/kinds-sub.slice/sliced.service' && ok status-shows-slice-path ||
+	bad status-shows-slice-path "$(emberctl status sliced | grep -i cgroup)"
+emberctl stop sliced; wait_state sliced stopped
+[ ! -d $CG/kinds.slice/kinds-sub.slice/sliced.service ] && ok sliced-cgroup-removed || bad sliced-cgroup-removed "still there"
+
+# Delegate=memory pids to uid 4242: it may build its own tree; without Delegate= it may not.
+wait_state deleg ready; wait_state undeleg ready; sleep 0.5
+[ "$(stat -c %u:%g $CG/deleg.service)" = 4242:4242 ] && ok delegated-dir-owned ||
+	bad delegated-dir-owned "$(stat -c %u:%g $CG/deleg.service)"
+[ "$(stat -c %u $CG/deleg.service/cgroup.subtree_control)" = 4242 ] && ok delegated-files-owned ||
+	bad delegated-files-owned "$(ls -ln $CG/deleg.service | head -5)"
+grep -qw memory $CG/deleg.service/cgroup.controllers && ok delegated-controllers-available ||
+	bad delegated-controllers-available "$(cat $CG/deleg.service/cgroup.controllers)"
+emberctl log deleg | grep -q deleg-managed-own-tree && ok delegatee-manages-subtree ||
+	bad delegatee-manages-subtree "$(emberctl log deleg | tail -3)"
+grep -qw memory $CG/deleg.service/cgroup.subtree_control && [ -e $CG/deleg.service/leaf/memory.current ] &&
+	ok delegatee-enabled-controller || bad delegatee-enabled-controller "$(cat $CG/deleg.service/cgroup.subtree_control)"
+emberctl log undeleg | grep -q undeleg-refused && ok undelegated-refused ||
+	bad undelegated-refused "$(emberctl log undeleg | tail -3)"
+[ "$(stat -c %u $CG/undeleg.service)" = 0 ] && ok undelegated-dir-root || bad undelegated-dir-root "$(stat -c %u $CG/undeleg.service)"
+emberctl stop deleg; wait_state deleg stopped
+[ ! -d $CG/deleg.service ] && ok delegated-tree-removed || bad delegated-tree-removed "$(ls $CG/deleg.service)"
+kill -0 1 && ok pid1-alive || bad pid1-alive gone

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Mount, device and slice units on the Debian kernel in one boot (issue 12, unit kinds):
+# a distribution's tmp.mount pulled in by RequiresMountsFor=, a device present at boot,
+# Slice= nesting on a real cgroup2, Delegate= to an unprivileged user (the delegatee
+# builds its own tree; the same service without Delegate= is refused by the kernel).
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/qemu/lib.sh"
+img=$QEMU_WORK/unit-kinds.cpio
+etc=$QEMU_WORK/unit-kinds-etc
+mkdir -p "$etc"
+printf 'root:x:0:0:root:/root:/bin/sh\nkinds:x:4242:4242:kinds:/:/bin/sh\n' >"$etc/passwd"
+printf 'root:x:0:\nkinds:x:4242:\n' >"$etc/group"
+qemu_image "$img" --dir "$TOP/tests/qemu/guest:/test" \
+	--file "$etc/passwd:/etc/passwd" --file "$etc/group:/etc/group" \
+	--dir "$TOP/tests/qemu/services-kinds:/etc/ember/services"
+qemu_test "$img" unit-kinds 180 unit-kinds.sh
+finish
