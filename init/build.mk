@@ -6,4 +6,5 @@ EMBER_INIT_SRC = init/main.c init/apifs.c init/cmdline.c init/console.c init/eme
 	init/exec-line.c init/socket-unit.c init/sockets.c init/busname-watch.c \
 	init/condition.c init/condition-probe.c init/unit-compat.c init/spawn-execenv.c init/sysctl.c init/handover.c
 EMBER_INIT_SRC += init/svc-lifecycle.c init/svc-pidfile.c # U2: service types and lifecycle
+EMBER_INIT_SRC += init/control-verbs.c # emberctl verbs (issue 17)
 $(eval $(call musl_prog,ember-init,$(EMBER_INIT_SRC)))

@@ -172,7 +172,7 @@ usage_error() {
 usage_error usage-no-command
 usage_error usage-unknown-command bogus
 usage_error usage-missing-name status
-usage_error usage-extra-name list sshd
+usage_error usage-extra-name status sshd other
 usage_error usage-invalid-name status ../etc
 usage_error usage-json-on-action --json start sshd
 usage_error usage-follow-on-status status sshd -f
