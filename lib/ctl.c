@@ -260,7 +260,7 @@ static int format_valued(const struct ctl_request *req, char *buf, size_t size, 
 static int parse_request(const char *buf, size_t len, struct ctl_request *req, char *err,
 			 size_t errlen)
 {
-	char copy[CTL_REQUEST_MAX + 1];
+	char copy[CTL_REQUEST_MAX + 1], back[CTL_REQUEST_MAX + 1];
 	char *word[2 + CTL_OPTIONS_MAX];
 	size_t nwords = 0;
 	size_t next = 0;
@@ -302,7 +302,15 @@ static int parse_request(const char *buf, size_t len, struct ctl_request *req, c
 		if (r < 0)
 			return -1;
 	}
-	return check_valued(word[0], req, err, errlen);
+	if (check_valued(word[0], req, err, errlen) < 0)
+		return -1;
+	/* One spelling per request (options in the order the formatter writes them): a
+	 * parsed request formats back to the same bytes. */
+	if (ctl_request_format(req, back, sizeof back, NULL, 0) != (int)len ||
+	    memcmp(back, buf, len) != 0)
+		return fail_msg(err, errlen, "%s: options out of order (expected: %s)", word[0],
+				"flags, then from=, signal=, whom=");
+	return 0;
 }
 
 int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req, char *err,

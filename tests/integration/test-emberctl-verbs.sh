@@ -293,4 +293,13 @@ grep -q '^FAIL ' "$tmp/log" && FAILED=1
 grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
 grep -q 'control: signal 1 to all of web, requested by uid 0' "$tmp/log" && pass kill-logged ||
 	fail kill-logged "no 'control: signal 1 to all of web' in PID 1's log"
+
+# Completions know the new verbs and their options.
+comp() { bash -c '. "$1/completions/bash/emberctl"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _emberctl; echo "${COMPREPLY[*]}"' _ "$TOP" "$@"; }
+[ "$(comp emberctl kill --kill-whom '')" = "main control all" ] && pass bash-completes-kill-whom ||
+	fail bash-completes-kill-whom "$(comp emberctl kill --kill-whom '')"
+comp emberctl is- | grep -q 'is-active is-failed' && pass bash-completes-is-verbs ||
+	fail bash-completes-is-verbs "$(comp emberctl is-)"
+comp emberctl show -p Activ | grep -q 'ActiveState' && pass bash-completes-properties ||
+	fail bash-completes-properties "$(comp emberctl show -p Activ)"
 finish

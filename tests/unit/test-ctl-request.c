@@ -119,7 +119,8 @@ static void parses_valued_options(void)
 	      req.whom == CTL_WHOM_MAIN);
 	CHECK(ctl_request_format(&req, buf, sizeof buf, err, sizeof err) > 0);
 	CHECK_STR(buf, "kill sshd signal=64 whom=main");
-	CHECK(parse("kill sshd whom=control signal=1") == 0 && req.whom == CTL_WHOM_CONTROL);
+	CHECK(parse("kill sshd signal=1 whom=control") == 0 && req.whom == CTL_WHOM_CONTROL);
+	CHECK(rejected("kill sshd whom=control signal=1", "out of order"));
 	CHECK(parse("log a stamped") == 0 && req.options == CTL_OPT_STAMPED);
 	CHECK(parse("log a follow from=123") == 0 && req.from == 123 &&
 	      req.options == CTL_OPT_FOLLOW);
