@@ -680,7 +680,7 @@ static unsigned long long journal_of(const struct options *o, const char *name,
 	if (journal_add(j, name, &set, &cursor, err, sizeof err) < 0)
 		die(EXIT_SYSTEM, "%s", err);
 	records_free(&set);
-	/* The text stays in j (copied); the names point into r's records: keep them. */
+	reply_free(&r); /* j holds copies of the text */
 	return cursor;
 }
 

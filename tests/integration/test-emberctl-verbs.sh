@@ -257,6 +257,12 @@ PY
 	t nobody-may-show 0 nobody "\$E" show -p ActiveState web
 	t nobody-may-log-all 0 nobody "\$E" log --all -n 3
 	t nobody-may-cat 0 nobody "\$E" cat web
+	# A member of the control group (ember.ctl_group=4242) may, as root may.
+	member() { setpriv --reuid 65534 --regid 65534 --groups 4242 "\$@"; }
+	t member-may-kill 0 member "\$E" kill -s HUP --kill-whom=main web
+	t member-may-stop-several 0 member "\$E" stop db chatty
+	"\$E" is-active -q db chatty && bad member-stopped-both "still active" || ok member-stopped-both
+	t member-may-start-several 0 member "\$E" start db chatty
 else
 	echo "SKIP hostile-nobody: setpriv missing"
 fi
@@ -286,7 +292,7 @@ EOS
 chmod +x "$tmp/guest.sh"
 timeout 180 unshare --pid --mount --uts --fork --mount-proc \
 	env container=ember-test "$BIN/ember-init" ember.services="$S" \
-	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
+	ember.run="$tmp/guest.sh" ember.shell=none ember.ctl_group=4242 >"$tmp/log" 2>&1
 rc=$?
 grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
 grep -q '^FAIL ' "$tmp/log" && FAILED=1
