@@ -101,6 +101,12 @@ static int signal_one(pid_t pid, int sig)
 	return pid > 1 && kill(pid, sig) == 0 ? 1 : 0;
 }
 
+static bool up(const struct unit *u)
+{
+	return u->state == UNIT_STARTING || u->state == UNIT_RUNNING || u->state == UNIT_READY ||
+	       u->state == UNIT_STOPPING;
+}
+
 /* Every process of the service: its cgroup, or without cgroups its session (and the
  * main and control process should they have left it). */
 static int signal_all(struct unit *u, int sig)
@@ -113,7 +119,10 @@ static int signal_all(struct unit *u, int sig)
 		svc_cgroup_signal(u, sig);
 		return 1;
 	}
-	if (u->pgid > 1 && kill(-u->pgid, sig) == 0)
+	/* The session id stays set after the service stopped, and may be reused by then:
+	 * only a unit that may have processes gets its session signalled. */
+	if (u->pgid > 1 && (u->main_pid > 0 || u->control_pid > 0 || up(u)) &&
+	    kill(-u->pgid, sig) == 0)
 		sent++;
 	if (u->main_pid > 1 && (u->pgid <= 1 || getpgid(u->main_pid) != u->pgid))
 		sent += signal_one(u->main_pid, sig);
