@@ -37,8 +37,10 @@ enum {
 };
 
 /* Verbs emberctl answers from other replies and files (emberctl verbs, issue 17). */
-enum client_verb { CV_NONE, CV_IS_ACTIVE, CV_IS_FAILED, CV_SHOW, CV_CAT };
-static const char *const client_verbs[] = { "", "is-active", "is-failed", "show", "cat" };
+enum client_verb { CV_NONE, CV_IS_ACTIVE, CV_IS_FAILED, CV_SHOW, CV_CAT, CV_DAEMON_RELOAD };
+static const char *const client_verbs[] = {
+	"", "is-active", "is-failed", "show", "cat", "daemon-reload",
+};
 
 struct options {
 	bool json, follow, quiet, value, all, failed;
@@ -59,7 +61,7 @@ static void usage(FILE *f)
 		"usage: emberctl [--json] list [--failed] [--state=STATE,...] [PATTERN...]\n"
 		"       emberctl [--json] status NAME\n"
 		"       emberctl start|stop|restart|reload NAME...\n"
-		"       emberctl reload\n"
+		"       emberctl reload | daemon-reload\n"
 		"       emberctl kill [-s SIGNAL] [--kill-whom=main|control|all] NAME...\n"
 		"       emberctl [-q] is-active|is-failed NAME...\n"
 		"       emberctl show [-p PROP,...] [--value] NAME...\n"
@@ -796,6 +798,9 @@ static int run(struct options *o)
 		return cmd_is_state(o, cv == CV_IS_ACTIVE);
 	case CV_SHOW: check_names(o, 1, (size_t)-1); return cmd_show(o);
 	case CV_CAT: check_names(o, 1, (size_t)-1); return cmd_cat(o);
+	case CV_DAEMON_RELOAD: /* systemctl's name for reload without a name */
+		check_names(o, 0, 0);
+		return cmd_plain(o, CTL_RELOAD);
 	case CV_NONE: break;
 	}
 	switch ((enum ctl_verb)verb) {

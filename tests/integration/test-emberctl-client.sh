@@ -181,6 +181,11 @@ X0'; ctl is-active a
 expect is-active-failed-3 3 "^failed$"
 request_is is-active-asks-list "list"
 
+serve 'Tadded x\n
+X0'; ctl daemon-reload
+expect daemon-reload-exits-0 0 "^added x$"
+request_is daemon-reload-is-reload "reload"
+
 # ---- usage ----
 usage_error() {
 	name=$1; shift
