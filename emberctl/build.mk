@@ -1,6 +1,8 @@
 # emberctl: the control client of ember-init (libc only). The protocol codec is lib/ctl.c.
 EMBERCTL_SRC = emberctl/main.c emberctl/client.c emberctl/records.c emberctl/show.c \
                emberctl/analyze.c emberctl/enable.c emberctl/verify.c \
+               emberctl/cat.c emberctl/filter.c emberctl/journal.c emberctl/kill.c \
+               emberctl/props.c emberctl/since.c \
                emberctl/verify-seccomp.c \
                init/service.c init/unit-runtime-keys.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c \
                init/unit-kinds.c

@@ -471,36 +471,75 @@ static bool linked(const struct opts *o, const char *name)
 	return false;
 }
 
+/* emberctl verbs (issue 17): the state alone, for is-enabled and show's UnitFileState. */
+static const char *file_state(struct opts *o, const char *name, bool *enabled)
+{
+	char file[NAME_MAX + 1], path[PATH_MAX], rpath[PATH_MAX];
+	int d = find_fragment(o, name, file, path);
+
+	*enabled = false;
+	rooted(o, path, rpath, sizeof rpath);
+	if (d < 0)
+		return "not-found";
+	if (is_masked(rpath))
+		return "masked";
+	if (linked(o, name)) {
+		*enabled = true;
+		return "enabled";
+	}
+	if (read_install(o, name, path) == 0 && !svc.has_install) {
+		/* ember's own units without [Install] start at boot: enabled, implicitly. */
+		*enabled = true;
+		return d < OWN_DIRS ? "enabled" : "static";
+	}
+	return "disabled";
+}
+
 /* Prints the state; returns true when it counts as enabled. */
 static bool is_enabled_one(struct opts *o, const char *arg, bool *error)
 {
-	char name[SERVICE_NAME_MAX], file[NAME_MAX + 1], path[PATH_MAX], rpath[PATH_MAX];
+	char name[SERVICE_NAME_MAX];
+	bool enabled;
 	const char *state;
-	bool enabled = false;
-	int d;
 
 	if (canonical(arg, name) < 0) {
 		*error = true;
 		return false;
 	}
-	d = find_fragment(o, name, file, path);
-	rooted(o, path, rpath, sizeof rpath);
-	if (d < 0) {
-		state = "not-found";
-	} else if (is_masked(rpath)) {
-		state = "masked";
-	} else if (linked(o, name)) {
-		state = "enabled";
-		enabled = true;
-	} else if (read_install(o, name, path) == 0 && !svc.has_install) {
-		/* ember's own units without [Install] start at boot: enabled, implicitly. */
-		state = d < OWN_DIRS ? "enabled" : "static";
-		enabled = true;
-	} else {
-		state = "disabled";
-	}
+	state = file_state(o, name, &enabled);
 	say(o, "%s\n", state);
 	return enabled;
+}
+
+/* emberctl verbs (issue 17) */
+const char *enable_unit_file_state(const char *name)
+{
+	struct opts o = { .root = "", .quiet = true };
+	bool enabled;
+
+	return file_state(&o, name, &enabled);
+}
+
+int enable_find_unit_file(const char *name, char *path, size_t size)
+{
+	struct opts o = { .root = "", .quiet = true };
+	char file[NAME_MAX + 1], found[PATH_MAX];
+	int d = find_fragment(&o, name, file, found);
+
+	if (d < 0 || snprintf(path, size, "%s", found) >= (int)size)
+		return -1;
+	return d;
+}
+
+const char *const *enable_search_dirs(size_t *n)
+{
+	*n = NSEARCH;
+	return search;
+}
+
+bool enable_is_masked(const char *path)
+{
+	return is_masked(path);
 }
 
 /* ---- main ---------------------------------------------------------------------------- */

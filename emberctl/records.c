@@ -11,6 +11,7 @@ static const char *const int_keys[] = {
 	"main_pid", "restarts", "since_us", "memory_current", "memory_peak",
 	"hugetlb_bytes", "pids_current", "cpu_usage_usec", "exit_status", "exit_signal",
 	"started_us", "ready_us", "failed_us", "stopped_us", "userspace_start_us",
+	"control_pid", "t_ms", "eol", "cursor", /* emberctl verbs (issue 17) */
 };
 /* Keys whose values are comma-separated lists of service names. */
 static const char *const list_keys[] = { "after", "requires" };

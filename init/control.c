@@ -8,6 +8,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "control-verbs.h" /* emberctl verbs (issue 17) */
 #include "ctl.h"
 #include "io.h"
 #include "log.h"
@@ -229,6 +230,7 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 	ctl_record_add_str(w, "status_text", u->status_text);
 	ctl_record_add_str(w, "error", u->error);
 	ctl_record_add_str(w, "type", s->kind == UNIT_SOCKET ? "socket" : type_name(s->type));
+	verbs_add_summary(w, u); /* emberctl verbs (issue 17) */
 }
 
 static void reply_list(struct client *c)
@@ -257,6 +259,7 @@ static void reply_status(struct client *c, const struct unit *u)
 	ctl_record_add_str(&c->w, "cgroup", st.path);
 	add_names(&c->w, "after", u->svc, &u->svc->after);
 	add_names(&c->w, "requires", u->svc, &u->svc->requires);
+	verbs_add_status(&c->w, u); /* emberctl verbs (issue 17) */
 	ctl_record_end(&c->w);
 	ctl_write_exit(&c->w, CTL_STATUS_OK);
 }
@@ -298,13 +301,21 @@ static bool follow_allowed(const struct client *c)
 	return followers < (c->uid == 0 ? ROOT_FOLLOWERS : PER_UID_FOLLOWERS);
 }
 
-static void reply_log(struct client *c, const struct unit *u, bool follow)
+static void reply_log(struct client *c, const struct unit *u, const struct ctl_request *r)
 {
+	bool follow = r->options & CTL_OPT_FOLLOW;
+
+	/* emberctl verbs (issue 17): each line with its time, for --since, -n and --all */
+	if (r->options & CTL_OPT_STAMPED) {
+		verbs_reply_stamped_log(&c->w, u);
+		return;
+	}
 	if (follow && !follow_allowed(c)) {
 		fail_reply(c, CTL_STATUS_FAILED, "too many log followers for this user");
 		return;
 	}
-	c->cursor = logbuf_read(&u->log, 0, emit_text, &c->w);
+	/* emberctl verbs (issue 17): from= goes on where a stamped reply ended */
+	c->cursor = logbuf_read(&u->log, r->from, emit_text, &c->w);
 	ctl_writer_flush(&c->w);
 	if (!follow) {
 		ctl_write_exit(&c->w, CTL_STATUS_OK);
@@ -351,6 +362,15 @@ static void change(struct client *c, const struct ctl_request *r)
 		else
 			supervisor_reload(report_line, &c->w);
 		break;
+	/* emberctl verbs (issue 17) */
+	case CTL_KILL: {
+		int status;
+		if (verbs_kill(r->name, r->signal, r->whom, c->uid, &status, err, sizeof err) < 0) {
+			fail_reply(c, status, err);
+			return;
+		}
+		break;
+	}
 	case CTL_DAEMON_REEXEC:
 		log_info("control: re-execution requested by uid %u", (unsigned)c->uid);
 		/* The reply goes out first: the new PID 1 does not know this client. */
@@ -399,7 +419,7 @@ static void dispatch(struct client *c, const struct ctl_request *r)
 	case CTL_LIST: reply_list(c); break;
 	case CTL_STATUS: reply_status(c, u); break;
 	case CTL_ANALYZE: reply_analyze(c); break;
-	case CTL_LOG: reply_log(c, u, r->options & CTL_OPT_FOLLOW); break;
+	case CTL_LOG: reply_log(c, u, r); break;
 	default: change(c, r);
 	}
 }

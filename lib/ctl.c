@@ -16,6 +16,8 @@ static const char *const verb_names[CTL_VERB_COUNT] = {
 	[CTL_LOG] = "log",           [CTL_ANALYZE] = "analyze", [CTL_POWEROFF] = "poweroff",
 	[CTL_REBOOT] = "reboot",     [CTL_HALT] = "halt",
 	[CTL_DAEMON_REEXEC] = "daemon-reexec",
+	/* emberctl verbs (issue 17) */
+	[CTL_KILL] = "kill",
 };
 
 /* Each option and the verbs that take it. */
@@ -25,6 +27,7 @@ static const struct {
 	unsigned verbs; /* bit v: verb v takes it */
 } options[] = {
 	{ "follow", CTL_OPT_FOLLOW, 1u << CTL_LOG },
+	{ "stamped", CTL_OPT_STAMPED, 1u << CTL_LOG }, /* emberctl verbs (issue 17) */
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 
@@ -50,7 +53,7 @@ bool ctl_verb_takes_name(enum ctl_verb verb)
 {
 	switch (verb) {
 	case CTL_STATUS: case CTL_START: case CTL_STOP: case CTL_RESTART:
-	case CTL_LOG:
+	case CTL_LOG: case CTL_KILL:
 		return true;
 	default:
 		return false;
@@ -152,10 +155,112 @@ static int parse_option(const char *verb, const char *word, struct ctl_request *
 	return 0;
 }
 
+static int append(char *buf, size_t size, size_t *len, const char *s);
+
+/* ---- emberctl verbs (issue 17): options with a value ---------------------------------
+ * "from=CURSOR" (log follow), "signal=N" and "whom=WHO" (kill). Each at most once. */
+
+static const char *const whom_names[CTL_WHOM_COUNT] = {
+	[CTL_WHOM_ALL] = "all", [CTL_WHOM_MAIN] = "main", [CTL_WHOM_CONTROL] = "control",
+};
+
+const char *ctl_whom_name(enum ctl_whom whom)
+{
+	return (unsigned)whom < CTL_WHOM_COUNT ? whom_names[whom] : NULL;
+}
+
+/* Decimal digits only, no sign, no leading zero, at most max. */
+static int parse_number(const char *s, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (*s == '\0' || (s[0] == '0' && s[1] != '\0'))
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (max - (unsigned)(*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (unsigned)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_valued(const char *verb, char *word, struct ctl_request *req, char *err,
+			size_t errlen)
+{
+	char *value = strchr(word, '=');
+	unsigned long long n;
+
+	*value++ = '\0';
+	if (strcmp(word, "from") == 0 && req->verb == CTL_LOG) {
+		if (req->from || parse_number(value, ULLONG_MAX, &n) < 0 || n == 0)
+			return fail_msg(err, errlen, "%s: bad or repeated 'from=': expected a "
+					"cursor, 1 or more", verb);
+		req->from = n;
+		return 0;
+	}
+	if (strcmp(word, "signal") == 0 && req->verb == CTL_KILL) {
+		if (req->signal || parse_number(value, CTL_SIGNAL_MAX, &n) < 0 || n == 0)
+			return fail_msg(err, errlen, "%s: bad or repeated 'signal=': expected "
+					"1-%d", verb, CTL_SIGNAL_MAX);
+		req->signal = (int)n;
+		return 0;
+	}
+	if (strcmp(word, "whom") == 0 && req->verb == CTL_KILL) {
+		for (int w = 1; w < CTL_WHOM_COUNT; w++)
+			if (req->whom == CTL_WHOM_ALL && strcmp(value, whom_names[w]) == 0) {
+				req->whom = (enum ctl_whom)w;
+				return 0;
+			}
+		if (strcmp(value, "all") == 0)
+			return fail_msg(err, errlen, "%s: 'whom=all' is the default; not sent", verb);
+		return fail_msg(err, errlen, "%s: bad or repeated 'whom=': expected main or "
+				"control", verb);
+	}
+	return fail_msg(err, errlen, "%s: option '%.*s=' is not valid for this verb", verb,
+			QUOTE_MAX, word);
+}
+
+/* What the valued options need of each other once the whole request is read. */
+static int check_valued(const char *verb, const struct ctl_request *req, char *err,
+			size_t errlen)
+{
+	if (req->verb == CTL_KILL && req->signal == 0)
+		return fail_msg(err, errlen, "%s: missing 'signal='", verb);
+	if (req->from && !(req->options & CTL_OPT_FOLLOW))
+		return fail_msg(err, errlen, "%s: 'from=' needs 'follow'", verb);
+	if ((req->options & CTL_OPT_FOLLOW) && (req->options & CTL_OPT_STAMPED))
+		return fail_msg(err, errlen, "%s: 'stamped' and 'follow' do not go together", verb);
+	return 0;
+}
+
+/* The valued options of req as words, appended to buf. */
+static int format_valued(const struct ctl_request *req, char *buf, size_t size, size_t *len)
+{
+	char word[48];
+
+	if (req->from) {
+		snprintf(word, sizeof word, " from=%llu", req->from);
+		if (append(buf, size, len, word) < 0)
+			return -1;
+	}
+	if (req->signal) {
+		snprintf(word, sizeof word, " signal=%d", req->signal);
+		if (append(buf, size, len, word) < 0)
+			return -1;
+	}
+	if (req->whom != CTL_WHOM_ALL) {
+		snprintf(word, sizeof word, " whom=%s", ctl_whom_name(req->whom));
+		if (append(buf, size, len, word) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_request(const char *buf, size_t len, struct ctl_request *req, char *err,
 			 size_t errlen)
 {
-	char copy[CTL_REQUEST_MAX + 1];
+	char copy[CTL_REQUEST_MAX + 1], back[CTL_REQUEST_MAX + 1];
 	char *word[2 + CTL_OPTIONS_MAX];
 	size_t nwords = 0;
 	size_t next = 0;
@@ -191,9 +296,20 @@ static int parse_request(const char *buf, size_t len, struct ctl_request *req, c
 		memcpy(req->name, word[1], strlen(word[1]) + 1);
 		next = 2;
 	}
-	for (size_t i = next; i < nwords; i++)
-		if (parse_option(word[0], word[i], req, err, errlen) < 0)
+	for (size_t i = next; i < nwords; i++) {
+		int r = strchr(word[i], '=') ? parse_valued(word[0], word[i], req, err, errlen)
+					     : parse_option(word[0], word[i], req, err, errlen);
+		if (r < 0)
 			return -1;
+	}
+	if (check_valued(word[0], req, err, errlen) < 0)
+		return -1;
+	/* One spelling per request (options in the order the formatter writes them): a
+	 * parsed request formats back to the same bytes. */
+	if (ctl_request_format(req, back, sizeof back, NULL, 0) != (int)len ||
+	    memcmp(back, buf, len) != 0)
+		return fail_msg(err, errlen, "%s: options out of order (expected: %s)", word[0],
+				"flags, then from=, signal=, whom=");
 	return 0;
 }
 
@@ -252,6 +368,15 @@ int ctl_request_format(const struct ctl_request *req, char *buf, size_t size, ch
 	}
 	if (left)
 		return fail_msg(err, errlen, "%s: unknown option bits 0x%x", verb, left);
+	if ((req->from && req->verb != CTL_LOG) || (req->signal && req->verb != CTL_KILL) ||
+	    (req->whom != CTL_WHOM_ALL && req->verb != CTL_KILL) ||
+	    (unsigned)req->whom >= CTL_WHOM_COUNT || req->signal < 0 ||
+	    req->signal > CTL_SIGNAL_MAX)
+		return fail_msg(err, errlen, "%s: option value not valid for this verb", verb);
+	if (check_valued(verb, req, err, errlen) < 0)
+		return -1;
+	if (format_valued(req, buf, size, &len) < 0)
+		goto too_long;
 	return (int)len;
 too_long:
 	errno = ENAMETOOLONG;

@@ -44,17 +44,34 @@ enum ctl_verb {
 	CTL_ANALYZE, CTL_POWEROFF, CTL_REBOOT, CTL_HALT,
 	/* PID 1 hardening (issue 14) */
 	CTL_DAEMON_REEXEC,
+	/* emberctl verbs (issue 17) */
+	CTL_KILL,
 	CTL_VERB_COUNT,
 };
 
 /* Request options: bits of ctl_request.options. */
 #define CTL_OPT_FOLLOW 0x1u /* "follow": log keeps sending new lines */
+/* emberctl verbs (issue 17) */
+#define CTL_OPT_STAMPED 0x2u /* "stamped": log sends records with each line's time */
+
+/* kill's "whom=": which of the service's processes get the signal (systemctl
+ * --kill-whom=). Every process of its cgroup is the default, as for systemctl. */
+enum ctl_whom { CTL_WHOM_ALL, CTL_WHOM_MAIN, CTL_WHOM_CONTROL, CTL_WHOM_COUNT };
+#define CTL_SIGNAL_MAX 64 /* kill's "signal=": 1..64, Linux's signal numbers */
 
 struct ctl_request {
 	enum ctl_verb verb;
 	char name[CTL_NAME_MAX]; /* "" for verbs without a service name */
 	unsigned options;        /* CTL_OPT_* */
+	/* emberctl verbs (issue 17): options with a value ("word=value"); 0 when absent */
+	unsigned long long from; /* log follow: "from=CURSOR", the cursor a stamped reply
+				  * ended with (0: the whole buffer) */
+	int signal;              /* kill: "signal=N", 1..CTL_SIGNAL_MAX (required) */
+	enum ctl_whom whom;      /* kill: "whom=main|control|all" */
 };
+
+/* "all", "main", "control"; NULL when out of range. */
+const char *ctl_whom_name(enum ctl_whom whom);
 
 /* "list", "status", ...; NULL when verb is out of range. */
 const char *ctl_verb_name(enum ctl_verb verb);

@@ -163,6 +163,29 @@ long=$(head -c 5000 /dev/zero | tr '\0' a)
 bad_reply oversized-packet "T$long" "reply packet longer than 4096 bytes"
 bad_reply status-without-record 'X0' "no record for sshd" status sshd
 
+# ---- emberctl verbs (issue 17): the requests they send ----
+serve 'X0'; ctl kill -s HUP --kill-whom=main sshd
+expect kill-exits-0 0
+request_is kill-request "kill sshd signal=1 whom=main"
+serve 'X0'; ctl kill sshd.service
+request_is kill-default-term-all "kill sshd signal=15"
+serve 'Rt_ms=5\ntext=one\neol=1\n\n
+Rt_ms=9\ntext=two\neol=1\n\n
+Rcursor=40\n\n
+X0'; ctl log sshd -n 1
+expect log-lines-exits-0 0 "^two$"
+request_is log-stamped-request "log sshd stamped"
+[ "$out" = two ] && pass log-lines-only-last || fail log-lines-only-last "$out"
+serve 'Rname=a\nstate=failed\nactive_state=failed\n\n
+X0'; ctl is-active a
+expect is-active-failed-3 3 "^failed$"
+request_is is-active-asks-list "list"
+
+serve 'Tadded x\n
+X0'; ctl daemon-reload
+expect daemon-reload-exits-0 0 "^added x$"
+request_is daemon-reload-is-reload "reload"
+
 # ---- usage ----
 usage_error() {
 	name=$1; shift
@@ -172,7 +195,7 @@ usage_error() {
 usage_error usage-no-command
 usage_error usage-unknown-command bogus
 usage_error usage-missing-name status
-usage_error usage-extra-name list sshd
+usage_error usage-extra-name status sshd other
 usage_error usage-invalid-name status ../etc
 usage_error usage-json-on-action --json start sshd
 usage_error usage-follow-on-status status sshd -f

@@ -103,7 +103,59 @@ static void rejects_unknown_verbs(void)
 {
 	CHECK(rejected("LIST", "unknown verb 'LIST'"));
 	CHECK(rejected("lis", "unknown verb"));
-	CHECK(rejected("kill sshd", "unknown verb 'kill'"));
+	CHECK(rejected("signal sshd", "unknown verb 'signal'"));
+}
+
+/* emberctl verbs (issue 17): kill's signal= and whom=, log's stamped and from=. */
+static void parses_valued_options(void)
+{
+	char buf[CTL_REQUEST_MAX + 1];
+	CHECK(parse("kill sshd signal=15") == 0 && req.verb == CTL_KILL && req.signal == 15 &&
+	      req.whom == CTL_WHOM_ALL);
+	CHECK_STR(req.name, "sshd");
+	CHECK(ctl_request_format(&req, buf, sizeof buf, err, sizeof err) > 0);
+	CHECK_STR(buf, "kill sshd signal=15");
+	CHECK(parse("kill sshd signal=64 whom=main") == 0 && req.signal == 64 &&
+	      req.whom == CTL_WHOM_MAIN);
+	CHECK(ctl_request_format(&req, buf, sizeof buf, err, sizeof err) > 0);
+	CHECK_STR(buf, "kill sshd signal=64 whom=main");
+	CHECK(parse("kill sshd signal=1 whom=control") == 0 && req.whom == CTL_WHOM_CONTROL);
+	CHECK(rejected("kill sshd whom=control signal=1", "out of order"));
+	CHECK(parse("log a stamped") == 0 && req.options == CTL_OPT_STAMPED);
+	CHECK(parse("log a follow from=123") == 0 && req.from == 123 &&
+	      req.options == CTL_OPT_FOLLOW);
+	CHECK(ctl_request_format(&req, buf, sizeof buf, err, sizeof err) > 0);
+	CHECK_STR(buf, "log a follow from=123");
+}
+
+static void rejects_bad_valued_options(void)
+{
+	struct ctl_request r = { .verb = CTL_STOP, .signal = 9 };
+	char buf[CTL_REQUEST_MAX + 1];
+	CHECK(rejected("kill sshd", "missing 'signal='"));
+	CHECK(rejected("kill", "missing service name"));
+	CHECK(rejected("kill sshd signal=0", "signal="));
+	CHECK(rejected("kill sshd signal=65", "signal="));
+	CHECK(rejected("kill sshd signal=015", "signal="));
+	CHECK(rejected("kill sshd signal=-9", "signal="));
+	CHECK(rejected("kill sshd signal=9 signal=9", "signal="));
+	CHECK(rejected("kill sshd signal=9 whom=everyone", "whom="));
+	CHECK(rejected("kill sshd signal=9 whom=all", "default"));
+	CHECK(rejected("kill sshd signal=9 whom=main whom=control", "whom="));
+	CHECK(rejected("stop sshd signal=9", "not valid for this verb"));
+	CHECK(rejected("log a from=5", "needs 'follow'"));
+	CHECK(rejected("log a follow stamped", "do not go together"));
+	CHECK(rejected("log a follow from=0", "from="));
+	CHECK(rejected("log a follow from=99999999999999999999999", "from="));
+	CHECK(rejected("kill sshd signal=9 =x", "not valid"));
+	/* the formatter refuses what the parser would refuse */
+	memcpy(r.name, "a", 2);
+	CHECK(ctl_request_format(&r, buf, sizeof buf, err, sizeof err) < 0);
+	r.verb = CTL_KILL;
+	r.signal = 0;
+	CHECK(ctl_request_format(&r, buf, sizeof buf, err, sizeof err) < 0);
+	r.signal = 65;
+	CHECK(ctl_request_format(&r, buf, sizeof buf, err, sizeof err) < 0);
 }
 
 static void rejects_missing_and_extra_names(void)
@@ -214,6 +266,8 @@ int main(void)
 	RUN(rejects_nul_control_and_non_ascii);
 	RUN(rejects_stray_spaces);
 	RUN(rejects_unknown_verbs);
+	RUN(parses_valued_options);
+	RUN(rejects_bad_valued_options);
 	RUN(rejects_missing_and_extra_names);
 	RUN(rejects_invalid_names);
 	RUN(rejects_unknown_and_misplaced_options);
