@@ -41,7 +41,7 @@ present=$(cd "$D" && ls ./*.service | sed 's|^\./||' | sort)
 
 # The services a phone needs are there: the base set, and one for every service the
 # OpenRC flavour enables (postmarketos-base-openrc and the UI's -openrc subpackages).
-for s in udevd udev-trigger networking getty-tty1 serial-getty-setup localmount modules sshd \
+for s in udevd udev-trigger networking getty-tty1 serial-getty-setup localmount modules sshd sshd-keygen \
 	deferred-initcalls swapfile zram-swap tmpfs usb-networking dbus NetworkManager ModemManager \
 	bluetooth iwd wpa_supplicant chronyd haveged seatd elogind greetd tinydm; do
 	[ -f "$D/$s.service" ] && pass "has-$s" || fail "has-$s" "no $s.service"
@@ -98,6 +98,7 @@ before dbus NetworkManager
 before dbus ModemManager
 before dbus elogind
 before localmount sshd
+before sshd-keygen sshd
 before udevd seatd
 before localmount udevd
 

@@ -96,6 +96,9 @@ if sshroot=$("$TOP/scripts/sshd-cache.sh" 2>"$W/sshd-cache.log") && [ -x "$sshro
 	command -v ssh-keygen >/dev/null; then
 	copy_with_libs "$sshroot/usr/sbin/sshd" /usr/sbin/sshd "$sshroot/lib/x86_64-linux-gnu:$sshroot/usr/lib/x86_64-linux-gnu" "$sshroot"
 	copy_with_libs "$(command -v ssh-keygen)" /usr/bin/ssh-keygen
+	# An RSA host key made here: under TCG on a busy machine ssh-keygen's RSA key can
+	# take minutes. sshd-keygen still makes the ECDSA and Ed25519 ones in the guest.
+	ssh-keygen -q -t rsa -b 2048 -N '' -f "$R/etc/ssh/ssh_host_rsa_key" >/dev/null
 	cat >"$R/etc/ssh/sshd_config" <<'EOF'
 PidFile /run/sshd.pid
 UsePAM no
@@ -149,7 +152,7 @@ if emberctl stop syslogd >/tmp/user-stop 2>&1; then echo USER-STOP-ALLOWED; else
 EOF
 cat >"$R/etc/ember/services/pmos-shape-check.service" <<'EOF'
 [Unit]
-After=localmount sshd bus-client user-check zram-swap tmpfs serial-getty-setup getty-tty1
+After=localmount sshd sshd-keygen bus-client user-check zram-swap tmpfs serial-getty-setup getty-tty1
 
 [Service]
 Type=oneshot
@@ -198,7 +201,8 @@ if [ -n "$have_sshd" ]; then
 	case $(state sshd) in running | ready) ok sshd-ready ;; *) false ;; esac || bad sshd-ready "$(state sshd): $(emberctl log sshd 2>&1 | tail -n 3)"
 	banner=$(echo | nc -w 3 127.0.0.1 22 2>/dev/null | head -n 1)
 	case $banner in SSH-2.0-OpenSSH*) ok sshd-answers ;; *) bad sshd-answers "banner '$banner'" ;; esac
-	[ -f /etc/ssh/ssh_host_ed25519_key ] && ok sshd-host-keys-made || bad sshd-host-keys-made "no host key"
+	[ -f /etc/ssh/ssh_host_ed25519_key ] && [ -f /etc/ssh/ssh_host_ecdsa_key ] && ok sshd-keygen-made-host-keys ||
+		bad sshd-keygen-made-host-keys "$(ls /etc/ssh) $(emberctl log sshd-keygen 2>&1 | tail -n 2)"
 fi
 if [ -n "$have_dbus" ]; then
 	[ "$(state dbus)" = ready ] && ok dbus-ready || bad dbus-ready "$(state dbus)"
