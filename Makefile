@@ -25,16 +25,35 @@ $(BIN)/$(1): $(patsubst %.c,$(OBJ_MUSL)/%.o,$(2)) $(OUT)/libember-musl.a | $(BIN
 	@SYSROOT= CC="$$(MUSL_CC)" LIB_STATIC=1 scripts/link-lib.sh $$@ "" "" $$(LDFLAGS) $(STRIP) $$^
 endef
 
+# A library-backed program whose pkg-config modules are missing (a fresh machine before
+# `make deps`) is left out, and one line below says so (scripts/pkg-cflags.sh --missing).
 define lib_prog
+ifneq ($$(strip $$(shell scripts/pkg-cflags.sh --missing "$(3)" "$$(SYSROOT)" "$$(PKG_CONFIG)")),)
+LIBS_SKIPPED += $(1)
+LIBS_MISSING += $$(shell scripts/pkg-cflags.sh --missing "$(3)" "$$(SYSROOT)" "$$(PKG_CONFIG)")
+else
 PROGS += $(BIN)/$(1)
 $(BIN)/$(1): $(patsubst %.c,$(OBJ_SYS)/%.o,$(2)) $(OUT)/libember-sys.a | $(BIN)
 	@CC="$$(LIB_CC)" PKG_CONFIG="$$(PKG_CONFIG)" SYSROOT="$$(SYSROOT)" LIB_STATIC="$$(LIB_STATIC)" \
 	 PKG_CONFIG_LIBDIR_SYSROOT="$$(PKG_CONFIG_LIBDIR_SYSROOT)" \
 	 scripts/link-lib.sh $$@ "$(3)" "$(4)" $$(LDFLAGS) $(STRIP) $$^
 $(patsubst %.c,$(OBJ_SYS)/%.o,$(2)): SYS_PKG_CFLAGS := $$(shell scripts/pkg-cflags.sh "$(3)" "$$(SYSROOT)" "$$(PKG_CONFIG)")
+endif
 endef
 
 include $(wildcard */build.mk)
+
+# One line, not pkg-config's errors per file. A static or package build (SYSROOT or
+# LIB_STATIC) must have every program: there it is an error.
+ifneq ($(LIBS_SKIPPED),)
+LIBS_MESSAGE = libraries not found by $(PKG_CONFIG): $(sort $(LIBS_MISSING))
+LIBS_HOWTO = install them with `make deps` (scripts/deps.sh; see README.md)
+ifneq ($(SYSROOT)$(LIB_STATIC),)
+$(error $(LIBS_MESSAGE) (needed by $(LIBS_SKIPPED)); $(LIBS_HOWTO))
+else
+$(info ember: $(LIBS_MESSAGE); skipping $(LIBS_SKIPPED); $(LIBS_HOWTO))
+endif
+endif
 
 all: $(PROGS)
 

@@ -10,7 +10,7 @@ D=$TOP/pkg/postmarketos/postmarketos-base-ember
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-for f in APKBUILD postmarketos-base-ember.post-install postmarketos-base-ember.pre-deinstall pmos-serial-getty; do
+for f in APKBUILD postmarketos-base-ember.post-install postmarketos-base-ember.pre-deinstall pmos-serial-getty pmos-zram-swap pmos-tmpfs pmos-usb-networking pmos-deviceinfo; do
 	check "syntax-$f" sh -n "$D/$f"
 done
 
@@ -30,14 +30,46 @@ sums=$(env -i bash -c '. "$1"; printf "%s\n" "$sha512sums"' _ "$D/APKBUILD" | se
 	fail sha512sums-one-per-source "sources and sums differ"
 (cd "$D" && printf '%s\n' "$sums" | sha512sum -c --quiet -) >"$T/sumc" 2>&1 && pass sha512sums-match-files ||
 	fail sha512sums-match-files "$(head -n 3 "$T/sumc" | tr '\n' ' ') (run pkg/postmarketos/checksum.sh $D)"
-listed=$(env -i bash -c '. "$1"; for s in $_services; do echo "$s"; done' _ "$D/APKBUILD" | sort)
+apk() { env -i bash -c '. "$1"; eval "$2"' _ "$D/APKBUILD" "$1"; }
+svc_pkgs=$(apk 'echo $_svc_packages')
+base_units=$(apk 'for s in $_services; do echo "$s"; done')
+pkg_units=$(apk 'for p in $_svc_packages; do eval "echo \$_svc_$p"; done' | tr ' ' '\n')
+listed=$(printf '%s\n%s\n' "$base_units" "$pkg_units" | sed '/^$/d' | sort)
 present=$(cd "$D" && ls ./*.service | sed 's|^\./||' | sort)
 [ "$listed" = "$present" ] && pass every-service-file-packaged ||
-	fail every-service-file-packaged "in _services: $(echo $listed); in the folder: $(echo $present)"
+	fail every-service-file-packaged "in _services and _svc_*: $(echo $listed); in the folder: $(echo $present)"
 
-# The services a phone needs are there.
-for s in udevd udev-trigger networkmanager networking getty-tty1 serial-getty-setup localmount modules; do
+# The services a phone needs are there: the base set, and one for every service the
+# OpenRC flavour enables (postmarketos-base-openrc and the UI's -openrc subpackages).
+for s in udevd udev-trigger networking getty-tty1 serial-getty-setup localmount modules sshd sshd-keygen \
+	deferred-initcalls swapfile zram-swap tmpfs usb-networking dbus NetworkManager ModemManager \
+	bluetooth iwd wpa_supplicant chronyd haveged seatd elogind greetd tinydm; do
 	[ -f "$D/$s.service" ] && pass "has-$s" || fail "has-$s" "no $s.service"
+done
+
+# Every file passes emberctl verify clean: no key ember would ignore or run differently.
+if [ -x "$BIN/emberctl" ]; then
+	(cd "$D" && "$BIN/emberctl" verify ./*.service) >"$T/verify" 2>&1
+	vrc=$?
+	notclean=$(grep -v ': clean$' "$T/verify" | head -n 3 | tr '\n' ' ')
+	[ $vrc = 0 ] && [ -z "$notclean" ] && [ "$(grep -c ': clean$' "$T/verify")" = "$(echo $present | wc -w)" ] &&
+		pass emberctl-verify-clean || fail emberctl-verify-clean "exit $vrc: $notclean"
+else
+	fail emberctl-verify-clean "no $BIN/emberctl (make all)"
+fi
+
+# Readiness: the bus is ready before its clients. dbus.service says when it is ready
+# (Type=dbus, notify, or a socket), and every unit that needs the bus is ordered after it.
+grep -Eqx 'Type=(dbus|notify)' "$D/dbus.service" || [ -f "$D/dbus.socket" ] &&
+	pass dbus-has-readiness || fail dbus-has-readiness "dbus.service: $(grep '^Type=' "$D/dbus.service" || echo 'Type=simple')"
+for f in "$D"/*.service; do
+	u=$(basename "$f" .service)
+	grep -q '^Requires=.*\bdbus\b\|^Type=dbus' "$f" || continue
+	[ "$u" = dbus ] && continue
+	grep -q '^After=.*\bdbus\b' "$f" && pass "after-dbus-$u" || fail "after-dbus-$u" "needs the bus but is not ordered after dbus"
+	case $(grep '^Type=' "$f") in
+	Type=dbus) grep -q '^BusName=' "$f" && pass "readiness-$u" || fail "readiness-$u" "Type=dbus without BusName=" ;;
+	esac
 done
 
 # ember-init's parser and graph: no warning, no error, and the order a phone needs.
@@ -62,8 +94,13 @@ before() { # A B: A starts in an earlier wave than B
 }
 before udevd udev-trigger
 before udev-trigger getty-tty1
-before udev-trigger networkmanager
-before dbus networkmanager
+before udev-trigger NetworkManager
+before dbus NetworkManager
+before dbus ModemManager
+before dbus elogind
+before localmount sshd
+before sshd-keygen sshd
+before udevd seatd
 before localmount udevd
 
 # package() in abuild's layout.
@@ -72,17 +109,57 @@ mkdir -p "$S/src"
 (cd "$D" && for s in $srcs; do ln -s "$D/$s" "$S/src/$s"; done)
 ASH="busybox ash"
 command -v busybox >/dev/null || ASH=bash
-env -u TOP -u BIN $ASH -c '. "$1"; abuild_setup "$2" "$3"; builddir=$srcdir; abuild_phase package' \
+env -u TOP -u BIN $ASH -c '. "$1"; abuild_setup "$2" "$3"; builddir=$srcdir; abuild_phase package && abuild_split' \
 	_ "$HERE/pkg-abuild-shim.sh" "$S" "$D/APKBUILD" >"$T/package.log" 2>&1 &&
 	pass abuild-package || fail abuild-package "$(tail -n 5 "$T/package.log" | tr '\n' ' ')"
 P=$S/pkg/postmarketos-base-ember
-for s in $listed; do
-	[ -f "$P/usr/lib/ember/services/$s" ] || fail "installed-$s" "not in /usr/lib/ember/services"
+meta() { sed -n "s/^$2=//p" "$S/pkg/$1.meta" 2>/dev/null; } # SUBPACKAGE KEY
+# The main package holds the base services, each service subpackage its package's.
+for s in $base_units; do
+	[ -f "$P/usr/lib/ember/services/$s" ] || fail "installed-$s" "not in the main package"
 done
-[ "$(ls "$P/usr/lib/ember/services" 2>/dev/null | wc -l)" = "$(echo $listed | wc -w)" ] &&
-	pass services-installed || fail services-installed "$(ls "$P/usr/lib/ember/services" 2>&1 | tr '\n' ' ')"
-[ -x "$P/usr/libexec/ember/pmos-serial-getty" ] && pass generator-installed-executable ||
-	fail generator-installed-executable "no executable /usr/libexec/ember/pmos-serial-getty"
+[ "$(ls "$P/usr/lib/ember/services" 2>/dev/null | sort)" = "$(printf '%s\n' $base_units | sort)" ] &&
+	pass base-services-installed || fail base-services-installed "$(ls "$P/usr/lib/ember/services" 2>&1 | tr '\n' ' ')"
+for p in $svc_pkgs; do
+	sub=postmarketos-base-ember-$p
+	want=$(apk "echo \$_svc_$p")
+	got=$(ls "$S/pkg/$sub/usr/lib/ember/services" 2>/dev/null | tr '\n' ' ')
+	[ "$got" = "$want " ] && pass "subpackage-$p-has-its-service" || fail "subpackage-$p-has-its-service" "has '$got', wants '$want'"
+	# Installed exactly when the provider and the package are, as PKG-openrc with openrc.
+	[ "$(meta "$sub" install_if)" = "postmarketos-base-ember=0.1.0-r0 $p" ] && pass "subpackage-$p-install-if" ||
+		fail "subpackage-$p-install-if" "install_if=$(meta "$sub" install_if)"
+done
+# The user interface's counterparts of its -openrc subpackages: the pattern, and that
+# everything they pull in exists and verifies clean.
+uis=$(apk 'for s in $subpackages; do echo "${s%%:*}"; done' | sed -n 's/^postmarketos-base-ember-ui/ui/p')
+for want in ui ui-bluez ui-elogind ui-modemmanager ui-tinydm ui-wifi-iwd ui-wifi-wpa_supplicant ui-phosh; do
+	echo "$uis" | grep -qx "$want" && pass "declares-$want" || fail "declares-$want" "no postmarketos-base-ember-$want in subpackages"
+done
+for ui in $uis; do
+	sub=postmarketos-base-ember-$ui
+	ii=$(meta "$sub" install_if)
+	case $ii in
+	"postmarketos-base-ember=0.1.0-r0 postmarketos-"*) pass "$ui-install-if-provider-and-ui" ;;
+	*) fail "$ui-install-if-provider-and-ui" "install_if=$ii" ;;
+	esac
+	deps=$(meta "$sub" depends)
+	[ -n "$deps" ] || fail "$ui-pulls-services" "no depends"
+	for d in $deps; do
+		p=${d#postmarketos-base-ember-}
+		files=$(ls "$S/pkg/$d/usr/lib/ember/services/"* 2>/dev/null)
+		if [ -z "$files" ]; then
+			fail "$ui-pulls-$p" "$d has no service file"
+		elif [ -x "$BIN/emberctl" ] && ! "$BIN/emberctl" verify $files 2>&1 | grep -qv ': clean$'; then
+			pass "$ui-pulls-$p"
+		else
+			fail "$ui-pulls-$p" "$("$BIN/emberctl" verify $files 2>&1 | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+done
+for x in pmos-serial-getty pmos-zram-swap pmos-tmpfs pmos-usb-networking; do
+	[ -x "$P/usr/libexec/ember/$x" ] && pass "installed-executable-$x" ||
+		fail "installed-executable-$x" "no executable /usr/libexec/ember/$x"
+done
 # No console root shell on an installed phone: the package's init.conf turns it off.
 grep -Eq '^[[:space:]]*ember\.shell=none([[:space:]]|$)' "$P/etc/ember/init.conf" 2>/dev/null &&
 	pass init-conf-no-console-shell || fail init-conf-no-console-shell "no ember.shell=none in /etc/ember/init.conf"
