@@ -113,14 +113,15 @@ else
 fi
 [ -n "$BASE" ] || exit 0
 
-# This build against the baseline: 10 alternating rounds of RUNS/10 launches each, so a
-# change in the machine's load hits both alike. Wall time per launch (median of all
-# launches) and CPU time per launch: the client's (rusage of the timer's children) plus
-# the daemon's (utime+stime of empowerd and of its reaped sessions, ember-caps and the
-# command included, from /proc/PID/stat), which load inflates less than wall time.
+# This build against the baseline, launch by launch in pairs (AB, then BA: neither side
+# always goes first), so a change in the machine's load hits both alike. Wall time per
+# launch (median) and CPU time per launch: the client's (wait4's rusage of each launch)
+# plus the daemon's (utime+stime of empowerd and of its reaped sessions, ember-caps and
+# the command included, from /proc/PID/stat, over the whole run), which load inflates
+# less than wall time.
 cat >"$W/pair.py" <<'PY'
-import os, resource, statistics, subprocess, sys, time
-runs, rounds = int(sys.argv[1]), 10
+import os, statistics, subprocess, sys, time
+runs = int(sys.argv[1])
 sides = [dict(name=a[0], pid=int(a[1]), sock=a[2], argv=[a[3], "--pipe", "true"], wall=[], cpu=0.0)
          for a in (sys.argv[2:6], sys.argv[6:10])]
 tick = os.sysconf("SC_CLK_TCK")
@@ -130,28 +131,27 @@ def daemon_cpu(pid):
 def once(side):
     env = {"PATH": "/usr/bin:/bin", "EMPOWER_SOCKET": side["sock"]}
     t = time.perf_counter()
-    r = subprocess.run(side["argv"], env=env, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(side["argv"], env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
     d = time.perf_counter() - t
-    if r.returncode != 0:
-        sys.exit("bench: %s failed (%d): %s" % (side["name"], r.returncode, r.stderr.decode()[:200]))
-    return d
+    p.returncode = 0  # reaped here
+    if status != 0:
+        sys.exit("bench: %s: empower failed (status %d)" % (side["name"], status))
+    return d, ru.ru_utime + ru.ru_stime
 for side in sides:
     for _ in range(10):
         once(side)
-per_round = max(1, runs // rounds)
-for _ in range(rounds):
-    for side in sides:
-        c0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        d0 = daemon_cpu(side["pid"])
-        side["wall"] += [once(side) for _ in range(per_round)]
-        time.sleep(0.05)  # the last session is reaped
-        c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        side["cpu"] += (c1.ru_utime - c0.ru_utime) + (c1.ru_stime - c0.ru_stime) \
-                       + daemon_cpu(side["pid"]) - d0
-n = per_round * rounds
+    side["cpu0"] = daemon_cpu(side["pid"])
+for i in range(runs):
+    for side in (sides if i % 2 == 0 else sides[::-1]):
+        wall, cpu = once(side)
+        side["wall"].append(wall)
+        side["cpu"] += cpu
+time.sleep(0.2)  # the last sessions are reaped
 for side in sides:
-    print("%s %.4f %.4f" % (side["name"], statistics.median(side["wall"]) * 1000, side["cpu"] * 1000 / n))
+    side["cpu"] += daemon_cpu(side["pid"]) - side["cpu0"]
+    print("%s %.4f %.4f" % (side["name"], statistics.median(side["wall"]) * 1000, side["cpu"] * 1000 / runs))
 PY
 chmod 0755 "$W/pair.py"
 as_user $PY "$W/pair.py" "$RUNS" this "$DPID" "$W/sock" "$EMPOWER" \
