@@ -1,9 +1,14 @@
 #include "apply.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+
+#include "io.h"
 
 static uint64_t bit(int cap)
 {
@@ -25,6 +30,52 @@ static int known_caps(void)
 	return max > EXEC_CAP_MAX + 1 ? EXEC_CAP_MAX + 1 : max;
 }
 
+static uint64_t known_mask(int max)
+{
+	return max >= 64 ? ~(uint64_t)0 : bit(max) - 1;
+}
+
+/* One set of this process from /proc/self/status ("CapBnd:\t000001ffffffffff"). The
+ * bounding and ambient sets have no call that reads them whole, only one prctl() per
+ * capability; one read of the file costs about as much as six of those (syscalls are
+ * slow in VMs), and every launch reads both sets. -1 where /proc is not there. */
+static int status_set(const char *field, int max, uint64_t *mask)
+{
+	char text[8192], key[16];
+	ssize_t n = io_read_file("/proc/self/status", text, sizeof text);
+	if (n < 0)
+		return -1;
+	int len = snprintf(key, sizeof key, "\n%s:\t", field);
+	const char *at = strstr(text, key);
+	if (!at)
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(at + len, &end, 16);
+	if (errno || end == at + len || *end != '\n')
+		return -1;
+	*mask = (uint64_t)v & known_mask(max);
+	return 0;
+}
+
+static uint64_t bounding_by_prctl(int max)
+{
+	uint64_t mask = 0;
+	for (int c = 0; c < max; c++)
+		if (cap_get_bound(c) == 1)
+			mask |= bit(c);
+	return mask;
+}
+
+static uint64_t ambient_by_prctl(int max)
+{
+	uint64_t mask = 0;
+	for (int c = 0; c < max; c++)
+		if (cap_get_ambient(c) == 1)
+			mask |= bit(c);
+	return mask;
+}
+
 /* This process's bounding and permitted sets as masks. */
 static int read_sets(int max, uint64_t *bounding, uint64_t *permitted)
 {
@@ -32,11 +83,11 @@ static int read_sets(int max, uint64_t *bounding, uint64_t *permitted)
 
 	if (!proc)
 		return -1;
-	*bounding = *permitted = 0;
+	if (status_set("CapBnd", max, bounding) < 0)
+		*bounding = bounding_by_prctl(max);
+	*permitted = 0;
 	for (int c = 0; c < max; c++) {
 		cap_flag_value_t v = CAP_CLEAR;
-		if (cap_get_bound(c) == 1)
-			*bounding |= bit(c);
 		if (cap_get_flag(proc, c, CAP_PERMITTED, &v) == 0 && v == CAP_SET)
 			*permitted |= bit(c);
 	}
@@ -111,8 +162,11 @@ static int raise_ambient(int max, uint64_t ambient, uint64_t keep, struct exec_f
 		return -1;
 	}
 	cap_free(iab);
+	uint64_t now;
+	if (status_set("CapAmb", max, &now) < 0)
+		now = ambient_by_prctl(max);
 	for (int c = 0; c < max; c++) {
-		if ((ambient & bit(c)) && cap_get_ambient(c) != 1) {
+		if ((ambient & bit(c)) && !(now & bit(c))) {
 			errno = EPERM;
 			return fail_at(f, EXEC_STEP_AMBIENT, c);
 		}
