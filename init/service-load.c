@@ -507,9 +507,93 @@ static int fragment_of(struct loader *l, const char *name, char *file, size_t si
 	return locate(l, file, 0);
 }
 
+/* ---- aliases (distro issue): a unit file that is a symlink to a unit of another name --- */
+
+#define ALIAS_HOPS 8
+
+static bool unit_file_name(const char *file);
+
+/* Is name an alias: its file (the first one on the search path) a symlink to a unit
+ * file of another name and the same kind, as `systemctl enable` makes from Alias=
+ * (syslog.service -> rsyslog.service, dbus-org.bluez.service -> bluetooth.service)?
+ * Writes the other name. Links to /dev/null are masks; instances are not followed. */
+static bool alias_target(struct loader *l, const char *name, char *real, size_t size)
+{
+	char file[SERVICE_NAME_MAX + 16], target[PATH_MAX];
+	const char *base;
+	enum unit_kind kind;
+	ssize_t n;
+	int d;
+
+	if (unit_name_is_instance(name) || unit_name_is_template(name))
+		return false;
+	unit_name_full(name, file, sizeof file);
+	d = locate(l, file, 0);
+	if (d < 0 || (n = readlinkat(l->dir[d].fd, file, target, sizeof target - 1)) <= 0)
+		return false;
+	target[n] = '\0';
+	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	if (!unit_file_name(base) || unit_name_canonical(base, real, size, &kind) < 0)
+		return false;
+	return kind == unit_name_kind(name) && strcmp(real, name) != 0 &&
+	       service_name_valid(real) && !unit_name_is_template(real) &&
+	       !unit_name_is_instance(real);
+}
+
+/* name with its aliases followed (a bounded number of hops), in buf. */
+static const char *resolve_alias(struct loader *l, const char *name, char *buf, size_t size)
+{
+	char next[SERVICE_NAME_MAX];
+
+	str_copy(buf, size, name);
+	for (int hop = 0; hop < ALIAS_HOPS && alias_target(l, buf, next, sizeof next); hop++)
+		str_copy(buf, size, next);
+	return buf;
+}
+
+/* Names in the loaded units that are aliases become the real units' names, so an alias
+ * never starts a second copy of a daemon and the graph links the right unit. A name
+ * that no longer fits the unit's text storage stays as it is. */
+static void rename_aliases_in(struct loader *l, struct service *svc, struct service_name_list *list)
+{
+	char real[SERVICE_NAME_MAX];
+
+	for (size_t j = 0; j < list->count; j++) {
+		const char *name = service_str(svc, list->name[j]);
+		strref ref;
+		if (strcmp(resolve_alias(l, name, real, sizeof real), name) == 0)
+			continue;
+		ref = service_text_store(svc, real);
+		if (ref)
+			list->name[j] = ref;
+	}
+}
+
+static void rename_aliases(struct loader *l)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		struct service *s = &l->out[i];
+		struct service_name_list *lists[] = {
+			&s->after, &s->before, &s->requires, &s->wants, &s->requisite,
+			&s->binds_to, &s->part_of, &s->conflicts, &s->on_failure, &s->on_success,
+		};
+		char name[SERVICE_NAME_MAX], real[SERVICE_NAME_MAX];
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+			rename_aliases_in(l, s, lists[k]);
+		if (s->kind != UNIT_SOCKET)
+			continue;
+		socket_unit_service(s, name, sizeof name);
+		if (strcmp(resolve_alias(l, name, real, sizeof real), name) != 0) {
+			strref ref = service_text_store(s, real);
+			if (ref)
+				s->sock.service = ref;
+		}
+	}
+}
+
 /* Load name (canonical) unless it is loaded already. NULL when there is no such unit or
  * no room; a missing unit is not an error here (the dependency graph decides). */
-static struct service *load_unit(struct loader *l, const char *name)
+static struct service *load_named(struct loader *l, const char *name)
 {
 	char file[SERVICE_NAME_MAX + 16];
 	const char *builtin = NULL;
@@ -556,6 +640,20 @@ static struct service *load_unit(struct loader *l, const char *name)
 	apply_dropins(l, svc);
 	apply_dependency_dirs(l, svc);
 	service_validate(svc, l->diag);
+	return svc;
+}
+
+/* Load name, or the unit it is an alias of. */
+static struct service *load_unit(struct loader *l, const char *name)
+{
+	char real[SERVICE_NAME_MAX];
+	struct service *svc;
+
+	if (find(l, name) || missing(l, name))
+		return load_named(l, name);
+	svc = load_named(l, resolve_alias(l, name, real, sizeof real));
+	if (!svc && strcmp(real, name) != 0 && missing(l, real))
+		note_missing(l, name); /* an alias of a missing unit is missing */
 	return svc;
 }
 
@@ -804,6 +902,7 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 	for (size_t i = 0; i < cfg->nextra; i++)
 		mark_root(&l, load_unit(&l, cfg->extra[i]));
 	load_pulled(&l, 0);
+	rename_aliases(&l);
 	keep_reachable(&l);
 	close_dirs(&l);
 	sort_by_name(out, l.count);
