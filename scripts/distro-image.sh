@@ -53,6 +53,23 @@ printf '# The serial getty (getty.target) owns the console (distro/debian/README
 for u in systemd-update-utmp.service systemd-update-utmp-runlevel.service; do
 	ln -sfn /dev/null "$root/etc/ember/services/$u"
 done
+# ... and Debian's poweroff/reboot (systemctl) reach ember through the /run/initctl FIFO.
+install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember-initctl"
+mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"
+printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
+	>"$root/etc/ember/services/systemd-initctl.service.d/ember.conf"
+# ... and dbus-daemon activates services itself: with --systemd-activation (the unit's
+# own command line) it leaves activation to org.freedesktop.systemd1 and holds every
+# call to that name until systemd appears, so each login (logind asks systemd for the
+# session's scope) waited 25 s under ember.
+mkdir -p "$root/etc/ember/services/dbus.service.d"
+printf '[Service]\nExecStart=\nExecStart=%s\n' \
+	'/usr/bin/dbus-daemon --system --address=systemd: --nofork --nopidfile --syslog-only' \
+	>"$root/etc/ember/services/dbus.service.d/ember.conf"
+# The remount of / that systemd's fstab generator pulls into local-fs.target at boot.
+mkdir -p "$root/etc/systemd/system/local-fs.target.wants"
+ln -sfn /lib/systemd/system/systemd-remount-fs.service \
+	"$root/etc/systemd/system/local-fs.target.wants/systemd-remount-fs.service"
 if [ -n "$key" ]; then
 	install -d -m 0700 "$root/root/.ssh"
 	install -m 0600 "$key" "$root/root/.ssh/authorized_keys"

@@ -23,7 +23,7 @@ rootfs=$("$TOP"/scripts/rootfs.sh) || { fail distro-rootfs "scripts/rootfs.sh fa
 kdir=$("$TOP"/scripts/kernel.sh) || { fail distro-kernel "scripts/kernel.sh failed"; finish; }
 inputs() {
 	echo "$rootfs $(basename "$kdir")"
-	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init
+	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl
 	tar -C "$extra" --sort=name --mtime=@0 --owner=0 --group=0 -cf - .
 }
 # systemd's reference depends on the disk without ember's binaries; the image on both.
