@@ -4,7 +4,7 @@
 # (127.0.0.1 only, a key made for this test): the D-Bus names of NetworkManager,
 # ModemManager and polkit are owned (bluez: see docs/distro.md), nmcli and mmcli answer,
 # no service failed but the three bad ones this test adds (refused, failing, missing
-# device: reported, the boot goes on), emberctl analyze shows the boot, the serial getty
+# device: reported, the boot goes on; tests/qemu/distro-extra), emberctl analyze shows the boot, the serial getty
 # prompts on the console, and `poweroff` leaves a clean file system with the file written
 # just before it. The services systemd brings up on the same disk are compared with
 # ember's (systemd's list is cached per disk: one systemd boot per new disk).
@@ -149,21 +149,25 @@ bad=$(awk 'NR > 1 && $2 == "failed" && $1 !~ /^ember-test-/ { print $1 }' "$list
 [ -z "$bad" ] && grep -q '^ssh ' "$list" && pass distro-no-failed-service ||
 	fail distro-no-failed-service "failed: $(echo $bad) (or no list)"
 # Bad input: each reported, the boot went on (SSH above, the names above).
-for u in refused fails nodevice; do
+# A refused unit is "invalid" (with the reason), the others "failed".
+for u in refused:invalid fails:failed nodevice:failed; do
+	want=${u#*:} u=${u%%:*}
 	st=$(awk -v n="ember-test-$u" '$1 == n { print $2 }' "$list")
-	case $st in
-	failed) pass "distro-bad-input-$u-reported" ;;
-	*) fail "distro-bad-input-$u-reported" "ember-test-$u is '${st:-not listed}', expected failed" ;;
-	esac
+	if [ "$st" = "$want" ]; then pass "distro-bad-input-$u-reported"; else
+		fail "distro-bad-input-$u-reported" "ember-test-$u is '${st:-not listed}', expected $want"; fi
 done
+grep -q '^ember-test-refused .*DynamicUser: refused' "$list" && pass distro-refused-reason-listed ||
+	fail distro-refused-reason-listed "emberctl list does not say why ember-test-refused is invalid"
 grep -q 'ember-test-refused.*DynamicUser' "$log" && pass distro-refused-unit-named-on-console ||
 	fail distro-refused-unit-named-on-console "no console line names ember-test-refused and DynamicUser"
 
 analyze=$(gssh 'emberctl analyze' 2>&1)
 echo "distro: emberctl analyze:"
 printf '%s\n' "$analyze" | head -n 30 | sed 's/^/  /'
-printf '%s\n' "$analyze" | grep -q 'ssh' && pass distro-analyze-shows-boot ||
-	fail distro-analyze-shows-boot "emberctl analyze does not show ssh"
+printf '%s\n' "$analyze" | grep -q '^Userspace ready after' &&
+	printf '%s\n' "$analyze" | grep -q 'multi-user.target @' &&
+	printf '%s\n' "$analyze" | grep -q '^Failed: ember-test-fails' && pass distro-analyze-shows-boot ||
+	fail distro-analyze-shows-boot "no boot time, critical chain or failed service in emberctl analyze"
 tr -d '\r' <"$log" | grep -q 'ember-debian login:' && pass distro-serial-login-prompt ||
 	fail distro-serial-login-prompt "no login prompt on the serial console"
 
