@@ -8,11 +8,11 @@
 # prompts on the console, and `poweroff` leaves a clean file system with the file written
 # just before it. The services systemd brings up on the same disk are compared with
 # ember's (systemd's list is cached per disk: one systemd boot per new disk).
-#   EMBER_DISTRO_BOOT_TIMEOUT (s, default 600): one boot, power-off included.
+#   EMBER_DISTRO_BOOT_TIMEOUT (s, default 360): one boot, power-off included.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/qemu/lib.sh"
 "$TOP"/scripts/deps.sh >/dev/null || { fail distro-deps "scripts/deps.sh failed"; finish; }
-boot_timeout=${EMBER_DISTRO_BOOT_TIMEOUT:-600}
+boot_timeout=${EMBER_DISTRO_BOOT_TIMEOUT:-360}
 cache=${EMBER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ember}/distro-test
 extra=$TOP/tests/qemu/distro-extra
 work=$QEMU_WORK/distro
