@@ -516,7 +516,8 @@ static bool unit_file_name(const char *file);
 /* Is name an alias: its file (the first one on the search path) a symlink to a unit
  * file of another name and the same kind, as `systemctl enable` makes from Alias=
  * (syslog.service -> rsyslog.service, dbus-org.bluez.service -> bluetooth.service)?
- * Writes the other name. Links to /dev/null are masks; instances are not followed. */
+ * Writes the other name. Only in systemd's directories; links to /dev/null are masks;
+ * instances are not followed. */
 static bool alias_target(struct loader *l, const char *name, char *real, size_t size)
 {
 	char file[SERVICE_NAME_MAX + 16], target[PATH_MAX];
@@ -529,7 +530,9 @@ static bool alias_target(struct loader *l, const char *name, char *real, size_t 
 		return false;
 	unit_name_full(name, file, sizeof file);
 	d = locate(l, file, 0);
-	if (d < 0 || (n = readlinkat(l->dir[d].fd, file, target, sizeof target - 1)) <= 0)
+	/* In ember's own directories a link stays a unit of its own name, as it always was. */
+	if (d < 0 || !l->dir[d].systemd ||
+	    (n = readlinkat(l->dir[d].fd, file, target, sizeof target - 1)) <= 0)
 		return false;
 	target[n] = '\0';
 	base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
