@@ -104,6 +104,7 @@ check: deps
 	$(MAKE) unit-tests
 	$(MAKE) fuzz-build
 	$(MAKE) static
+	@scripts/rootfs.sh >/dev/null # the Debian disk's root file system, cached (docs/distro.md)
 	tests/run $(SUITES)
 
 # Every program static against musl, into $(STATIC_OUT)/bin: the musl sysroot is built

@@ -608,6 +608,24 @@ static struct service *load_alias(struct loader *l, const char *name, const char
 	return svc;
 }
 
+/* A socket unit whose service is an alias (Debian: syslog.socket activates syslog.service,
+ * a link to rsyslog.service) activates the real unit: one daemon, not two. */
+static void rewrite_socket_service(struct loader *l, struct service *s)
+{
+	char name[SERVICE_NAME_MAX];
+	const struct service *t;
+	strref ref;
+
+	if (s->kind != UNIT_SOCKET)
+		return;
+	t = find(l, socket_unit_service(s, name, sizeof name));
+	if (!t || strcmp(t->name, name) == 0)
+		return;
+	ref = service_text_store(s, t->name);
+	if (ref)
+		s->sock.service = ref;
+}
+
 /* Dependencies named by an alias now name the unit itself (the graph goes by names). */
 static void rewrite_aliases(struct loader *l)
 {
@@ -628,6 +646,7 @@ static void rewrite_aliases(struct loader *l)
 				if (ref)
 					lists[k]->name[j] = ref;
 			}
+		rewrite_socket_service(l, s);
 	}
 }
 

@@ -4,16 +4,18 @@
 # package would install it, the kernel's modules, an SSH key for the host, and the few
 # overrides distro/debian/README.md lists; then an ext4 image of it and the initramfs
 # that mounts it.
-#   distro-image.sh OUTDIR [--key PUBKEY]
+#   distro-image.sh OUTDIR [--key PUBKEY] [--extra DIR]
+# --extra copies DIR's tree over the root file system (tests add their units that way).
 # Writes OUTDIR/disk.img (ext4, sparse), OUTDIR/initramfs.cpio. Boot with
 # scripts/run-distro.sh.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 out=$1; shift
-key=""
+key="" extra=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--key) key=$2; shift 2 ;;
+	--extra) extra=$2; shift 2 ;;
 	*) echo "distro-image: unknown option $1" >&2; exit 100 ;;
 	esac
 done
@@ -41,10 +43,38 @@ echo ember-debian >"$root/etc/hostname"
 mkdir -p "$root/etc/systemd/system/getty.target.wants"
 ln -sfn /lib/systemd/system/serial-getty@.service \
 	"$root/etc/systemd/system/getty.target.wants/serial-getty@ttyS0.service"
+# ember only (its own directories come first on its search path; systemd never reads them):
+# the serial getty owns the console, so no console shell of ember's there ...
+mkdir -p "$root/etc/ember/services"
+printf '# The serial getty (getty.target) owns the console (distro/debian/README.md).\nember.shell=none\n' \
+	>"$root/etc/ember/init.conf"
+# ... and systemd's utmp recorder, which asks systemd's manager over D-Bus before
+# sysinit.target, where the bus (ordered after it) cannot answer yet: masked.
+for u in systemd-update-utmp.service systemd-update-utmp-runlevel.service; do
+	ln -sfn /dev/null "$root/etc/ember/services/$u"
+done
+# ... and Debian's poweroff/reboot (systemctl) reach ember through the /run/initctl FIFO.
+install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember-initctl"
+mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"
+printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
+	>"$root/etc/ember/services/systemd-initctl.service.d/ember.conf"
+# ... and dbus-daemon activates services itself: with --systemd-activation (the unit's
+# own command line) it leaves activation to org.freedesktop.systemd1 and holds every
+# call to that name until systemd appears, so each login (logind asks systemd for the
+# session's scope) waited 25 s under ember.
+mkdir -p "$root/etc/ember/services/dbus.service.d"
+printf '[Service]\nExecStart=\nExecStart=%s\n' \
+	'/usr/bin/dbus-daemon --system --address=systemd: --nofork --nopidfile --syslog-only' \
+	>"$root/etc/ember/services/dbus.service.d/ember.conf"
+# The remount of / that systemd's fstab generator pulls into local-fs.target at boot.
+mkdir -p "$root/etc/systemd/system/local-fs.target.wants"
+ln -sfn /lib/systemd/system/systemd-remount-fs.service \
+	"$root/etc/systemd/system/local-fs.target.wants/systemd-remount-fs.service"
 if [ -n "$key" ]; then
 	install -d -m 0700 "$root/root/.ssh"
 	install -m 0600 "$key" "$root/root/.ssh/authorized_keys"
 fi
+[ -z "$extra" ] || cp -a "$extra/." "$root/"
 
 # Size: what the tree holds plus room to write.
 mb=$(du -sm "$root" | cut -f1)

@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "../../init/depgraph.h"
 #include "../../init/service.h"
+#include "../../init/socket-unit.h"
 
 #include <ftw.h>
 #include <stdio.h>
@@ -524,6 +525,51 @@ static void socket_units_load_their_services(void)
 	teardown();
 }
 
+/* Aliases as Debian enables them (distro issue): /etc/systemd/system/syslog.service is a
+ * link to rsyslog.service, which multi-user.target wants; syslog.socket activates
+ * syslog.service. One daemon, not two: the socket's service and every name that says
+ * syslog resolve to rsyslog; a cycle of aliases ends, an alias of nothing is missing. */
+static void aliases_name_one_unit(void)
+{
+	char target[512];
+	const struct service *sock, *user;
+	char name[SERVICE_NAME_MAX];
+
+	setup();
+	put(lib, "rsyslog.service", "[Service]\nExecStart=/usr/sbin/rsyslogd -n\n"
+	    "[Install]\nWantedBy=multi-user.target\nAlias=syslog.service\n");
+	put(lib, "syslog.socket", "[Socket]\nListenDatagram=/run/systemd/journal/syslog\n"
+	    "[Install]\nWantedBy=sockets.target\n");
+	put(lib, "logger.service", "[Unit]\nWants=syslog.service\nAfter=syslog.service\n"
+	    "Requires=loop-a.service\nWants=dangling.service\n"
+	    "[Service]\nExecStart=/bin/logger\n");
+	snprintf(target, sizeof target, "%s/rsyslog.service", lib);
+	link_in(etc, "syslog.service", target);
+	link_in(etc, "multi-user.target.wants/rsyslog.service", target);
+	snprintf(target, sizeof target, "%s/syslog.socket", lib);
+	link_in(etc, "sockets.target.wants/syslog.socket", target);
+	snprintf(target, sizeof target, "%s/logger.service", lib);
+	link_in(etc, "multi-user.target.wants/logger.service", target);
+	link_in(etc, "loop-a.service", "loop-b.service");
+	link_in(etc, "loop-b.service", "/lib/systemd/system/loop-a.service");
+	link_in(etc, "dangling.service", "/nowhere/absent.service");
+	load();
+	CHECK(named("rsyslog") && named("rsyslog")->pulled);
+	CHECK(!named("syslog"));
+	sock = named("syslog.socket");
+	CHECK(sock && strcmp(socket_unit_service(sock, name, sizeof name), "rsyslog") == 0);
+	user = named("logger");
+	CHECK(user && user->wants.count == 2 &&
+	      strcmp(service_str(user, user->wants.name[0]), "rsyslog") == 0);
+	CHECK(user && user->after.count >= 1 &&
+	      strcmp(service_str(user, user->after.name[0]), "rsyslog") == 0);
+	/* The cycle ends where it began after a bounded number of hops: loop-a, whose
+	 * file cannot be opened (ELOOP or gone), fails and is reported. */
+	CHECK(named("loop-a") && named("loop-a")->failed && !named("loop-b"));
+	CHECK(!named("absent") && !named("dangling"));
+	teardown();
+}
+
 int main(void)
 {
 	RUN(pure_ember_tree_loads_only_its_own);
@@ -542,5 +588,6 @@ int main(void)
 	RUN(default_dependencies_order_services_after_basic);
 	RUN(unreachable_units_are_not_loaded);
 	RUN(socket_units_load_their_services);
+	RUN(aliases_name_one_unit);
 	return harness_done();
 }

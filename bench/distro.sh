@@ -1,0 +1,127 @@
+#!/bin/sh
+# The same Debian 12 disk (scripts/distro-image.sh) booted with ember-init and with its own
+# systemd, in pairs, alternating which goes first (issue 16). Per boot:
+#   ssh      seconds from QEMU's start until sshd answers with its banner (polled from the
+#            host every 0.2 s; firmware and kernel take the same time under both inits)
+#   up       seconds from kernel start until every enabled service is up, as the init
+#            itself reports it (ember-init's "ready: ... ms since kernel start" line;
+#            systemd-analyze's kernel + userspace time to its default target)
+#   pid1_rss, pid1_pss   /proc/1/smaps_rollup, kB
+#   helpers  kB (Pss) of the init's own processes besides PID 1 that run after boot
+#            (ember-*; for systemd its user manager and "(sd-pam)", which logind asked for
+#            when the measuring SSH login arrived)
+#   forks    /proc/stat "processes": every process created since boot, whole system
+#            (services, their children, the SSH login included; the same under both inits)
+#   bench/distro.sh [PAIRS]     (default 3)   docs/benchmarks.md has results.
+set -eu
+. "$(dirname "$0")/lib.sh"
+PAIRS=${1:-3}
+TMO=${EMBER_DISTRO_BOOT_TIMEOUT:-600}
+W=$TOP/out/bench/distro
+cache=${EMBER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ember}/distro-bench
+mkdir -p "$W"
+make -C "$TOP" -s all >/dev/null
+
+rootfs=$("$TOP"/scripts/rootfs.sh)
+key=$( (echo "$rootfs"; cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl \
+	"$TOP"/out/bin/*) | sha256sum | cut -c1-16)
+img=$cache/image-$key
+if [ ! -f "$img/.done" ]; then
+	rm -rf "$cache"/image-*
+	mkdir -p "$img"
+	ssh-keygen -q -t ed25519 -N '' -C ember-distro-bench -f "$img/key" </dev/null
+	"$TOP"/scripts/distro-image.sh "$img" --key "$img/key.pub" >"$W/image.log" 2>&1
+	touch "$img/.done"
+fi
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+gssh() {
+	ssh -i "$img/key" -p "$port" -o BatchMode=yes -o ConnectTimeout=30 \
+		-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \
+		root@127.0.0.1 "$@" </dev/null
+}
+
+# Seconds since START (epoch, float) when sshd on PORT first sends its banner; QEMU's
+# user network accepts every connection itself, so only the banner proves sshd is there.
+wait_banner() {
+	python3 - "$1" "$2" "$TMO" <<'EOF'
+import socket, sys, time
+port, start, tmo = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+while time.time() - start < tmo:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as s:
+            # sshd forks and re-executes itself per connection before its banner: seconds
+            # under TCG. A short wait would abandon each try and load the guest with them.
+            s.settimeout(30)
+            if s.recv(8).startswith(b"SSH-"):
+                print("%.2f" % (time.time() - start))
+                sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.2)
+sys.exit(1)
+EOF
+}
+
+# The guest's numbers after boot, as "pid1_rss pid1_pss helpers forks".
+guest_numbers() {
+	gssh 'kb() { awk "/^$2:/ { print \$2 }" /proc/$1/smaps_rollup 2>/dev/null; }
+		h=0
+		for p in $(ps -e -o pid=,comm= | awk "\$1 != 1 && (\$2 ~ /^ember-/ || \$2 == \"systemd\" || \$2 == \"(sd-pam)\") { print \$1 }"); do
+			h=$((h + $(kb $p Pss || echo 0)))
+		done
+		echo "$(kb 1 Rss) $(kb 1 Pss) $h $(awk "/^processes/ { print \$2 }" /proc/stat)"'
+}
+
+# boot INIT N: one boot; appends "init ssh up pid1_rss pid1_pss helpers forks" to results.
+boot() {
+	which=$1 n=$2 log=$W/console-$1-$2.log
+	cp --sparse=always "$img/disk.img" "$W/disk.img"
+	ln -sfn "$img/initramfs.cpio" "$W/initramfs.cpio"
+	start=$(python3 -c 'import time; print(time.time())')
+	EMBER_SSH_PORT=$port timeout -k 5 "$TMO" "$TOP"/scripts/run-distro.sh "$W" "$which" \
+		</dev/null >"$log" 2>&1 &
+	qpid=$!
+	ssh_s=$(wait_banner "$port" "$start") || ssh_s=nan
+	up=nan i=0
+	while [ "$up" = nan ] && [ $i -lt "$TMO" ]; do
+		case $which in
+		ember) up=$(tr -d '\r' <"$log" | sed -n 's/.*ember-init: ready: boot took [0-9]* ms in ember-init (\([0-9]*\) ms since kernel start).*/\1/p' |
+			awk 'NR == 1 { printf "%.2f\n", $1 / 1000 }') ;;
+		systemd) up=$(gssh 'systemctl is-system-running --wait >/dev/null 2>&1; systemd-analyze time' 2>/dev/null |
+			sed -n 's/^Startup finished in \([0-9.]*\)s (kernel) + \([0-9.]*\(min [0-9.]*\)\{0,1\}\)s (userspace).*/\1 \2/p' |
+			awk '{ u = $2; if (u ~ /min/) { split(u, m, "min "); u = m[1] * 60 + m[2] } printf "%.2f\n", $1 + u }') ;;
+		esac
+		[ -n "$up" ] || up=nan
+		[ "$up" != nan ] || { sleep 2; i=$((i + 2)); }
+	done
+	sleep 10 # late starters settle before memory is read
+	nums=$(guest_numbers 2>/dev/null) || nums="nan nan nan nan"
+	gssh poweroff >/dev/null 2>&1 || true
+	i=0
+	while kill -0 "$qpid" 2>/dev/null && [ $i -lt 180 ]; do sleep 2; i=$((i + 2)); done
+	kill "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+	echo "$which $ssh_s $up $nums" | tee -a "$W/results"
+}
+
+: >"$W/results"
+echo "init ssh_s up_s pid1_rss_kB pid1_pss_kB helpers_kB forks"
+p=1
+while [ $p -le "$PAIRS" ]; do
+	if [ $((p % 2)) = 1 ]; then boot ember $p; boot systemd $p; else boot systemd $p; boot ember $p; fi
+	p=$((p + 1))
+done
+
+col() { awk -v w="$1" -v c="$2" '$1 == w { print $c }' "$W/results"; }
+echo
+echo "over $PAIRS pairs: medians, ember/systemd of the medians, median of the per-pair ratios, the pairs"
+for c in 2:ssh_s 3:up_s 4:pid1_rss_kB 5:pid1_pss_kB 6:helpers_kB 7:forks; do
+	i=${c%%:*} name=${c#*:}
+	col ember "$i" >"$W/e.tmp"
+	col systemd "$i" >"$W/s.tmp"
+	e=$(median <"$W/e.tmp") s=$(median <"$W/s.tmp")
+	pairs=$(paste -d' ' "$W/e.tmp" "$W/s.tmp" | awk '{ if ($2 > 0) printf "%.3f\n", $1 / $2; else print "nan" }')
+	printf '%-12s ember %9s  systemd %9s  ratio %5s  per-pair median %5s  (%s)\n' "$name" "$e" "$s" \
+		"$(ratio "$e" "$s")" "$(printf '%s\n' "$pairs" | grep -v nan | median)" "$(echo $pairs)"
+done
+rm -f "$W/e.tmp" "$W/s.tmp" "$W/disk.img"
