@@ -592,6 +592,27 @@ static bool conflicts_and_requisites(struct unit *u)
 	return false;
 }
 
+static bool names(const struct service *s, const struct service_name_list *list, const char *name)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(service_str(s, list->name[i]), name) == 0)
+			return true;
+	return false;
+}
+
+/* Does a unit that is wanted up need this one (Requires=, Requisite=, BindsTo=)? */
+static bool needed_by_any(const struct unit *u)
+{
+	for (size_t i = 0; i < sv.count; i++) {
+		const struct service *s = sv.units[i].svc;
+		if (&sv.units[i] != u && !sv.units[i].stop_wanted &&
+		    (names(s, &s->requires, u->svc->name) || names(s, &s->requisite, u->svc->name) ||
+		     names(s, &s->binds_to, u->svc->name)))
+			return true;
+	}
+	return false;
+}
+
 /* unit kinds (unit-kinds): mount, device and slice units run nothing; they are active
  * while their object is there (init/unit-kinds.h). */
 static void start_passive(struct unit *u)
@@ -612,6 +633,15 @@ static void start_passive(struct unit *u)
 		break;
 	case UNIT_KIND_FAILED:
 		fail_unit(u, "%s", err);
+		break;
+	case UNIT_KIND_NOT_FOUND: /* only wanted (basic.target: Wants=tmp.mount): inactive */
+		if (needed_by_any(u)) {
+			fail_unit(u, "%s", err);
+			break;
+		}
+		log_info("%s: %s; not needed by anything, left inactive", name_of(u), err);
+		u->stopped_us = now_us();
+		set_state(u, UNIT_STOPPED);
 		break;
 	}
 }

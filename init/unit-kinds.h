@@ -55,7 +55,9 @@ int unit_kind_path(const char *name, char *out, size_t size);
 
 /* ---- run time (the supervisor) ---- */
 
-enum unit_kind_result { UNIT_KIND_ACTIVE, UNIT_KIND_WAIT, UNIT_KIND_FAILED };
+/* UNIT_KIND_NOT_FOUND: a mount point nothing says how to mount (no .mount file, no fstab
+ * line): on systemd such a unit is "not found", which fails what requires it only. */
+enum unit_kind_result { UNIT_KIND_ACTIVE, UNIT_KIND_WAIT, UNIT_KIND_FAILED, UNIT_KIND_NOT_FOUND };
 
 static inline bool unit_kind_passive(int kind)
 {

@@ -266,7 +266,7 @@ enum unit_kind_result unit_kind_mount_start(const struct service *s, char *err, 
 	} else {
 		snprintf(err, size, "%.*s is not mounted, and neither /etc/fstab nor a .mount file "
 			 "says how to mount it", (int)(size > 110 ? size - 110 : 0), where);
-		return UNIT_KIND_FAILED;
+		return UNIT_KIND_NOT_FOUND;
 	}
 	if (split_options(options, &flags, data, sizeof data) < 0) {
 		snprintf(err, size, "Options= from %s: too long", source);
