@@ -580,7 +580,7 @@ int sockets_collect(struct unit *units, size_t n, const struct unit *svc,
 	return 0;
 }
 
-static void write_pid(char *field, pid_t pid)
+void sockets_write_pid(char *field, pid_t pid)
 {
 	char digits[16];
 	size_t n = 0;
@@ -618,7 +618,7 @@ int sockets_child_pass(const struct listen_pass *pass, int *const moved[], size_
 			return -1;
 		close(tmp[i]);
 	}
-	write_pid(pid_field, getpid());
+	sockets_write_pid(pid_field, getpid());
 	return 0;
 }
 

@@ -40,6 +40,9 @@ void sockets_apply_options(const struct service *s, int fd, int family);
 /* Close u's fds (RemoveOnStop=yes: remove its socket and FIFO files too). */
 void sockets_close(struct unit *u);
 bool sockets_open(const struct unit *u);
+/* pid as decimal digits into field (at least 11 bytes), in a forked child before exec
+ * (LISTEN_PID=, WATCHDOG_PID=): no stdio, async-signal-safe. */
+void sockets_write_pid(char *field, pid_t pid);
 
 /* Does some socket unit among services[0..n) activate the service called name? */
 bool sockets_activate(const struct service *services, size_t n, const char *name);

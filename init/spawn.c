@@ -19,6 +19,7 @@
 #include "svc-cgroup.h"
 #include "spawn-execmore.h" /* exec keys (sandbox-more) */
 #include "svc-lifecycle.h"
+#include "sockets.h"
 #include "svc-runtime.h" /* unit-runtime2 */
 
 #define ENV_MAX 160
@@ -501,7 +502,7 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		 * a stop can reach the whole session where there are no cgroups. */
 		setsid();
 		if (watchdog_pid_field) /* unit-runtime2 */
-			runtime_write_pid(watchdog_pid_field, getpid());
+			sockets_write_pid(watchdog_pid_field, getpid());
 		if (listen_pid_field && pass_listen_fds(env->listen, &ctx, &fail) < 0) {
 			exec_failure_write(ctx.report_fd, &fail);
 			_exit(127);

@@ -139,21 +139,6 @@ bool runtime_watchdog_env(const struct unit *u, char *line, size_t size)
 	return true;
 }
 
-void runtime_write_pid(char *field, pid_t pid)
-{
-	char digits[16];
-	size_t n = 0;
-	unsigned long v = (unsigned long)pid;
-
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v && n < 10);
-	for (size_t i = 0; i < n; i++)
-		field[i] = digits[n - 1 - i];
-	field[n] = '\0';
-}
-
 /* ---- jobs, unneeded units, manual requests ------------------------------------------ */
 
 bool runtime_job_timed_out(const struct unit *u, long long now_us)

@@ -43,8 +43,6 @@ bool runtime_watchdog_expired(struct unit *u, long long now_ms);
 unsigned long long runtime_watchdog_usec(const struct unit *u);
 /* "WATCHDOG_USEC=N" for the main process into line: false when it has no watchdog. */
 bool runtime_watchdog_env(const struct unit *u, char *line, size_t size);
-/* In a child after fork: write pid's digits into field (async-signal-safe). */
-void runtime_write_pid(char *field, pid_t pid);
 
 /* ---- jobs, unneeded units, manual requests ---- */
 /* JobTimeoutSec=: u waited (UNIT_WAITING) longer than it may. */
