@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "escape.h"
 #include "log.h"
 #include "parse.h"
 
@@ -13,16 +14,28 @@
 static void set_defaults(struct boot_options *o)
 {
 	memset(o, 0, sizeof *o);
+	/* No root shell on the console unless asked for: an installed system whose
+	 * init.conf went missing (a half-installed package, a wiped /etc) must not
+	 * boot into a password-less root shell. ember.shell=PATH asks for one. */
 	str_copy(o->shell, sizeof o->shell, "/bin/sh");
+	o->no_shell = true;
 	o->debug_exit = true;
 	o->measure = true;
 	o->failed_retry_sec = FAILED_RETRY_DEFAULT_SEC;
 }
 
+static void warn_not_path(const char *key, const char *value, const char *outcome)
+{
+	char shown[256];
+
+	log_warn("kernel command line: %s=%s: not an absolute path, %s", key,
+		 escape_text(value, shown, sizeof shown), outcome);
+}
+
 static void set_path(char *dst, size_t size, const char *key, const char *value)
 {
 	if (value[0] != '/' || str_copy(dst, size, value) < 0)
-		log_warn("kernel command line: %s=%s: not an absolute path, ignored", key, value);
+		warn_not_path(key, value, "ignored");
 }
 
 static void apply_word(struct boot_options *o, char *word)
@@ -38,8 +51,12 @@ static void apply_word(struct boot_options *o, char *word)
 	} else if (strcmp(word, "ember.shell") == 0 && value) {
 		if (strcmp(value, "none") == 0)
 			o->no_shell = true;
-		else
-			set_path(o->shell, sizeof o->shell, word, value);
+		else if (value[0] == '/' && str_copy(o->shell, sizeof o->shell, value) == 0)
+			o->no_shell = false;
+		else {
+			o->no_shell = true;
+			warn_not_path(word, value, "no console shell");
+		}
 	} else if (strcmp(word, "quiet") == 0 && !value) {
 		o->quiet = true;
 	} else if (strcmp(word, "ember.debug") == 0) {

@@ -6,10 +6,10 @@
 /* What the kernel command line asks of ember-init (see man/ember-init.8.scd). */
 struct boot_options {
 	char run[PATH_MAX];      /* ember.run=PATH: test mode, run PATH and power off */
-	char shell[PATH_MAX];    /* ember.shell=PATH: console shell (default /bin/sh) */
+	char shell[PATH_MAX];    /* ember.shell=PATH: a console shell (none unless asked for) */
 	bool debug;              /* ember.debug: log at debug level */
 	bool quiet;              /* quiet (the kernel's word): only warnings on the console */
-	bool no_shell;           /* ember.shell=none */
+	bool no_shell;           /* no ember.shell=PATH, or ember.shell=none */
 	bool debug_exit;         /* ember.debug_exit=0 turns off the isa-debug-exit report */
 	char services[PATH_MAX]; /* ember.services=DIR: read services only from DIR */
 	char cgroup[PATH_MAX];   /* ember.cgroup=PATH: cgroup2 mount for ember's subtree */

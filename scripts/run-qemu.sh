@@ -10,12 +10,13 @@ img=$out/ember.cpio
 echo "run: programs from ${EMBER_BIN:-$TOP/out/bin}"
 "$TOP"/scripts/kernel.sh >/dev/null
 # The demo system (etc/demo): a few services, the modules its modules-load.d names (with
-# their dependencies), a NAT configuration.
+# their dependencies), a NAT configuration, and an init.conf that asks for the shell.
 demo=$TOP/etc/demo
 modules=$(grep -hv '^[#;]' "$demo"/modules-load.d/*.conf | tr '\n' ' ')
 "$TOP"/scripts/mkinitramfs.sh "$img" --modules "$modules" \
 	--dir "$demo/services:/etc/ember/services" --dir "$demo/modules-load.d:/etc/modules-load.d" \
-	--file "$demo/netnat.conf:/etc/ember/netnat.conf" ${EMBER_IMAGE_ARGS:-}
+	--file "$demo/netnat.conf:/etc/ember/netnat.conf" --file "$demo/init.conf:/etc/ember/init.conf" \
+	${EMBER_IMAGE_ARGS:-}
 echo "run: booting $(basename "$("$TOP"/scripts/kernel.sh)") with ember-init as PID 1 (QEMU, ${EMBER_QEMU_ACCEL:-tcg})"
 echo "run: type 'poweroff' in the guest shell to stop; Ctrl-A X kills QEMU"
 # With swtpm the guest gets a TPM 2.0, and ember-init measures its boot phases into

@@ -9,8 +9,9 @@ static void defaults_without_ember_words(void)
 	struct boot_options o;
 	cmdline_parse("console=ttyS0 quiet root=/dev/vda\n", &o);
 	CHECK_STR(o.run, "");
-	CHECK_STR(o.shell, "/bin/sh");
-	CHECK(!o.debug && !o.no_shell && o.debug_exit);
+	CHECK(!o.debug && o.debug_exit);
+	/* No word about a shell: no console shell (a missing init.conf is not a root shell). */
+	CHECK(o.no_shell);
 }
 
 static void reads_ember_words(void)
@@ -19,6 +20,7 @@ static void reads_ember_words(void)
 	cmdline_parse("quiet ember.run=/test/x.sh ember.shell=/bin/ash ember.debug ember.debug_exit=0", &o);
 	CHECK_STR(o.run, "/test/x.sh");
 	CHECK_STR(o.shell, "/bin/ash");
+	CHECK(!o.no_shell);
 	CHECK(o.debug);
 	CHECK(!o.debug_exit);
 }
@@ -36,7 +38,9 @@ static void rejects_relative_and_overlong_paths(void)
 	char *line = malloc(9000);
 	cmdline_parse("ember.run=relative ember.shell=sh", &o);
 	CHECK_STR(o.run, "");
-	CHECK_STR(o.shell, "/bin/sh");
+	CHECK(o.no_shell);
+	cmdline_parse("ember.shell=/bin/sh ember.shell=sh", &o);
+	CHECK(o.no_shell);
 	memcpy(line, "ember.run=/", 11);
 	memset(line + 11, 'a', 8000);
 	line[8011] = '\0';
@@ -63,7 +67,7 @@ static void unterminated_quote_and_empty(void)
 	cmdline_parse("", &o);
 	CHECK_STR(o.run, "");
 	cmdline_parse("   \t\n ", &o);
-	CHECK_STR(o.shell, "/bin/sh");
+	CHECK(o.no_shell);
 }
 
 int main(void)

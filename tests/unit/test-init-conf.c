@@ -9,6 +9,10 @@ static void command_line_overrides_conf(void)
 	cmdline_parse("ember.shell=none ember.watchdog=30 console=ttyS0 ember.watchdog=10", &o);
 	CHECK(o.no_shell);
 	CHECK(o.watchdog_sec == 10);
+	/* init.conf says none, the command line asks for a shell for one boot. */
+	cmdline_parse("ember.shell=none console=ttyS0 ember.shell=/bin/sh", &o);
+	CHECK(!o.no_shell);
+	CHECK_STR(o.shell, "/bin/sh");
 }
 
 static void bad_watchdog_ignored(void)
