@@ -91,6 +91,16 @@ static size_t index_of(const struct unit *u) { return (size_t)(u - sv.units); }
 
 static void begin_stop(struct unit *u, bool wanted);
 
+/* What a service leaves behind once all its processes are gone: its RuntimeDirectory=
+ * (U5), its fd store (unit-runtime2) and, as systemd, its PIDFile=, out of date now. */
+static void leave_stopped(struct unit *u, bool restarting)
+{
+	execenv_stopped(u->svc, restarting);
+	fdstore_unit_stopped(u->svc, restarting);
+	if (u->svc->pid_file)
+		svc_pidfile_remove(service_str(u->svc, u->svc->pid_file));
+}
+
 /* U1: BindsTo=/PartOf= (unit-deps.c): when u goes down, so do the units bound to it. */
 static void stop_bound(struct unit *u, enum unit_state s)
 {
@@ -973,8 +983,7 @@ static void maybe_stopped(struct unit *u)
 		u->stop_wanted = false;
 		backoff_reset(&u->backoff);
 		set_state(u, UNIT_WAITING);
-		execenv_stopped(u->svc, true); /* U5: RuntimeDirectory= */
-		fdstore_unit_stopped(u->svc, true); /* unit-runtime2 */
+		leave_stopped(u, true);
 		return;
 	}
 	if (u->state == UNIT_FAILED) {
@@ -987,8 +996,7 @@ static void maybe_stopped(struct unit *u)
 			runtime_action(u, u->svc->success_action, "SuccessAction"); /* unit-runtime2 */
 		}
 	}
-	execenv_stopped(u->svc, u->restart_pending || u->state == UNIT_WAITING); /* U5 */
-	fdstore_unit_stopped(u->svc, u->restart_pending || u->state == UNIT_WAITING); /* unit-runtime2 */
+	leave_stopped(u, u->restart_pending || u->state == UNIT_WAITING);
 }
 
 /* ---- events ------------------------------------------------------------------------- */

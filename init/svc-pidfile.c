@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,4 +113,101 @@ pid_t svc_guess_main_pid(int cg_fd, pid_t except)
 		found = pid;
 	}
 	return found;
+}
+
+/* Only root can have put what a directory holds: it is root's and no one else may
+ * write to it. */
+static bool dir_root_only(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && st.st_uid == 0 && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* The link `name` in the directory fd, if only root can have made it: its target, with
+ * what followed it in the path (rest), into path as the next path to walk. */
+static bool follow_root_link(int fd, const char *name, size_t name_at, const char *rest,
+			     char *path, size_t size)
+{
+	char target[PATH_MAX], next[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int w;
+
+	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode) ||
+	    st.st_uid != 0 || !dir_root_only(fd))
+		return false;
+	n = readlinkat(fd, name, target, sizeof target - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	/* A relative target continues from the link's directory: the path up to the link. */
+	w = target[0] == '/' ? snprintf(next, sizeof next, "%s%s", target, rest)
+			     : snprintf(next, sizeof next, "%.*s%s%s", (int)name_at, path, target, rest);
+	if (w < 0 || (size_t)w >= size || (size_t)w >= sizeof next)
+		return false;
+	memcpy(path, next, (size_t)w + 1);
+	return true;
+}
+
+/* Open the directory at the absolute path dir without following a link anyone but root
+ * can have placed: the directories on the way may be the service user's, who must not be
+ * able to point PID 1 at another directory. Root's links (Debian's /var/run -> /run) are
+ * followed, at most PIDFILE_LINK_HOPS of them. Returns an O_PATH fd or -1. */
+#define PIDFILE_LINK_HOPS 8
+static int open_dir_guarded(const char *dir)
+{
+	char path[PATH_MAX], name[NAME_MAX + 1];
+	int fd = -1, hops = 0;
+	size_t pos = 0, len;
+
+	if (strlen(dir) >= sizeof path)
+		return -1;
+	strcpy(path, dir);
+restart:
+	if (fd >= 0)
+		close(fd);
+	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (pos = 0; fd >= 0;) {
+		int next;
+
+		pos += strspn(path + pos, "/");
+		len = strcspn(path + pos, "/");
+		if (len == 0)
+			return fd;
+		if (len > NAME_MAX)
+			break;
+		memcpy(name, path + pos, len);
+		name[len] = '\0';
+		next = openat(fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			if (++hops > PIDFILE_LINK_HOPS ||
+			    !follow_root_link(fd, name, pos, path + pos + len, path, sizeof path))
+				break;
+			goto restart;
+		}
+		close(fd);
+		fd = next;
+		pos += len;
+	}
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+void svc_pidfile_remove(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd;
+
+	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof dir)
+		return;
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	fd = open_dir_guarded(dir);
+	if (fd < 0)
+		return;
+	(void)unlinkat(fd, slash + 1, 0); /* gone already, or a directory: as systemd, no word */
+	close(fd);
 }

@@ -20,6 +20,12 @@ int svc_pidfile_parse(const char *text, size_t len, pid_t *pid);
  * Returns 1 with *pid, 0 when the file does not exist (yet), -1 with err. */
 int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, size_t errlen);
 
+/* The service has ended (any Type=, before a restart too): remove its PID file, which is
+ * now out of date, as systemd does. A link on the way is followed only where only root
+ * can have made it, so the service's user cannot aim the unlink at another directory;
+ * failures are ignored. */
+void svc_pidfile_remove(const char *path);
+
 /* The only process in the cgroup at cg_fd other than `except`: its PID; 0 when there is
  * none; -1 when there are several or the cgroup cannot be read. */
 pid_t svc_guess_main_pid(int cg_fd, pid_t except);

@@ -28,6 +28,25 @@ Type=forking
 PIDFile=crond.pid
 ExecStart=busybox crond -c $M/crontabs -L $M/crond.log
 EOF
+# PIDFile= with another type: the started process stays the main one, and the file is
+# removed when the service ends (as systemd), through a link only root can have made
+# (like Debian's /var/run -> /run), never through one the service's user planted.
+chmod 755 "$tmp" "$M"
+mkdir -p "$M/real" "$M/precious" "$M/evil"
+ln -s real "$M/rootlink"
+echo 1 >"$M/precious/victim.pid"
+chown 65534:65534 "$M/evil"
+unit simplepid <<EOF
+[Service]
+PIDFile=$M/rootlink/simple.pid
+ExecStart=/bin/sh -c 'echo \$\$\$\$ >$M/real/simple.pid; exec sleep 1000'
+EOF
+unit evilpid <<EOF
+[Service]
+User=65534
+PIDFile=$M/evil/d/victim.pid
+ExecStart=/bin/sh -c 'ln -s $M/precious $M/evil/d && touch $M/evil/planted; exec sleep 1000'
+EOF
 unit forklate <<EOF
 [Service]
 Type=forking
@@ -258,6 +277,18 @@ cpid=\$(cat /run/crond.pid 2>/dev/null)
 	ok real-daemon-crond-main-pid || bad real-daemon-crond-main-pid "main_pid \$(field crond main_pid), file \$cpid"
 "\$E" stop crond; expect real-daemon-crond-stopped crond stopped
 kill -0 "\$cpid" 2>/dev/null && bad real-daemon-crond-gone "\$cpid alive" || ok real-daemon-crond-gone
+expect pidfile-simple-running simplepid ready
+wait_file $M/real/simple.pid . || bad pidfile-simple-written "no $M/real/simple.pid"
+[ "\$(field simplepid main_pid)" = "\$(cat $M/real/simple.pid)" ] && ok pidfile-simple-main-is-started ||
+	bad pidfile-simple-main-is-started "main_pid \$(field simplepid main_pid), file \$(cat $M/real/simple.pid)"
+"\$E" stop simplepid; expect pidfile-simple-stopped simplepid stopped
+[ ! -e $M/real/simple.pid ] && ok pidfile-removed-at-stop || bad pidfile-removed-at-stop "still there"
+expect pidfile-evil-running evilpid ready
+wait_file $M/evil/planted .
+[ -L $M/evil/d ] && ok pidfile-evil-link-planted || bad pidfile-evil-link-planted "no link"
+"\$E" stop evilpid; expect pidfile-evil-stopped evilpid stopped
+[ -e $M/precious/victim.pid ] && ok pidfile-planted-link-not-followed ||
+	bad pidfile-planted-link-not-followed "PID 1 removed $M/precious/victim.pid through the user's link"
 expect forking-pidfile-waited-for forklate ready
 expect forking-parent-failure forkfail failed
 says forking-parent-failure-says-why forkfail 'exited with status 3'
