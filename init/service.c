@@ -13,13 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stddef.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dbus-wire.h"
 #include "condition.h"
 #include "exec-line.h"
 #include "kmsg-forward.h"
 #include "unit-compat.h"
+#include "io.h"
 #include "parse.h"
 #include "socket-unit.h"
 #include "unit-runtime-keys.h" /* unit-runtime2 */
@@ -422,6 +425,80 @@ static int parse_weight(struct parser *p, const struct key *k, const char *value
 	return 0;
 }
 
+/* "N%" or "N.NN%" (0 to 100) in hundredths of a percent; -1 when value is not one. */
+static long parse_percent(const char *value)
+{
+	unsigned long whole, frac = 0;
+	const char *dot = strchr(value, '.'), *pct = strchr(value, '%');
+	char digits[16];
+	size_t n;
+
+	if (!pct || pct[1] || pct == value || (size_t)(pct - value) >= sizeof digits)
+		return -1;
+	n = (size_t)((dot && dot < pct ? dot : pct) - value);
+	memcpy(digits, value, n);
+	digits[n] = '\0';
+	if (parse_ulong(digits, 0, 100, &whole) < 0)
+		return -1;
+	if (dot && dot < pct) {
+		n = (size_t)(pct - dot - 1);
+		if (n < 1 || n > 2)
+			return -1;
+		memcpy(digits, dot + 1, n);
+		digits[n] = '\0';
+		if (parse_ulong(digits, 0, 99, &frac) < 0)
+			return -1;
+		if (n == 1)
+			frac *= 10;
+	}
+	return whole * 100 + frac > 10000 ? -1 : (long)(whole * 100 + frac);
+}
+
+/* What systemd takes a percentage of: MemoryMax= and MemoryHigh= of the physical memory,
+ * TasksMax= of the most tasks the kernel allows (kernel.pid_max, kernel.threads-max). */
+static unsigned long long percent_base(const struct key *k)
+{
+	static const char *const task_limits[] = { "/proc/sys/kernel/pid_max",
+						   "/proc/sys/kernel/threads-max" };
+	unsigned long long base = ~0ULL;
+	char text[32];
+	unsigned long n;
+
+	if (k->offset != offsetof(struct service, tasks_max)) {
+		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+		return pages > 0 && size > 0 ? (unsigned long long)pages * (unsigned long long)size
+					     : ~0ULL;
+	}
+	for (size_t i = 0; i < sizeof task_limits / sizeof *task_limits; i++) {
+		ssize_t len = io_read_file(task_limits[i], text, sizeof text);
+		if (len <= 0)
+			continue;
+		text[strcspn(text, "\n")] = '\0';
+		if (parse_ulong(text, 1, ~0UL, &n) == 0 && n < base)
+			base = n;
+	}
+	return base;
+}
+
+/* A limit given as a percentage: computed when the file is read, as systemd does. */
+static int limit_from_percent(struct parser *p, const struct key *k, const char *value,
+			      unsigned long long *v)
+{
+	long bp = parse_percent(value);
+	unsigned long long base = percent_base(k);
+
+	if (bp < 0)
+		return invalid(p, k->name, value, "expected a percentage from 0% to 100%");
+	if (base == ~0ULL) {
+		*v = ~0ULL;
+		return 0;
+	}
+	*v = base / 10000 * (unsigned long long)bp + base % 10000 * (unsigned long long)bp / 10000;
+	if (*v == 0)
+		*v = 1;
+	return 0;
+}
+
 static int parse_bytes(struct parser *p, const struct key *k, const char *value)
 {
 	unsigned long long *v = field(p, k->offset);
@@ -430,9 +507,12 @@ static int parse_bytes(struct parser *p, const struct key *k, const char *value)
 		*v = ~0ULL;
 		return 0;
 	}
+	if (strchr(value, '%'))
+		return limit_from_percent(p, k, value, v);
 	if (parse_size(value, v) < 0)
 		return invalid(p, k->name, value,
-			       "expected bytes with an optional K, M, G or T suffix, or infinity");
+			       "expected bytes with an optional K, M, G or T suffix, a percentage "
+			       "or infinity");
 	return 0;
 }
 
@@ -445,8 +525,11 @@ static int parse_count(struct parser *p, const struct key *k, const char *value)
 		*v = ~0ULL;
 		return 0;
 	}
+	if (strchr(value, '%'))
+		return limit_from_percent(p, k, value, v);
 	if (parse_ulong(value, 1, ~0UL, &n) < 0)
-		return invalid(p, k->name, value, "expected a positive number or infinity");
+		return invalid(p, k->name, value,
+			       "expected a positive number, a percentage or infinity");
 	*v = n;
 	return 0;
 }

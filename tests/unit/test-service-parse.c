@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct service svc;
 static int warnings, errors;
@@ -341,6 +342,30 @@ static void cgroup_settings(void)
 	CHECK(svc.memory_max == ~0ULL && svc.tasks_max == ~0ULL && svc.cpu_weight == 0);
 }
 
+/* Percentages (MariaDB's TasksMax=99%): of the kernel's task limit and of the RAM. */
+static void cgroup_percentages(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	unsigned long long ram = (unsigned long long)pages * (unsigned long long)size;
+	unsigned long long tasks = ~0ULL;
+	const char *files[] = { "/proc/sys/kernel/pid_max", "/proc/sys/kernel/threads-max" };
+
+	for (size_t i = 0; i < 2; i++) {
+		FILE *f = fopen(files[i], "r");
+		unsigned long long n;
+		if (f && fscanf(f, "%llu", &n) == 1 && n < tasks)
+			tasks = n;
+		if (f)
+			fclose(f);
+	}
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTasksMax=50%\nMemoryMax=25%\nMemoryHigh=12.5%\n") == 0);
+	CHECK(svc.tasks_max == tasks / 2);
+	CHECK(svc.memory_max == ram / 4);
+	CHECK(svc.memory_high == ram / 8);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTasksMax=100%\nMemoryMax=0%\n") == 0);
+	CHECK(svc.tasks_max == tasks && svc.memory_max == 1);
+}
+
 static void output_targets(void)
 {
 	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=console\nStandardError=null\n") == 0);
@@ -579,6 +604,7 @@ int main(void)
 	RUN(capabilities);
 	RUN(capability_table_matches_kernel_numbers);
 	RUN(cgroup_settings);
+	RUN(cgroup_percentages);
 	RUN(output_targets);
 	RUN(syntax_comments_blanks_continuations);
 	RUN(backslash_on_the_last_line);
