@@ -534,6 +534,21 @@ static int parse_count(struct parser *p, const struct key *k, const char *value)
 	return 0;
 }
 
+/* OOMPolicy=: ember leaves a unit alone when the kernel's OOM killer ends one of its
+ * processes, which is systemd's "continue" (Apache's unit asks for it); "stop" and "kill"
+ * are what it does not do. */
+static int parse_oom_policy(struct parser *p, const struct key *k, const char *value)
+{
+	if (!*value || strcmp(value, "stop") == 0 || strcmp(value, "kill") == 0) {
+		warn(p, "%s: not supported by ember: the kernel's OOM kill of one process does "
+			"not stop the unit", k->name);
+		return 0;
+	}
+	if (strcmp(value, "continue") != 0)
+		return invalid(p, k->name, value, "expected continue, stop or kill");
+	return 0;
+}
+
 static int parse_type(struct parser *p, const struct key *k, const char *value)
 {
 	static const struct name_value types[] = {
@@ -1989,6 +2004,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
 	{ SECTION_SERVICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
 	{ SECTION_SERVICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
+	{ SECTION_SERVICE, "OOMPolicy", parse_oom_policy, 0, 0, 0, false },
 	{ SECTION_SERVICE, "CPUWeight", parse_weight, F(cpu_weight), 0, 0, false },
 	{ SECTION_SERVICE, "IOWeight", parse_weight, F(io_weight), 0, 0, false },
 	{ SECTION_SERVICE, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },

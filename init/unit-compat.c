@@ -64,7 +64,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("RootDirectoryStartOnly", S, "only matters with RootDirectory="),
 	C("USBFunctionDescriptors", S, "the descriptors are not written to the FunctionFS endpoint"),
 	C("USBFunctionStrings", S, "the strings are not written to the FunctionFS endpoint"),
-	C("OOMPolicy", S, "the kernel's OOM kill of one process does not stop the unit"),
 	C("OpenFile", S, "the file is not opened and passed to the service"),
 
 	/* ---- resource control: systemd.resource-control(5) ---- */

@@ -123,6 +123,7 @@ static const struct bad_value bad_values[] = {
 	{ "Service", "TasksMax=%", "expected a percentage from 0% to 100%" },
 	{ "Service", "TasksMax=10%%", "expected a percentage from 0% to 100%" },
 	{ "Service", "TasksMax=-5%", "expected a percentage from 0% to 100%" },
+	{ "Service", "OOMPolicy=sometimes", "expected continue, stop or kill" },
 	{ "Service", "CPUWeight=0", "expected a weight from 1 to 10000" },
 	{ "Service", "IOWeight=10001", "expected a weight from 1 to 10000" },
 	{ "Service", "StandardOutput=syslog+kmsg", "expected inherit, null, tty, journal" },
