@@ -9,9 +9,12 @@
 #   bench/empower.sh [RUNS]     (default 300)
 #   bench/empower.sh --baseline DIR [RUNS]
 #       also runs empower/empowerd/ember-caps from DIR (an older build, e.g. a worktree
-#       of an earlier commit built with `make`) against this build: alternating rounds,
-#       each daemon's CPU time per launch (its own and its sessions', from /proc), and
-#       the ratios this/baseline. "No slower than before" is read from these rows.
+#       of an earlier commit built with `make`) against this build and against a second
+#       daemon of this build, in rounds of one launch each: wall and CPU time per launch
+#       (CPU from each daemon's own cgroup), the median of the per-round ratios with a
+#       95 % interval, and the same for this build against itself (the noise floor).
+#       "No slower than before" is read from these rows. Run it alone on the machine
+#       (e.g. under `flock /tmp/ember-heavy.lock`): other load widens the intervals.
 set -eu
 . "$(dirname "$0")/lib.sh"
 BASE=
@@ -113,23 +116,69 @@ else
 fi
 [ -n "$BASE" ] || exit 0
 
-# This build against the baseline, launch by launch in pairs (AB, then BA: neither side
-# always goes first), so a change in the machine's load hits both alike. Wall time per
-# launch (median) and CPU time per launch: the client's (wait4's rusage of each launch)
-# plus the daemon's (utime+stime of empowerd and of its reaped sessions, ember-caps and
-# the command included, from /proc/PID/stat, over the whole run), which load inflates
-# less than wall time.
-cat >"$W/pair.py" <<'PY'
-import os, statistics, subprocess, sys, time
-runs = int(sys.argv[1])
-sides = [dict(name=a[0], pid=int(a[1]), sock=a[2], argv=[a[3], "--pipe", "true"], wall=[], cpu=0.0)
-         for a in (sys.argv[2:6], sys.argv[6:10])]
-tick = os.sysconf("SC_CLK_TCK")
-def daemon_cpu(pid):
-    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return sum(int(x) for x in f[11:15]) / tick  # utime stime cutime cstime
+# This build against the baseline, and against a second daemon of this same build (the
+# self-check: the noise floor of the method), launch by launch in rounds: each round
+# launches all three once, in an order that cycles through all six, so a change in the
+# machine's load hits all alike and none always goes first. Per launch: wall time (the
+# client's fork, exec and wait, from the timer) and CPU time, the client's (wait4's
+# rusage) plus the daemon side's (its session, the child, ember-caps and the command),
+# read from the daemon's own cgroup (cpu.stat usage_usec, exact to the microsecond;
+# after each launch the timer waits until the session has left the cgroup). Ratios are
+# taken per round (this/baseline, this/this) and summarised by their median with a 95 %
+# distribution-free interval (order statistics of the sign test: no assumption about
+# the shape of the noise). Without a writable cgroup2 hierarchy the CPU column is the
+# client's alone.
+CG=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") { print $5; exit } break } }' /proc/self/mountinfo)
+CGS=
+if [ -n "$CG" ] && mkdir "$CG/empower-bench-$$" 2>/dev/null; then
+	CGS=$CG/empower-bench-$$
+	for side in this base self; do
+		mkdir "$CGS/$side"
+	done
+fi
+"$EMPOWERD" --socket "$W/self.sock" --config "$W/empower.conf" --caps-helper "$CAPS" --cgroup none 2>/dev/null &
+SPID=$!
+for _ in $(seq 100); do [ -S "$W/self.sock" ] && break; sleep 0.05; done
+cleanup_cgroups() {
+	kill "$SPID" 2>/dev/null || true
+	cleanup
+	if [ -n "$CGS" ]; then
+		sleep 0.2 # the daemons leave their cgroups when they have exited
+		for side in this base self; do
+			rmdir "$CGS/$side" 2>/dev/null || true
+		done
+		rmdir "$CGS" 2>/dev/null || true
+	fi
+}
+trap cleanup_cgroups EXIT INT TERM
+if [ -n "$CGS" ]; then
+	echo "$DPID" >"$CGS/this/cgroup.procs"
+	echo "$BPID" >"$CGS/base/cgroup.procs"
+	echo "$SPID" >"$CGS/self/cgroup.procs"
+fi
+cat >"$W/rounds.py" <<'PY'
+import itertools, math, os, statistics, subprocess, sys, time
+runs, cgs = int(sys.argv[1]), sys.argv[2]
+sides = [dict(name=a[0], pid=int(a[1]), sock=a[2], argv=[a[3], "--pipe", "true"],
+              cg=cgs and "%s/%s" % (cgs, a[0]), wall=[], cpu=[])
+         for a in (sys.argv[3:7], sys.argv[7:11], sys.argv[11:15])]
+def usage(side):
+    if not side["cg"]:
+        return 0.0
+    for line in open(side["cg"] + "/cpu.stat"):
+        if line.startswith("usage_usec "):
+            return int(line.split()[1]) / 1e6
+def settle(side):
+    # the session has exited (and the daemon reaped it) when only the daemon is left
+    if not side["cg"]:
+        return
+    for _ in range(2000):
+        if open(side["cg"] + "/cgroup.procs").read().split() == [str(side["pid"])]:
+            return
+        time.sleep(0.0002)
 def once(side):
     env = {"PATH": "/usr/bin:/bin", "EMPOWER_SOCKET": side["sock"]}
+    u = usage(side)
     t = time.perf_counter()
     p = subprocess.Popen(side["argv"], env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -138,29 +187,53 @@ def once(side):
     p.returncode = 0  # reaped here
     if status != 0:
         sys.exit("bench: %s: empower failed (status %d)" % (side["name"], status))
-    return d, ru.ru_utime + ru.ru_stime
+    settle(side)
+    return d, ru.ru_utime + ru.ru_stime + usage(side) - u
 for side in sides:
     for _ in range(10):
         once(side)
-    side["cpu0"] = daemon_cpu(side["pid"])
+orders = list(itertools.permutations(sides))
 for i in range(runs):
-    for side in (sides if i % 2 == 0 else sides[::-1]):
+    for side in orders[i % len(orders)]:
         wall, cpu = once(side)
-        side["wall"].append(wall)
-        side["cpu"] += cpu
-time.sleep(0.2)  # the last sessions are reaped
+        side["wall"].append(wall * 1000)
+        side["cpu"].append(cpu * 1000)
+def interval(ratios):
+    # 95 % interval of the median: the k-th smallest and largest of n, with k the largest
+    # for which P(Binomial(n, 1/2) < k) <= 2.5 % (exact, in integers)
+    n, r = len(ratios), sorted(ratios)
+    k, below = 0, 0
+    while (below + math.comb(n, k)) * 40 <= 2 ** n:
+        below += math.comb(n, k)
+        k += 1
+    return statistics.median(r), r[max(k - 1, 0)], r[min(n - k, n - 1)]
+this, base, self_ = sides
 for side in sides:
-    side["cpu"] += daemon_cpu(side["pid"]) - side["cpu0"]
-    print("%s %.4f %.4f" % (side["name"], statistics.median(side["wall"]) * 1000, side["cpu"] * 1000 / runs))
+    print("side %s %.4f %.4f" % (side["name"], statistics.median(side["wall"]),
+                                 statistics.median(side["cpu"])))
+for name, other in (("base", base), ("self", self_)):
+    for what in ("wall", "cpu"):
+        rs = [a / b for a, b in zip(this[what], other[what])]
+        ahead = sum(r < 1 for r in rs)
+        print("ratio %s %s %.4f %.4f %.4f %d %d" % ((name, what) + interval(rs) + (ahead, len(rs))))
 PY
-chmod 0755 "$W/pair.py"
-as_user $PY "$W/pair.py" "$RUNS" this "$DPID" "$W/sock" "$EMPOWER" \
-	baseline "$BPID" "$W/base.sock" "$BASE/empower" >"$W/pair.out"
-read -r _ w_new c_new <"$W/pair.out"
-sed -n 2p "$W/pair.out" >"$W/pair.base"
-read -r _ w_base c_base <"$W/pair.base"
+chmod 0755 "$W/rounds.py"
+as_user $PY "$W/rounds.py" "$RUNS" "$CGS" this "$DPID" "$W/sock" "$EMPOWER" \
+	base "$BPID" "$W/base.sock" "$BASE/empower" \
+	self "$SPID" "$W/self.sock" "$EMPOWER" >"$W/rounds.out"
+side() { awk -v s="$1" -v f="$2" '$1 == "side" && $2 == s { print $f }' "$W/rounds.out"; }
+ratio_row() {
+	awk -v s="$1" -v w="$2" '$1 == "ratio" && $2 == s && $3 == w {
+		printf "%.3f [%.3f, %.3f] (%d/%d ahead)", $4, $5, $6, $7, $8 }' "$W/rounds.out"
+}
 echo
-printf '%-26s %10s %8s %12s %8s\n' "this build vs baseline" "median ms" "ratio" "cpu ms/run" "ratio"
-printf '%-26s %10.3f %8s %12.3f %8s\n' "empower (baseline)" "$w_base" 1 "$c_base" 1
-printf '%-26s %10.3f %8s %12.3f %8s\n' "empower (this build)" "$w_new" "$(ratio "$w_new" "$w_base")" \
-	"$c_new" "$(ratio "$c_new" "$c_base")"
+echo "this build vs baseline: $RUNS rounds; per launch, medians; ratios: median of the"
+echo "per-round ratios [95 % interval]; CPU: client + daemon side$([ -n "$CGS" ] || echo " (no cgroup2: client only)")"
+printf '%-22s %10s %10s\n' "" "wall ms" "cpu ms"
+printf '%-22s %10.3f %10.3f\n' "baseline" "$(side base 3)" "$(side base 4)"
+printf '%-22s %10.3f %10.3f\n' "this build" "$(side this 3)" "$(side this 4)"
+printf '%-22s %10.3f %10.3f\n' "this build (2nd)" "$(side self 3)" "$(side self 4)"
+echo "this/baseline  wall $(ratio_row base wall)"
+echo "               cpu  $(ratio_row base cpu)"
+echo "this/this      wall $(ratio_row self wall)   (self-check: the noise floor)"
+echo "               cpu  $(ratio_row self cpu)"

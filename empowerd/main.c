@@ -368,6 +368,7 @@ int main(int argc, char **argv)
 	if (d.cfg.backoff == MAP_FAILED)
 		die(EXIT_SYSTEM, "mmap: %s", strerror(errno));
 	d.sig_fd = setup_signals();
+	d.cfg.signals_to_reset = session_signals_to_reset();
 	if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0)
 		die(EXIT_SYSTEM, "pipe: %s", strerror(errno));
 	d.notify_rd = pipefd[0];

@@ -17,8 +17,8 @@ struct peer {
 	pid_t pid;
 	int pidfd;                         /* -1: none (old kernel) */
 	size_t gid_count;
-	uint32_t gids[PEER_GROUPS_MAX + 1]; /* the primary group first */
 	bool confined;                     /* no_new_privs, seccomp, or unknown */
+	uint32_t gids[PEER_GROUPS_MAX + 1]; /* the primary group first; last, as it is large */
 };
 
 /* Fill p from the connected socket. 0, or -1/errno (E2BIG: too many groups). */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -37,31 +39,36 @@
 
 #define LOG_ARGS_MAX 2048 /* bytes of escaped command line in the log */
 #define START_REPORT_TIMEOUT_MS 30000 /* the child to exec or fail */
+/* The child's stack until it execs: exec_context_exec builds ember-caps' argv there
+ * (struct exec_caps_args, about 34 KiB). */
+#define EXEC_CHILD_STACK (96 * 1024)
 #define TIOCSTI_SYSCTL "/proc/sys/dev/tty/legacy_tiocsti"
 
 struct session {
+	/* The small fields first, then the large buffers: the session writes only the pages
+	 * it touches, and each page is a fault in a freshly forked process. */
 	int conn;
 	uid_t peer_uid;
 	pid_t peer_pid;
-	struct peer peer;
 	int sigfd;
 	const struct session_config *cfg;
-	char buf[EMPOWER_MSG_MAX];
-	struct empower_request req;
-	int fds[EMPOWER_FDS_MAX];
 	size_t nfds;
 	int cwd_fd, tty_fd, stdio_fd[3];
 	int workdir_fd; /* --chdir opened as the caller, or cwd_fd */
 	int exec_fd;    /* the command, O_PATH, opened as the caller */
-	struct passwd_user caller, target;
-	gid_t groups[EXEC_GROUPS_MAX];
 	size_t group_count;
-	char path[PASSWD_PATH_MAX];
-	char *argv[EMPOWER_ARGS_MAX + 1];
-	struct env_block env;
-	struct policy policy;
 	const struct policy_rule *rule;
 	pid_t child;
+	int fds[EMPOWER_FDS_MAX];
+	struct peer peer;
+	struct passwd_user caller, target;
+	gid_t groups[EXEC_GROUPS_MAX];
+	char path[PASSWD_PATH_MAX];
+	char *argv[EMPOWER_ARGS_MAX + 1];
+	struct empower_request req;
+	char buf[EMPOWER_MSG_MAX];
+	struct env_block env;
+	struct policy policy;
 };
 
 static struct session S; /* large (policy, buffers): one per process, off the stack */
@@ -516,6 +523,24 @@ void session_grant_warning(char *out, size_t size)
 			 "daemon's bounding or permitted set: %s", missing, last + 1, names);
 }
 
+/* The kernel's struct (libc refuses its reserved real-time signals): only the handler
+ * is read. Resetting only these spares the child about 60 sigaction calls per launch. */
+uint64_t session_signals_to_reset(void)
+{
+	struct {
+		void (*handler)(int);
+		unsigned long flags;
+		void (*restorer)(void);
+		unsigned long mask;
+	} old;
+	uint64_t which = 0;
+	for (int sig = 1; sig <= 64; sig++)
+		if (syscall(SYS_rt_sigaction, sig, NULL, &old, sizeof old.mask) < 0 ||
+		    old.handler != SIG_DFL)
+			which |= (uint64_t)1 << (sig - 1);
+	return which;
+}
+
 /* An interactive session (the command reads a terminal) on a kernel where any process
  * of the caller's terminal may push input into it with TIOCSTI (dev.tty.legacy_tiocsti
  * is 1, or older than 6.2 without the setting): refused unless the daemon was told to
@@ -577,6 +602,7 @@ static void build_context(struct exec_context *c, int report_fd)
 	c->cap_ambient = EXEC_CAPS_ALL;
 	c->caps_helper = S.cfg->caps_helper;
 	c->report_fd = report_fd;
+	c->signals_to_reset = S.cfg->signals_to_reset;
 	c->umask_set = true;
 	c->umask = 022;
 	c->workdir_fd = S.workdir_fd; /* entered as the target user */
@@ -603,33 +629,55 @@ static int open_cgroup(char *name, size_t size)
 	return fd;
 }
 
-/* The forked child: its own session (and the PTY as controlling terminal), then the
- * shared execution-context code. */
-static noreturn void child_start(const struct exec_context *c, int cgroup_fd, int report_fd)
+/* The child: its own session (and the PTY as controlling terminal), then the shared
+ * execution-context code, which execs ember-caps. It shares the session's memory until
+ * that execve (clone_child), so it only makes system calls and writes its own stack. */
+struct child_args {
+	const struct exec_context *context;
+	const char *exec_path; /* /proc/self/fd/N of the command */
+	int cgroup_fd, report_fd;
+};
+
+static noreturn void child_start(const struct child_args *a)
 {
 	struct exec_failure f;
-	if (cgroup_fd >= 0)
-		io_write_file_at(cgroup_fd, "cgroup.procs", "0");
+	if (a->cgroup_fd >= 0)
+		io_write_file_at(a->cgroup_fd, "cgroup.procs", "0");
 	if (setsid() < 0 || ((S.req.flags & EMPOWER_F_PTY) && ioctl(S.stdio_fd[0], TIOCSCTTY, 0) < 0)) {
 		f.step = EXEC_STEP_STDIO;
 		f.err = errno;
 		f.arg = 0;
-		exec_failure_write(report_fd, &f);
+		exec_failure_write(a->report_fd, &f);
 		_exit(EXIT_CANNOT_RUN);
 	}
 	/* ember-caps execs /proc/self/fd/N with execveat: the file that was checked. */
-	char exec_path[64];
-	snprintf(exec_path, sizeof exec_path, "/proc/self/fd/%d", S.exec_fd);
 	if (fcntl(S.exec_fd, F_SETFD, 0) < 0) {
 		f.step = EXEC_STEP_EXECVE;
 		f.err = errno;
 		f.arg = 0;
-		exec_failure_write(report_fd, &f);
+		exec_failure_write(a->report_fd, &f);
 		_exit(EXIT_CANNOT_RUN);
 	}
-	exec_context_exec(c, exec_path, S.argv, &f);
-	exec_failure_write(report_fd, &f);
+	exec_context_exec(a->context, a->exec_path, S.argv, &f);
+	exec_failure_write(a->report_fd, &f);
 	_exit(EXIT_CANNOT_RUN);
+}
+
+static int child_entry(void *arg)
+{
+	child_start(arg);
+}
+
+/* As posix_spawn: CLONE_VM | CLONE_VFORK, the session waiting until the child has
+ * exec'd (or exited). A fork would copy the session's page tables only for the child to
+ * fault its pages back in and throw them away at execve: in a VM each of those page
+ * faults costs more than all the child's system calls (docs/benchmarks.md). The child
+ * runs on a stack in this frame (the session's own, already mapped) and cannot return
+ * into the session: child_start ends in execve or _exit. */
+static pid_t clone_child(struct child_args *a)
+{
+	_Alignas(16) char stack[EXEC_CHILD_STACK];
+	return clone(child_entry, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, a);
 }
 
 static void start(void)
@@ -642,11 +690,12 @@ static void start(void)
 		refuse(EXIT_CANNOT_RUN, "pipe: %s", strerror(errno));
 	build_context(&c, report[1]);
 	int cg = open_cgroup(cg_name, sizeof cg_name);
-	S.child = fork();
+	char exec_path[64];
+	snprintf(exec_path, sizeof exec_path, "/proc/self/fd/%d", S.exec_fd);
+	struct child_args a = { &c, exec_path, cg, report[1] };
+	S.child = clone_child(&a);
 	if (S.child < 0)
-		refuse(EXIT_CANNOT_RUN, "fork: %s", strerror(errno));
-	if (S.child == 0)
-		child_start(&c, cg, report[1]);
+		refuse(EXIT_CANNOT_RUN, "clone: %s", strerror(errno));
 	close(report[1]);
 	if (cg >= 0)
 		close(cg);

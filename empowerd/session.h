@@ -62,6 +62,7 @@ struct session_config {
 	struct backoff_table *backoff;  /* shared between sessions */
 	bool tiocsti_warn;              /* legacy TIOCSTI on: warn instead of refusing */
 	char grant_warning[512];        /* session_grant_warning(), "" for a full grant */
+	uint64_t signals_to_reset;      /* session_signals_to_reset() */
 };
 
 uint64_t boottime_ms(void);
@@ -73,6 +74,11 @@ int empowerd_signal_fd(void);
 /* The warning for a grant smaller than every capability of this kernel, into out ("" for
  * a full grant). Called once by the daemon: sessions inherit its capability sets. */
 void session_grant_warning(char *out, size_t size);
+
+/* The signals whose disposition is not the default in the daemon (ignored ones survive
+ * execve), as exec_context.signals_to_reset wants them. Called once by the daemon after
+ * it has set its own: sessions inherit them and install no handler. */
+uint64_t session_signals_to_reset(void);
 
 noreturn void session_serve(int conn, uid_t peer_uid, pid_t peer_pid,
 			    const struct session_config *cfg);
