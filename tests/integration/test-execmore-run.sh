@@ -10,10 +10,13 @@
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
+# The services run as nobody: they read the probe from a copy every user may reach (a
+# checkout in a 0700 directory, as mktemp -d makes, is out of nobody's reach).
 src="$TOP/tests/integration/execmore"
-mkdir -p "$tmp/services"
+mkdir -p "$tmp/services" "$tmp/probes"
+cp "$src/probe.sh" "$tmp/probes/" && chmod 0755 "$tmp/probes" && chmod 0644 "$tmp/probes/probe.sh"
 for f in "$src"/*.service; do
-	sed -e "s|@DIR@|$src|g" -e "s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
+	sed -e "s|@DIR@|$tmp/probes|g" -e "s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
 done
 printf 'the-secret' >"$tmp/secret"
 chmod 0600 "$tmp/secret" # root's: only the credential copy is the service's
