@@ -46,7 +46,8 @@ void verbs_unit_states(const struct unit *u, const char **load, const char **act
 	switch (u->state) {
 	case UNIT_STARTING:
 		*active = "activating";
-		*sub = u->phase == PHASE_PRE ? "start-pre" : "start";
+		*sub = u->phase == PHASE_PRE ? "start-pre" : u->phase == PHASE_CONDITION ? "condition"
+										 : "start";
 		break;
 	case UNIT_RUNNING:
 		*active = "activating";

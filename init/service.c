@@ -125,7 +125,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
 		  EXECENV_REFS + 1 /* sockets-accept */)
 /* U2: lifecycle strings */
-#define U2_REFS_MAX (3 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
+#define U2_REFS_MAX (4 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
 
 static size_t add_list_refs(strref **refs, size_t n, strref *list, size_t count)
@@ -160,6 +160,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->std_error.path;
 	/* U2: lifecycle */
 	n = add_list_refs(refs, n, s->exec_start_post.line, s->exec_start_post.count);
+	n = add_list_refs(refs, n, s->exec_condition.line, s->exec_condition.count);
 	n = add_list_refs(refs, n, s->exec_reload.line, s->exec_reload.count);
 	n = add_list_refs(refs, n, s->exec_stop_post.line, s->exec_stop_post.count);
 	n = add_list_refs(refs, n, s->on_failure.name, s->on_failure.count);
@@ -1741,7 +1742,8 @@ static int parse_apparmor(struct parser *p, const struct key *k, const char *val
  * carry "+", "!" or "!!" keep it. */
 static void apply_permissions_start_only(struct service *svc, const struct service_diag *diag)
 {
-	struct service_exec_list *lists[] = { &svc->exec_start_pre, &svc->exec_start_post,
+	struct service_exec_list *lists[] = { &svc->exec_condition, &svc->exec_start_pre,
+					      &svc->exec_start_post,
 					      &svc->exec_reload, &svc->exec_stop,
 					      &svc->exec_stop_post };
 	char line[SERVICE_LINE_MAX];
@@ -2018,6 +2020,7 @@ static const struct key keys[] = {
 	{ SECTION_UNIT, "OnFailure", parse_names, F(on_failure), 0, 0, true },
 	{ SECTION_UNIT, "OnSuccess", parse_names, F(on_success), 0, 0, true },
 	{ SECTION_SERVICE, "ExecStartPost", parse_exec, F(exec_start_post), 0, 0, true },
+	{ SECTION_SERVICE, "ExecCondition", parse_exec, F(exec_condition), 0, 0, true },
 	{ SECTION_SERVICE, "ExecReload", parse_exec, F(exec_reload), 0, 0, true },
 	{ SECTION_SERVICE, "ExecStopPost", parse_exec, F(exec_stop_post), 0, 0, true },
 	{ SECTION_SERVICE, "RemainAfterExit", parse_bool_key, F(remain_after_exit), 0, 0, false },

@@ -322,6 +322,7 @@ struct service {
 
 	/* U2: lifecycle (docs/services.md "Lifecycle"; runtime in svc-lifecycle.c) */
 	struct service_exec_list exec_start_post, exec_reload, exec_stop_post;
+	struct service_exec_list exec_condition; /* run first: 1..254 skips the start */
 	struct service_name_list on_failure, on_success; /* [Unit] OnFailure=, OnSuccess= */
 	struct service_status_set success_status, restart_prevent, restart_force;
 	strref pid_file;                /* PIDFile=: absolute ("x" becomes "/run/x") */

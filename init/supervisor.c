@@ -562,6 +562,44 @@ static void run_next_pre(struct unit *u)
 	u->control_pid = pid;
 }
 
+/* ExecCondition= lines run first, one after the other; then ExecStartPre=. */
+static void run_next_condition(struct unit *u)
+{
+	const struct service *s = u->svc;
+	pid_t pid;
+
+	if (u->exec_index >= s->exec_condition.count) {
+		u->exec_index = 0;
+		run_next_pre(u);
+		return;
+	}
+	u->phase = PHASE_CONDITION;
+	pid = spawn_line(u, service_str(s, s->exec_condition.line[u->exec_index]));
+	if (pid == SPAWN_NO_RESOURCES) {
+		retry_starved(u);
+		return;
+	}
+	if (pid < 0) {
+		fail_unit(u, "ExecCondition=: %s", u->error);
+		return;
+	}
+	u->control_pid = pid;
+}
+
+/* An ExecCondition= line exited 1..254: as systemd, the start is skipped, not failed,
+ * as for a Condition*= that is not met. */
+static void skip_start(struct unit *u, int code)
+{
+	snprintf(u->error, sizeof u->error, "condition failed: ExecCondition= exited with status %d",
+		 code);
+	log_info("%s: %s, skipped", name_of(u), u->error);
+	u->phase = PHASE_NONE;
+	u->deadline_ms = -1;
+	u->stop_post_due = false;
+	svc_cgroup_release(u);
+	set_state(u, UNIT_CONDITION);
+}
+
 static bool requirements_failed(struct unit *u)
 {
 	const struct service *s = u->svc;
@@ -733,7 +771,7 @@ static void begin_start(struct unit *u)
 	u->idle_waited = false;
 	u->watchdog_fired = false; /* unit-runtime2 */
 	set_state(u, UNIT_STARTING);
-	run_next_pre(u);
+	run_next_condition(u);
 }
 
 /* ---- failing, restarting, stopping ------------------------------------------------- */
@@ -1010,6 +1048,20 @@ static void control_exited(struct unit *u, int status)
 	bool ignore = false;
 
 	u->control_pid = 0;
+	if (u->phase == PHASE_CONDITION) {
+		if (WIFEXITED(status) && code == 0) {
+			u->exec_index++;
+			if (u->state == UNIT_STARTING)
+				run_next_condition(u);
+		} else if (WIFEXITED(status) && code < 255) {
+			if (u->state == UNIT_STARTING)
+				skip_start(u, code);
+		} else {
+			fail_unit(u, "ExecCondition= %s %d", WIFEXITED(status) ? "exited with status"
+				  : "was killed by signal", WIFEXITED(status) ? code : WTERMSIG(status));
+		}
+		return;
+	}
 	if (u->phase == PHASE_PRE) {
 		ignore = exec_line_prefixes(service_str(s, s->exec_start_pre.line[u->exec_index])) &
 			 EXEC_IGNORE_FAILURE;
@@ -1537,6 +1589,7 @@ static void check_programs(const struct service *s)
 {
 	if (s->failed || s->masked)
 		return;
+	check_list(s, &s->exec_condition, "ExecCondition");
 	check_list(s, &s->exec_start_pre, "ExecStartPre");
 	check_list(s, &s->exec_start, "ExecStart");
 	check_list(s, &s->exec_start_post, "ExecStartPost");

@@ -36,6 +36,7 @@ enum unit_phase {
 	PHASE_NONE, PHASE_PRE, PHASE_MAIN, PHASE_STOP_CMD, PHASE_KILL,
 	/* U2: ExecStartPost=, ExecReload= (or a notify-reload signal), ExecStopPost= */
 	PHASE_START_POST, PHASE_RELOAD, PHASE_STOP_POST,
+	PHASE_CONDITION, /* ExecCondition= (last: the re-exec handover keeps the numbers) */
 };
 
 struct unit {

@@ -24,6 +24,15 @@ unit assert-fails "AssertPathExists=$tmp/absent\n"
 unit assert-holds "AssertPathIsDirectory=$tmp/services\n"
 unit cond-before-assert "ConditionPathExists=$tmp/absent\nAssertPathExists=$tmp/absent\n"
 unit needs-skipped "Requires=cond-skip\nAfter=cond-skip\n"
+# ExecCondition= (Samba's units): 0 goes on, 1..254 skips, 255 or a signal fails.
+excond() { # NAME EXIT-CODE-OF-THE-CONDITION
+	printf '[Service]\nExecCondition=/bin/sh -c "exit %s"\nExecCondition=/bin/sh -c "touch %s/%s.cond2"\nExecStartPre=/bin/sh -c "touch %s/%s.pre"\nExecStart=/bin/sleep 1000\n' \
+		"$2" "$tmp" "$1" "$tmp" "$1" >"$S/$1.service"
+}
+excond excond-pass 0
+excond excond-skip 1
+excond excond-skip254 254
+excond excond-fail 255
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -55,6 +64,16 @@ expect assert-fails-start assert-fails failed
 expect assert-holds-runs assert-holds "running ready"
 expect conditions-before-asserts cond-before-assert condition-failed
 expect requires-skipped-unit needs-skipped "failed invalid"
+expect exec-condition-0-runs excond-pass "running ready"
+[ -e $tmp/excond-pass.cond2 ] && [ -e $tmp/excond-pass.pre ] && ok exec-condition-then-pre ||
+	bad exec-condition-then-pre "second condition or ExecStartPre= did not run"
+expect exec-condition-1-skips excond-skip condition-failed
+expect exec-condition-254-skips excond-skip254 condition-failed
+[ ! -e $tmp/excond-skip.cond2 ] && [ ! -e $tmp/excond-skip.pre ] && ok exec-condition-skip-runs-nothing-more ||
+	bad exec-condition-skip-runs-nothing-more "a later line ran"
+"\$E" status excond-skip | grep -q "ExecCondition= exited with status 1" && ok exec-condition-status-says-why ||
+	bad exec-condition-status-says-why "\$("\$E" status excond-skip | tr '\n' ' ')"
+expect exec-condition-255-fails excond-fail failed
 "\$E" start cond-skip >/dev/null 2>&1
 expect manual-start-checks-again cond-skip condition-failed
 touch "$tmp/absent"
