@@ -600,6 +600,8 @@ static void skip_start(struct unit *u, int code)
 	set_state(u, UNIT_CONDITION);
 }
 
+/* A required unit that failed fails u. One skipped by a condition does not: as in
+ * systemd, whose start job for it ends "done", not "failed". */
 static bool requirements_failed(struct unit *u)
 {
 	const struct service *s = u->svc;
@@ -609,7 +611,7 @@ static bool requirements_failed(struct unit *u)
 		if (!r)
 			continue; /* the graph already failed it */
 		if (r->state == UNIT_FAILED || r->state == UNIT_PERMANENT || r->state == UNIT_INVALID ||
-		    r->state == UNIT_CONDITION || r->state == UNIT_MASKED) {
+		    r->state == UNIT_MASKED) {
 			fail_unit(u, "dependency failed: %s", name_of(r));
 			return true;
 		}
