@@ -32,6 +32,7 @@
 #include "svc-runtime.h"      /* unit-runtime2 */
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h" /* unit kinds (unit-kinds) */
+#include "unit-log.h"
 #include "parse.h"
 
 #define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
@@ -444,6 +445,7 @@ static void remove_instance(size_t i)
 			close(fds[k]);
 	svc_cgroup_release(u);
 	accept_conn_release(name_of(u));
+	unit_log_release(u->log);
 	log_debug("%s: connection closed, instance removed", name_of(u));
 	memmove(&sv.services[i], &sv.services[i + 1], (sv.count - i - 1) * sizeof *sv.services);
 	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
@@ -1341,7 +1343,10 @@ static void read_output(struct unit *u, int fd, enum kmsg_stream s)
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n <= 0)
 			return;
-		logbuf_append(&u->log, buf, (size_t)n);
+		if (!u->log)
+			u->log = unit_log_take();
+		if (u->log)
+			logbuf_append(u->log, buf, (size_t)n);
 		forward_output(u, s, buf, (size_t)n);
 	}
 }
@@ -2047,6 +2052,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		say(report, ctx, "removed", old->svc->name);
 		if (!unit_up(old)) {
 			fdstore_release(old->svc->name); /* unit-runtime2 */
+			unit_log_release(old->log);
 			continue;
 		}
 		fresh.services[n] = *old->svc;

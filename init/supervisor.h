@@ -61,7 +61,7 @@ struct unit {
 	char status_text[UNIT_STATUS_MAX];
 	char error[UNIT_ERROR_MAX];
 	char exec_path[128];        /* program of the last spawn, for failure messages */
-	struct logbuf log;
+	struct logbuf *log;         /* output ring, NULL until the first output (unit-log.h) */
 	struct kmsg_forward kmsg;   /* StandardOutput=kmsg, StandardError=kmsg */
 
 	/* U2: types and lifecycle (svc-lifecycle.h). Plain bools, not bitfields: the
