@@ -10,7 +10,6 @@
 
 #include "log.h"
 #include "svc-cgroup.h"
-#include "unit-log.h" /* rss-diet */
 #include "svc-lifecycle.h"
 
 #define LOG_PIECE_MAX 1000 /* text bytes per record: escaped, it still fits one packet */
@@ -192,7 +191,8 @@ static void emit_piece(void *ctx, long long t_ms, const char *data, size_t len, 
 
 void verbs_reply_stamped_log(struct ctl_writer *w, const struct unit *u)
 {
-	unsigned long long cursor = logbuf_read_stamped(unit_log_view(u->log), 0, emit_piece, w);
+	unsigned long long cursor =
+		logbuf_read_stamped(unit_log_view(u->output), 0, emit_piece, w);
 
 	ctl_record_begin(w);
 	ctl_record_add_int(w, "cursor", (long long)cursor);

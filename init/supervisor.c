@@ -32,7 +32,6 @@
 #include "svc-runtime.h"      /* unit-runtime2 */
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h" /* unit kinds (unit-kinds) */
-#include "unit-log.h"
 #include "parse.h"
 
 #define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
@@ -445,7 +444,7 @@ static void remove_instance(size_t i)
 			close(fds[k]);
 	svc_cgroup_release(u);
 	accept_conn_release(name_of(u));
-	unit_log_release(u->log);
+	unit_output_release(u->output);
 	log_debug("%s: connection closed, instance removed", name_of(u));
 	memmove(&sv.services[i], &sv.services[i + 1], (sv.count - i - 1) * sizeof *sv.services);
 	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
@@ -1329,8 +1328,8 @@ static void forward_output(struct unit *u, enum kmsg_stream s, const char *data,
 	const struct kmsg_forward_limit limit = kmsg_limit(u);
 	const struct kmsg_forward_sink sink = { name_of(u), (int)output_pid(u), write_kmsg, NULL };
 
-	if (forwards_to_kmsg(u, s))
-		kmsg_forward_feed(&u->kmsg, s, data, len, now_ms(), &limit, &sink);
+	if (forwards_to_kmsg(u, s) && u->output)
+		kmsg_forward_feed(&u->output->kmsg, s, data, len, now_ms(), &limit, &sink);
 	if ((s == KMSG_STDOUT ? u->svc->std_output : u->svc->std_error).also_console)
 		execenv_console_copy(data, len); /* U5: journal+console and friends */
 }
@@ -1343,10 +1342,10 @@ static void read_output(struct unit *u, int fd, enum kmsg_stream s)
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n <= 0)
 			return;
-		if (!u->log)
-			u->log = unit_log_take();
-		if (u->log)
-			logbuf_append(u->log, buf, (size_t)n);
+		if (!u->output)
+			u->output = unit_output_take();
+		if (u->output)
+			logbuf_append(&u->output->log, buf, (size_t)n);
 		forward_output(u, s, buf, (size_t)n);
 	}
 }
@@ -1367,7 +1366,8 @@ static void flush_output(struct unit *u, pid_t pid)
 		if (u->err_fd >= 0)
 			read_output(u, u->err_fd, KMSG_STDERR);
 	}
-	kmsg_forward_flush(&u->kmsg, now_ms(), &limit, &sink);
+	if (u->output) /* nothing was fed otherwise */
+		kmsg_forward_flush(&u->output->kmsg, now_ms(), &limit, &sink);
 }
 
 static void read_exec_status(struct unit *u)
@@ -2052,7 +2052,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		say(report, ctx, "removed", old->svc->name);
 		if (!unit_up(old)) {
 			fdstore_release(old->svc->name); /* unit-runtime2 */
-			unit_log_release(old->log);
+			unit_output_release(old->output);
 			continue;
 		}
 		fresh.services[n] = *old->svc;

@@ -1,45 +1,48 @@
 #include "unit-log.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "log.h"
 #include "service.h"
 
-/* The state PID 1 keeps about output rings. In .bss: a ring's pages become resident only
- * once a unit writes into it. */
+/* The state PID 1 keeps about units' output. In .bss: a slot's pages become resident
+ * only once a unit writes. */
 static struct {
 	bool taken[SERVICE_COUNT_MAX];
 	bool full_reported;
-	struct logbuf ring[SERVICE_COUNT_MAX];
+	struct unit_output slot[SERVICE_COUNT_MAX];
 } pool;
 
 static const struct logbuf empty;
 
-struct logbuf *unit_log_take(void)
+struct unit_output *unit_output_take(void)
 {
 	for (size_t i = 0; i < SERVICE_COUNT_MAX; i++) {
+		struct unit_output *o = &pool.slot[i];
 		if (pool.taken[i])
 			continue;
 		pool.taken[i] = true;
-		pool.ring[i].head = pool.ring[i].used = 0;
-		pool.ring[i].total = 0;
-		return &pool.ring[i];
+		memset(&o->kmsg, 0, sizeof o->kmsg);
+		o->log.head = o->log.used = 0;
+		o->log.total = 0;
+		return o;
 	}
 	if (!pool.full_reported)
-		log_error("output rings: all %d taken; output of further units is dropped",
+		log_error("output: all %d slots taken; output of further units is dropped",
 			  SERVICE_COUNT_MAX);
 	pool.full_reported = true;
 	return NULL;
 }
 
-void unit_log_release(struct logbuf *b)
+void unit_output_release(struct unit_output *o)
 {
-	if (!b || b < pool.ring || b >= pool.ring + SERVICE_COUNT_MAX)
+	if (!o || o < pool.slot || o >= pool.slot + SERVICE_COUNT_MAX)
 		return;
-	pool.taken[b - pool.ring] = false;
+	pool.taken[o - pool.slot] = false;
 }
 
-const struct logbuf *unit_log_view(const struct logbuf *b)
+const struct logbuf *unit_log_view(const struct unit_output *o)
 {
-	return b ? b : &empty;
+	return o ? &o->log : &empty;
 }
