@@ -2003,6 +2003,19 @@ static bool service_changed(const struct service *a, const struct service *b)
 	       memcmp(x.text, y.text, x.text_used) != 0;
 }
 
+/* rss-diet: the output slots of the old units that did not make it into the new table
+ * (removed, or beyond a full table) go back to the pool. */
+static void release_dropped_output(size_t n)
+{
+	for (size_t i = 0; i < sv.count; i++) {
+		bool kept = false;
+		for (size_t k = 0; k < n && !kept; k++)
+			kept = fresh.units[k].output == sv.units[i].output;
+		if (!kept)
+			unit_output_release(sv.units[i].output);
+	}
+}
+
 /* Keep the runtime state of a service that is still there; its new configuration
  * applies from its next start. */
 static void carry_over(struct unit *dst, const struct unit *old, struct service *svc)
@@ -2052,7 +2065,6 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		say(report, ctx, "removed", old->svc->name);
 		if (!unit_up(old)) {
 			fdstore_release(old->svc->name); /* unit-runtime2 */
-			unit_output_release(old->output);
 			continue;
 		}
 		fresh.services[n] = *old->svc;
@@ -2061,6 +2073,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		n++;
 		kept++;
 	}
+	release_dropped_output(n);
 	memcpy(sv.services, fresh.services, n * sizeof *sv.services);
 	for (size_t i = 0; i < n; i++) {
 		sv.units[i] = fresh.units[i];
