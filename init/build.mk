@@ -11,4 +11,5 @@ EMBER_INIT_SRC += init/svc-lifecycle.c init/svc-pidfile.c # U2: service types an
 EMBER_INIT_SRC += init/unit-runtime-keys.c init/svc-runtime.c init/fdstore.c # runtime keys (unit-runtime2)
 EMBER_INIT_SRC += init/socket-accept.c # sockets-accept: Accept=yes connections
 EMBER_INIT_SRC += init/control-verbs.c # emberctl verbs (issue 17)
+EMBER_INIT_SRC += init/unit-log.c # rss-diet: output rings in a pool, taken on first output
 $(eval $(call musl_prog,ember-init,$(EMBER_INIT_SRC)))

@@ -192,7 +192,8 @@ static void emit_piece(void *ctx, long long t_ms, const char *data, size_t len, 
 
 void verbs_reply_stamped_log(struct ctl_writer *w, const struct unit *u)
 {
-	unsigned long long cursor = logbuf_read_stamped(&u->log, 0, emit_piece, w);
+	unsigned long long cursor =
+		logbuf_read_stamped(unit_log_view(u->output), 0, emit_piece, w);
 
 	ctl_record_begin(w);
 	ctl_record_add_int(w, "cursor", (long long)cursor);

@@ -315,7 +315,7 @@ static void reply_log(struct client *c, const struct unit *u, const struct ctl_r
 		return;
 	}
 	/* emberctl verbs (issue 17): from= goes on where a stamped reply ended */
-	c->cursor = logbuf_read(&u->log, r->from, emit_text, &c->w);
+	c->cursor = logbuf_read(unit_log_view(u->output), r->from, emit_text, &c->w);
 	ctl_writer_flush(&c->w);
 	if (!follow) {
 		ctl_write_exit(&c->w, CTL_STATUS_OK);
@@ -476,8 +476,9 @@ void control_tick(long long now)
 		struct client *c = &ctl.clients[i];
 		if (c->fd < 0)
 			continue;
-		if (c->follow && c->follow->log.total != c->cursor) {
-			c->cursor = logbuf_read(&c->follow->log, c->cursor, emit_text, &c->w);
+		if (c->follow && unit_log_view(c->follow->output)->total != c->cursor) {
+			c->cursor = logbuf_read(unit_log_view(c->follow->output), c->cursor,
+						emit_text, &c->w);
 			ctl_writer_flush(&c->w);
 		}
 		if (c->w.failed || (c->deadline_ms >= 0 && now >= c->deadline_ms))

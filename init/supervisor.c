@@ -454,6 +454,7 @@ static void remove_instance(size_t i)
 			close(fds[k]);
 	svc_cgroup_release(u);
 	accept_conn_release(name_of(u));
+	unit_output_release(u->output);
 	log_debug("%s: connection closed, instance removed", name_of(u));
 	memmove(&sv.services[i], &sv.services[i + 1], (sv.count - i - 1) * sizeof *sv.services);
 	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
@@ -1389,8 +1390,8 @@ static void forward_output(struct unit *u, enum kmsg_stream s, const char *data,
 	const struct kmsg_forward_limit limit = kmsg_limit(u);
 	const struct kmsg_forward_sink sink = { name_of(u), (int)output_pid(u), write_kmsg, NULL };
 
-	if (forwards_to_kmsg(u, s))
-		kmsg_forward_feed(&u->kmsg, s, data, len, now_ms(), &limit, &sink);
+	if (forwards_to_kmsg(u, s) && u->output)
+		kmsg_forward_feed(&u->output->kmsg, s, data, len, now_ms(), &limit, &sink);
 	if ((s == KMSG_STDOUT ? u->svc->std_output : u->svc->std_error).also_console)
 		execenv_console_copy(data, len); /* U5: journal+console and friends */
 }
@@ -1403,7 +1404,10 @@ static void read_output(struct unit *u, int fd, enum kmsg_stream s)
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n <= 0)
 			return;
-		logbuf_append(&u->log, buf, (size_t)n);
+		if (!u->output)
+			u->output = unit_output_take();
+		if (u->output)
+			logbuf_append(&u->output->log, buf, (size_t)n);
 		forward_output(u, s, buf, (size_t)n);
 	}
 }
@@ -1424,7 +1428,8 @@ static void flush_output(struct unit *u, pid_t pid)
 		if (u->err_fd >= 0)
 			read_output(u, u->err_fd, KMSG_STDERR);
 	}
-	kmsg_forward_flush(&u->kmsg, now_ms(), &limit, &sink);
+	if (u->output) /* nothing was fed otherwise */
+		kmsg_forward_flush(&u->output->kmsg, now_ms(), &limit, &sink);
 }
 
 static void read_exec_status(struct unit *u)
@@ -2061,6 +2066,19 @@ static bool service_changed(const struct service *a, const struct service *b)
 	       memcmp(x.text, y.text, x.text_used) != 0;
 }
 
+/* rss-diet: the output slots of the old units that did not make it into the new table
+ * (removed, or beyond a full table) go back to the pool. */
+static void release_dropped_output(size_t n)
+{
+	for (size_t i = 0; i < sv.count; i++) {
+		bool kept = false;
+		for (size_t k = 0; k < n && !kept; k++)
+			kept = fresh.units[k].output == sv.units[i].output;
+		if (!kept)
+			unit_output_release(sv.units[i].output);
+	}
+}
+
 /* Keep the runtime state of a service that is still there; its new configuration
  * applies from its next start. */
 static void carry_over(struct unit *dst, const struct unit *old, struct service *svc)
@@ -2118,6 +2136,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		n++;
 		kept++;
 	}
+	release_dropped_output(n);
 	memcpy(sv.services, fresh.services, n * sizeof *sv.services);
 	for (size_t i = 0; i < n; i++) {
 		sv.units[i] = fresh.units[i];

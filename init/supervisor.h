@@ -12,6 +12,7 @@
 #include "depgraph.h"
 #include "kmsg-forward.h"
 #include "logbuf.h"
+#include "unit-log.h"
 #include "service.h"
 
 #define UNIT_STATUS_MAX 128
@@ -62,8 +63,9 @@ struct unit {
 	char status_text[UNIT_STATUS_MAX];
 	char error[UNIT_ERROR_MAX];
 	char exec_path[128];        /* program of the last spawn, for failure messages */
-	struct logbuf log;
-	struct kmsg_forward kmsg;   /* StandardOutput=kmsg, StandardError=kmsg */
+	/* rss-diet: the output ring and kmsg forwarding state, in a pool (unit-log.h); NULL
+	 * until the unit first writes */
+	struct unit_output *output;
 
 	/* U2: types and lifecycle (svc-lifecycle.h). Plain bools, not bitfields: the
 	 * re-execution handover (branch pid1) addresses each field with offsetof. */

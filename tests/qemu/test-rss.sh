@@ -1,18 +1,27 @@
 #!/bin/sh
-# PID 1 RSS with 50 services, and after 1000 restarts of a crashing service: it must not
-# grow (everything in PID 1 is statically sized).
+# PID 1 RSS with 10 and with 50 idle services (two boots; the difference per unit is what
+# each loaded unit costs PID 1), and after 1000 restarts of a crashing service: it must
+# not grow (everything in PID 1 is statically sized).
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/qemu/lib.sh"
-svc=$QEMU_WORK/rss-services
-rm -rf "$svc"; mkdir -p "$svc"
-i=1
-while [ $i -le 50 ]; do
-	printf '[Unit]\nDescription=idle service %s\n[Service]\nExecStart=/bin/sleep 100000\n' $i >"$svc/idle$i.service"
-	i=$((i + 1))
+for n in 10 50; do
+	svc=$QEMU_WORK/rss-services-$n
+	rm -rf "$svc"; mkdir -p "$svc"
+	i=1
+	while [ $i -le $n ]; do
+		printf '[Unit]\nDescription=idle service %s\n[Service]\nExecStart=/bin/sleep 100000\n' $i >"$svc/idle$i.service"
+		i=$((i + 1))
+	done
+	printf '[Unit]\nStartLimitBurst=0\n[Service]\nExecStart=/bin/false\nRestart=on-failure\nRestartSec=5ms\nRestartMaxDelaySec=5ms\n' >"$svc/crasher.service"
+	img=$QEMU_WORK/rss-$n.cpio
+	qemu_image "$img" --dir "$TOP/tests/qemu/guest:/test" --dir "$svc:/etc/ember/services"
+	qemu_test "$img" rss-$n 300 rss.sh
+	tr -d '\r' <"$QEMU_WORK/rss-$n.log" | grep '^MEASURE '
 done
-printf '[Unit]\nStartLimitBurst=0\n[Service]\nExecStart=/bin/false\nRestart=on-failure\nRestartSec=5ms\nRestartMaxDelaySec=5ms\n' >"$svc/crasher.service"
-img=$QEMU_WORK/rss.cpio
-qemu_image "$img" --dir "$TOP/tests/qemu/guest:/test" --dir "$svc:/etc/ember/services"
-qemu_test "$img" rss 300 rss.sh
-tr -d '\r' <"$QEMU_WORK/rss.log" | grep '^MEASURE '
+r10=$(tr -d '\r' <"$QEMU_WORK/rss-10.log" | sed -n 's/^MEASURE pid1_rss_kb_10_services=//p')
+r50=$(tr -d '\r' <"$QEMU_WORK/rss-50.log" | sed -n 's/^MEASURE pid1_rss_kb_50_services=//p')
+if [ -n "$r10" ] && [ -n "$r50" ]; then
+	# one decimal, in shell arithmetic
+	echo "MEASURE pid1_rss_kb_per_unit=$(((r50 - r10) / 40)).$(((r50 - r10) % 40 * 10 / 40))"
+fi
 finish
