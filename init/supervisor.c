@@ -540,51 +540,41 @@ static void start_main(struct unit *u)
 		watch_bus_name(u);
 }
 
-static void run_next_pre(struct unit *u)
+/* The start's control lines, one after the other: the next line of list as phase, or,
+ * after the last, what comes next. */
+static void run_next_start_line(struct unit *u, const struct service_exec_list *list,
+				enum unit_phase phase, const char *key, void (*then)(struct unit *))
 {
-	const struct service *s = u->svc;
 	pid_t pid;
 
-	if (u->exec_index >= s->exec_start_pre.count) {
+	if (u->exec_index >= list->count) {
 		u->exec_index = 0;
-		start_main(u);
+		then(u);
 		return;
 	}
-	u->phase = PHASE_PRE;
-	pid = spawn_line(u, service_str(s, s->exec_start_pre.line[u->exec_index]));
+	u->phase = phase;
+	pid = spawn_line(u, service_str(u->svc, list->line[u->exec_index]));
 	if (pid == SPAWN_NO_RESOURCES) {
 		retry_starved(u);
 		return;
 	}
 	if (pid < 0) {
-		fail_unit(u, "ExecStartPre=: %s", u->error);
+		fail_unit(u, "%s=: %s", key, u->error);
 		return;
 	}
 	u->control_pid = pid;
 }
 
-/* ExecCondition= lines run first, one after the other; then ExecStartPre=. */
+static void run_next_pre(struct unit *u)
+{
+	run_next_start_line(u, &u->svc->exec_start_pre, PHASE_PRE, "ExecStartPre", start_main);
+}
+
+/* ExecCondition= lines run first; then ExecStartPre=. */
 static void run_next_condition(struct unit *u)
 {
-	const struct service *s = u->svc;
-	pid_t pid;
-
-	if (u->exec_index >= s->exec_condition.count) {
-		u->exec_index = 0;
-		run_next_pre(u);
-		return;
-	}
-	u->phase = PHASE_CONDITION;
-	pid = spawn_line(u, service_str(s, s->exec_condition.line[u->exec_index]));
-	if (pid == SPAWN_NO_RESOURCES) {
-		retry_starved(u);
-		return;
-	}
-	if (pid < 0) {
-		fail_unit(u, "ExecCondition=: %s", u->error);
-		return;
-	}
-	u->control_pid = pid;
+	run_next_start_line(u, &u->svc->exec_condition, PHASE_CONDITION, "ExecCondition",
+			    run_next_pre);
 }
 
 /* An ExecCondition= line exited 1..254: as systemd, the start is skipped, not failed,
