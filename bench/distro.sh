@@ -1,8 +1,10 @@
 #!/bin/sh
 # The same Debian 12 disk (scripts/distro-image.sh) booted with ember-init and with its own
 # systemd, in pairs, alternating which goes first (issue 16). Per boot:
-#   ssh      seconds from QEMU's start until sshd answers with its banner (polled from the
-#            host every 0.2 s; firmware and kernel take the same time under both inits)
+#   ssh      seconds from kernel start until sshd answers with its banner on the forwarded
+#            loopback port (polled from the host every 0.2 s, measured from QEMU's start;
+#            the firmware's share, host time since QEMU's start less the guest's uptime
+#            read over SSH afterwards, is taken off)
 #   up       seconds from kernel start until every enabled service is up, as the init
 #            itself reports it (ember-init's "ready: ... ms since kernel start" line;
 #            systemd-analyze's kernel + userspace time to its default target)
@@ -10,12 +12,19 @@
 #   helpers  kB (Pss) of the init's own processes besides PID 1 that run after boot
 #            (ember-*; for systemd its user manager and "(sd-pam)", which logind asked for
 #            when the measuring SSH login arrived)
+#   init_forks  processes PID 1 itself created after the initramfs handed over to it
+#            (the kernel's sched_process_fork trace event, on for both inits from the
+#            command line; counted where the forking task is PID 1 named ember-init or
+#            systemd)
 #   forks    /proc/stat "processes": every process created since boot, whole system
-#            (services, their children, the SSH login included; the same under both inits)
-#   bench/distro.sh [PAIRS]     (default 3)   docs/benchmarks.md has results.
+#            (services, their children, the SSH login included)
+#   pid1_cpu  seconds of CPU PID 1 used (user + system, /proc/1/stat), the initramfs's
+#            short share included: the init's own cost within the boot
+#   bench/distro.sh [PAIRS]     (default 3; EMBER_DISTRO_PAIRS too)
+# Run it alone: `flock /tmp/ember-heavy.lock bench/distro.sh`. docs/benchmarks.md has results.
 set -eu
 . "$(dirname "$0")/lib.sh"
-PAIRS=${1:-3}
+PAIRS=${1:-${EMBER_DISTRO_PAIRS:-3}}
 TMO=${EMBER_DISTRO_BOOT_TIMEOUT:-600}
 W=$TOP/out/bench/distro
 cache=${EMBER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ember}/distro-bench
@@ -33,6 +42,9 @@ if [ ! -f "$img/.done" ]; then
 	"$TOP"/scripts/distro-image.sh "$img" --key "$img/key.pub" >"$W/image.log" 2>&1
 	touch "$img/.done"
 fi
+# The same for both inits: every fork recorded from the start (a few thousand events;
+# 4 MB per CPU is room for ~10x that).
+TRACE="trace_event=sched:sched_process_fork trace_buf_size=4M"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 gssh() {
 	ssh -i "$img/key" -p "$port" -o BatchMode=yes -o ConnectTimeout=30 \
@@ -62,23 +74,31 @@ sys.exit(1)
 EOF
 }
 
-# The guest's numbers after boot, as "pid1_rss pid1_pss helpers forks".
+# The guest's numbers after boot, as "pid1_rss pid1_pss helpers init_forks forks pid1_cpu
+# uptime" (uptime last: the host reads its clock right after it arrives).
 guest_numbers() {
 	gssh 'kb() { awk "/^$2:/ { print \$2 }" /proc/$1/smaps_rollup 2>/dev/null; }
 		h=0
 		for p in $(ps -e -o pid=,comm= | awk "\$1 != 1 && (\$2 ~ /^ember-/ || \$2 == \"systemd\" || \$2 == \"(sd-pam)\") { print \$1 }"); do
 			h=$((h + $(kb $p Pss || echo 0)))
 		done
-		echo "$(kb 1 Rss) $(kb 1 Pss) $h $(awk "/^processes/ { print \$2 }" /proc/stat)"'
+		t=/sys/kernel/tracing
+		[ -e $t/trace ] || mount -t tracefs tracefs $t
+		# A full ring buffer overwrites its oldest events: then the count is unknown.
+		f=$(awk "/^# entries-in-buffer/ { split(\$3, a, \"/\"); lost = a[1] != a[2] }
+			/sched_process_fork: comm=(ember-init|systemd) pid=1 / { n++ }
+			END { print lost ? \"nan\" : n + 0 }" $t/trace)
+		echo "$(kb 1 Rss) $(kb 1 Pss) $h $f $(awk "/^processes/ { print \$2 }" /proc/stat) \
+			$(awk -v hz=$(getconf CLK_TCK) "{ printf \"%.2f\", (\$14 + \$15) / hz }" /proc/1/stat) $(cut -d" " -f1 /proc/uptime)"'
 }
 
-# boot INIT N: one boot; appends "init ssh up pid1_rss pid1_pss helpers forks" to results.
+# boot INIT N: one boot; appends "init ssh up pid1_rss pid1_pss helpers init_forks forks pid1_cpu".
 boot() {
 	which=$1 n=$2 log=$W/console-$1-$2.log
 	cp --sparse=always "$img/disk.img" "$W/disk.img"
 	ln -sfn "$img/initramfs.cpio" "$W/initramfs.cpio"
 	start=$(python3 -c 'import time; print(time.time())')
-	EMBER_SSH_PORT=$port timeout -k 5 "$TMO" "$TOP"/scripts/run-distro.sh "$W" "$which" \
+	EMBER_SSH_PORT=$port EMBER_APPEND="$TRACE" timeout -k 5 "$TMO" "$TOP"/scripts/run-distro.sh "$W" "$which" \
 		</dev/null >"$log" 2>&1 &
 	qpid=$!
 	ssh_s=$(wait_banner "$port" "$start") || ssh_s=nan
@@ -95,7 +115,19 @@ boot() {
 		[ "$up" != nan ] || { sleep 2; i=$((i + 2)); }
 	done
 	sleep 10 # late starters settle before memory is read
-	nums=$(guest_numbers 2>/dev/null) || nums="nan nan nan nan"
+	nums=$(guest_numbers 2>/dev/null) || nums="nan nan nan nan nan nan nan"
+	now=$(python3 -c 'import time; print(time.time())')
+	# Firmware and QEMU's own start, before the kernel: the host's time since QEMU started
+	# less the guest's uptime, read together (the reply's way back is milliseconds).
+	ssh_s=$(echo "$nums" | awk -v b="$ssh_s" -v s="$start" -v n="$now" \
+		'$7 == "nan" || b == "nan" { print "nan"; next } { printf "%.2f\n", b - (n - s - $7) }')
+	nums=${nums% *}
+	# Where the time went, as each init tells it (read after the numbers above).
+	case $which in
+	ember) gssh 'emberctl analyze' >"$W/analyze-$which-$n.txt" 2>&1 || true ;;
+	systemd) gssh 'systemd-analyze critical-chain ssh.service multi-user.target; systemd-analyze blame' \
+		>"$W/analyze-$which-$n.txt" 2>&1 || true ;;
+	esac
 	gssh poweroff >/dev/null 2>&1 || true
 	i=0
 	while kill -0 "$qpid" 2>/dev/null && [ $i -lt 180 ]; do sleep 2; i=$((i + 2)); done
@@ -105,7 +137,7 @@ boot() {
 }
 
 : >"$W/results"
-echo "init ssh_s up_s pid1_rss_kB pid1_pss_kB helpers_kB forks"
+echo "init ssh_s up_s pid1_rss_kB pid1_pss_kB helpers_kB init_forks forks pid1_cpu_s"
 p=1
 while [ $p -le "$PAIRS" ]; do
 	if [ $((p % 2)) = 1 ]; then boot ember $p; boot systemd $p; else boot systemd $p; boot ember $p; fi
@@ -115,7 +147,7 @@ done
 col() { awk -v w="$1" -v c="$2" '$1 == w { print $c }' "$W/results"; }
 echo
 echo "over $PAIRS pairs: medians, ember/systemd of the medians, median of the per-pair ratios, the pairs"
-for c in 2:ssh_s 3:up_s 4:pid1_rss_kB 5:pid1_pss_kB 6:helpers_kB 7:forks; do
+for c in 2:ssh_s 3:up_s 4:pid1_rss_kB 5:pid1_pss_kB 6:helpers_kB 7:init_forks 8:forks 9:pid1_cpu_s; do
 	i=${c%%:*} name=${c#*:}
 	col ember "$i" >"$W/e.tmp"
 	col systemd "$i" >"$W/s.tmp"
