@@ -96,6 +96,15 @@ const char *service_str(const struct service *svc, strref ref)
 	return ref ? svc->text + ref : "";
 }
 
+bool service_lists(const struct service *svc, const struct service_name_list *list,
+		   const char *name)
+{
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(service_str(svc, list->name[i]), name) == 0)
+			return true;
+	return false;
+}
+
 /* U5: the execution environment's strings. */
 static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 {

@@ -413,6 +413,9 @@ int service_timespan_ms(const char *s, unsigned long *out);
 
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);
+/* Does svc's name list hold name? */
+bool service_lists(const struct service *svc, const struct service_name_list *list,
+		   const char *name);
 
 /* User and group names as shadow-utils accepts them, or numeric ids. */
 bool service_account_name_valid(const char *s);

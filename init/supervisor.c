@@ -633,22 +633,15 @@ static bool conflicts_and_requisites(struct unit *u)
 	return false;
 }
 
-static bool names(const struct service *s, const struct service_name_list *list, const char *name)
-{
-	for (size_t i = 0; i < list->count; i++)
-		if (strcmp(service_str(s, list->name[i]), name) == 0)
-			return true;
-	return false;
-}
-
 /* Does a unit that is wanted up need this one (Requires=, Requisite=, BindsTo=)? */
 static bool needed_by_any(const struct unit *u)
 {
 	for (size_t i = 0; i < sv.count; i++) {
 		const struct service *s = sv.units[i].svc;
 		if (&sv.units[i] != u && !sv.units[i].stop_wanted &&
-		    (names(s, &s->requires, u->svc->name) || names(s, &s->requisite, u->svc->name) ||
-		     names(s, &s->binds_to, u->svc->name)))
+		    (service_lists(s, &s->requires, u->svc->name) ||
+		     service_lists(s, &s->requisite, u->svc->name) ||
+		     service_lists(s, &s->binds_to, u->svc->name)))
 			return true;
 	}
 	return false;

@@ -162,14 +162,6 @@ long long runtime_next_deadline(const struct unit *u)
 	return d;
 }
 
-static bool lists(const struct service *s, const struct service_name_list *l, const char *name)
-{
-	for (unsigned i = 0; i < l->count; i++)
-		if (strcmp(service_str(s, l->name[i]), name) == 0)
-			return true;
-	return false;
-}
-
 /* Up, or on its way up: a unit in this state keeps what it wants running. */
 static bool pins(const struct unit *o)
 {
@@ -191,8 +183,8 @@ bool runtime_unneeded(const struct unit *u)
 		const struct service *s = o->svc;
 		if (o == u || !pins(o))
 			continue;
-		if (lists(s, &s->wants, name) || lists(s, &s->requires, name) ||
-		    lists(s, &s->requisite, name) || lists(s, &s->binds_to, name))
+		if (service_lists(s, &s->wants, name) || service_lists(s, &s->requires, name) ||
+		    service_lists(s, &s->requisite, name) || service_lists(s, &s->binds_to, name))
 			return false;
 	}
 	return true;

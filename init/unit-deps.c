@@ -25,15 +25,6 @@ const char *unit_requirement(const struct service *s, size_t i)
 	return i < s->requisite.count ? service_str(s, s->requisite.name[i]) : "";
 }
 
-static bool listed(const struct service *s, const struct service_name_list *list,
-		   const char *name)
-{
-	for (size_t i = 0; i < list->count; i++)
-		if (strcmp(service_str(s, list->name[i]), name) == 0)
-			return true;
-	return false;
-}
-
 static bool active(const struct unit *u)
 {
 	return u->state == UNIT_READY || u->state == UNIT_RUNNING ||
@@ -68,8 +59,8 @@ size_t unit_conflicting(const struct unit *u, struct unit **out, size_t max)
 		struct unit *o = (struct unit *)supervisor_unit(i);
 		if (o == u || !up(o) || o->stop_wanted)
 			continue;
-		if (listed(u->svc, &u->svc->conflicts, o->svc->name) ||
-		    listed(o->svc, &o->svc->conflicts, u->svc->name))
+		if (service_lists(u->svc, &u->svc->conflicts, o->svc->name) ||
+		    service_lists(o->svc, &o->svc->conflicts, u->svc->name))
 			out[n++] = o;
 	}
 	return n;
@@ -83,8 +74,8 @@ size_t unit_bound_to(const struct unit *u, bool stopped, struct unit **out, size
 		struct unit *o = (struct unit *)supervisor_unit(i);
 		if (o == u || !up(o) || o->stop_wanted || o->state == UNIT_STOPPING)
 			continue;
-		if (listed(o->svc, &o->svc->binds_to, u->svc->name) ||
-		    (stopped && listed(o->svc, &o->svc->part_of, u->svc->name)))
+		if (service_lists(o->svc, &o->svc->binds_to, u->svc->name) ||
+		    (stopped && service_lists(o->svc, &o->svc->part_of, u->svc->name)))
 			out[n++] = o;
 	}
 	return n;
