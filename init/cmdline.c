@@ -49,14 +49,10 @@ static void apply_word(struct boot_options *o, char *word)
 	if (strcmp(word, "ember.run") == 0 && value) {
 		set_path(o->run, sizeof o->run, word, value);
 	} else if (strcmp(word, "ember.shell") == 0 && value) {
-		if (strcmp(value, "none") == 0)
-			o->no_shell = true;
-		else if (value[0] == '/' && str_copy(o->shell, sizeof o->shell, value) == 0)
-			o->no_shell = false;
-		else {
-			o->no_shell = true;
+		bool path = value[0] == '/' && str_copy(o->shell, sizeof o->shell, value) == 0;
+		o->no_shell = !path;
+		if (!path && strcmp(value, "none") != 0)
 			warn_not_path(word, value, "no console shell");
-		}
 	} else if (strcmp(word, "quiet") == 0 && !value) {
 		o->quiet = true;
 	} else if (strcmp(word, "ember.debug") == 0) {
