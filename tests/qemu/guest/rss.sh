@@ -10,6 +10,14 @@ i=0; while [ "$(emberctl list | grep -c ' ready ')" -lt "$n" ] && [ $i -lt 100 ]
 up=$(emberctl list | grep -c ' ready ')
 [ "$up" -ge "$n" ] && ok "services-ready-$n" || bad "services-ready-$n" "$up of $n ready"
 before=$(rss)
+# PID 1's tables (its largest mapping, the .bss) are opted out of transparent huge pages:
+# with them, each 2 MiB span holding one touched page would be resident in full.
+nohuge=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); rw = $2 ~ /^rw/ }
+	/^Size:/ { size = $2 } /^AnonHugePages:/ { huge += $2 }
+	/^VmFlags:/ { if (rw && size > best) { best = size; nh = / nh/ } }
+	END { print (nh ? "nh" : "no-nh") " " huge + 0 }' /proc/1/smaps)
+[ "$nohuge" = "nh 0" ] && ok "tables-without-huge-pages-$n" ||
+	bad "tables-without-huge-pages-$n" "largest writable mapping and AnonHugePages: $nohuge"
 echo "MEASURE pid1_rss_kb_${n}_services=$before"
 [ "$n" -ge 50 ] || exit 0
 i=0; while [ "$(field crasher restarts)" -lt 1000 ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i+1)); done
