@@ -100,10 +100,8 @@ deps:
 	@scripts/deps.sh
 
 check: deps
-	$(MAKE) all
-	$(MAKE) unit-tests
-	$(MAKE) fuzz-build
-	$(MAKE) static
+	$(MAKE) -j$(JOBS) all unit-tests fuzz-build
+	$(MAKE) -j$(JOBS) static
 	@scripts/rootfs.sh >/dev/null # the Debian disk's root file system, cached (docs/distro.md)
 	tests/run $(SUITES)
 

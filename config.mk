@@ -53,6 +53,9 @@ CFLAGS   = $(CSTD) $(WARN) -Os -g -fno-common -ffunction-sections -fdata-section
 LDFLAGS  = -Wl,--gc-sections $(EXTRA_LDFLAGS)
 STRIP    = -s
 
+# Parallel build jobs in `make check` (its builds are most of a CI run's time otherwise)
+JOBS = $(shell nproc 2>/dev/null || echo 2)
+
 # Unit tests under sanitizers (glibc toolchain; musl has no sanitizer runtime)
 SAN_CC     = cc
 SAN_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wno-unused-parameter -O1 -g \
