@@ -128,15 +128,31 @@ $(OUT)/tests/helpers/%: tests/helpers/%.c $(OUT)/libember-musl.a $(MUSL_INC)/.st
 unit_sources = $(shell sed -n 's|^// sources: *||p' $(1))
 unit_includes = -I. $(addprefix -I,$(sort $(dir $(call unit_sources,$(1)))))
 
-$(OUT)/tests/musl/%: tests/unit/%.c tests/unit/harness.h $$(call unit_sources,tests/unit/$$*.c) $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
+# The sources are compiled once per toolchain into objects (with their header
+# dependencies), not again for every test: that was most of a CI run's build time.
+unit_objects = $(patsubst %.c,$(2)/%.o,$(call unit_sources,$(1)))
+# Kept between runs (make would delete them as intermediate files).
+.PRECIOUS: $(OBJ_MUSL)/%.o $(OUT)/obj/san/%.o $(OUT)/obj/fuzz/%.o
+
+$(OUT)/tests/musl/%: tests/unit/%.c tests/unit/harness.h $$(call unit_objects,tests/unit/$$*.c,$(OBJ_MUSL)) $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
 	@mkdir -p $(@D)
 	@echo "  TEST (musl) $@"
-	@$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_sources,$<) $(OUT)/libember-musl.a
+	@$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_objects,$<,$(OBJ_MUSL)) $(OUT)/libember-musl.a
 
-$(OUT)/tests/san/%: tests/unit/%.c tests/unit/harness.h $$(call unit_sources,tests/unit/$$*.c) $(LIB_SRC) $(CGROUP_SRC)
+OBJ_SAN = $(OUT)/obj/san
+$(OBJ_SAN)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC (asan) $<"
+	@$(SAN_CC) $(CPPFLAGS) -I. -Ilib -Icgroup $(SAN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OUT)/libember-san.a: $(patsubst %.c,$(OBJ_SAN)/%.o,$(LIB_SRC) $(CGROUP_SRC))
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(OUT)/tests/san/%: tests/unit/%.c tests/unit/harness.h $$(call unit_objects,tests/unit/$$*.c,$(OBJ_SAN)) $(OUT)/libember-san.a
 	@mkdir -p $(@D)
 	@echo "  TEST (asan) $@"
-	@$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) $(SAN_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
+	@$(SAN_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) $(SAN_CFLAGS) -o $@ $< $(call unit_objects,$<,$(OBJ_SAN)) $(OUT)/libember-san.a
 
 # ---- fuzzing (tests/fuzz/README.md) -------------------------------------------------------
 # libFuzzer harnesses, one per parser of untrusted input, built with clang and ASan+UBSan.
@@ -148,10 +164,20 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter -fsani
 	-fno-sanitize-recover=undefined
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
 fuzz-build: $(FUZZ_BIN)
-$(OUT)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $$(call unit_sources,tests/fuzz/$$*.c) $(LIB_SRC) $(CGROUP_SRC)
+OBJ_FUZZ = $(OUT)/obj/fuzz
+$(OBJ_FUZZ)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC (fuzz) $<"
+	@$(FUZZ_CC) $(CPPFLAGS) -I. -Ilib -Icgroup $(FUZZ_CFLAGS:-fsanitize=fuzzer,%=-fsanitize=fuzzer-no-link,%) -MMD -MP -c -o $@ $<
+
+$(OUT)/libember-fuzz.a: $(patsubst %.c,$(OBJ_FUZZ)/%.o,$(LIB_SRC) $(CGROUP_SRC))
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(OUT)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $$(call unit_objects,tests/fuzz/$$*.c,$(OBJ_FUZZ)) $(OUT)/libember-fuzz.a
 	@mkdir -p $(@D)
 	@echo "  FUZZ $@"
-	@$(FUZZ_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/fuzz $(call unit_includes,$<) $(FUZZ_CFLAGS) -o $@ $< $(call unit_sources,$<) $(LIB_SRC) $(CGROUP_SRC)
+	@$(FUZZ_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/fuzz $(call unit_includes,$<) $(FUZZ_CFLAGS) -o $@ $< $(call unit_objects,$<,$(OBJ_FUZZ)) $(OUT)/libember-fuzz.a
 fuzz: deps fuzz-build
 	tests/fuzz/run $(FUZZ_SECONDS)
 
