@@ -133,8 +133,9 @@ no-userns) _userns_ok() { return 1; }; abuild_phase _namespace_tests ;;
 *) abuild_phase "$3" ;;
 esac
 EOS
+# abuild.conf's defaults on Alpine: JOBS is the number of CPUs, MAKEFLAGS=-j$JOBS.
 phase() { # PHASE: run it like abuild, in a clean environment (no TOP/BIN from tests/run)
-	env -u TOP -u BIN -u HELPERS -u MAKEFLAGS TOP_SHIM="$HERE/pkg-abuild-shim.sh" \
+	env -u TOP -u BIN -u HELPERS JOBS="$(nproc)" MAKEFLAGS="-j$(nproc)" TOP_SHIM="$HERE/pkg-abuild-shim.sh" \
 		$ASH "$T/run.sh" "$S" "$S/src/ember-$ver/pkg/postmarketos/APKBUILD" "$1" >"$T/$1.log" 2>&1
 }
 log_tail() { tail -n 8 "$T/$1.log" | tr '\n' ' '; }
