@@ -4,9 +4,9 @@
 #   ssh      seconds from kernel start until sshd answers with its banner on the forwarded
 #            loopback port, on the host's clock alone: kernel start is when the kernel's
 #            first line ("Probing EDD") reaches the serial port, the banner is polled with a
-#            new connection every 0.5 s (at most 4 open; QEMU's user network holds each one
-#            while it retries its SYN to a guest without an address, so one waiting
-#            connection would measure that retry schedule, not sshd)
+#            new connection every 0.5 s, each kept 5 s (QEMU's user network holds a
+#            connection while it retries its SYN to a guest without an address, so one
+#            long-waiting connection measures that retry schedule, not sshd)
 #   ssh_guest  the same moment on the guest's clock, from each init's own records: the later
 #            of sshd ready (ember's ready_us, systemd's ActiveEnterTimestampMonotonic) and
 #            NetworkManager's DHCP lease (the journal): sshd is reachable once both happened
@@ -68,9 +68,9 @@ def drop(s):
     sel.unregister(s); s.close(); del born[s]
 while time.time() - start < tmo:
     now = time.time()
-    # sshd forks and re-executes itself per connection before its banner (seconds under
-    # TCG): a connection is kept 15 s, and at most 4 are open so as not to load the guest.
-    if now >= next_try and len(born) < 4:
+    # sshd forks and re-executes itself per connection before its banner (0.3 s once
+    # booted, a few seconds while the boot loads the guest): a connection is kept 5 s.
+    if now >= next_try and len(born) < 10:
         s = socket.socket(); s.setblocking(False)
         s.connect_ex(("127.0.0.1", port))
         sel.register(s, selectors.EVENT_READ); born[s] = now; next_try = now + 0.5
@@ -82,7 +82,7 @@ while time.time() - start < tmo:
         if data.startswith(b"SSH-"):
             print("%.2f" % (time.time() - start)); sys.exit(0)
         drop(key.fileobj)
-    for s in [s for s, t in born.items() if now - t > 15]:
+    for s in [s for s, t in born.items() if now - t > 5]:
         drop(s)
 sys.exit(1)
 EOF
