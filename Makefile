@@ -7,6 +7,9 @@ include config.mk
 MUSL_INC = $(OUT)/musl-include
 OBJ_MUSL = $(OUT)/obj/musl
 OBJ_SYS  = $(OUT)/obj/sys
+# the unit tests under ASan+UBSan, and the fuzz harnesses
+OBJ_SAN  = $(OUT)/obj/san
+OBJ_FUZZ = $(OUT)/obj/fuzz
 BIN      = $(OUT)/bin
 
 # libember: code shared by two or more programs, built once per toolchain.
@@ -132,14 +135,13 @@ unit_includes = -I. $(addprefix -I,$(sort $(dir $(call unit_sources,$(1)))))
 # dependencies), not again for every test: that was most of a CI run's build time.
 unit_objects = $(patsubst %.c,$(2)/%.o,$(call unit_sources,$(1)))
 # Kept between runs (make would delete them as intermediate files).
-.PRECIOUS: $(OBJ_MUSL)/%.o $(OUT)/obj/san/%.o $(OUT)/obj/fuzz/%.o
+.PRECIOUS: $(OBJ_MUSL)/%.o $(OBJ_SAN)/%.o $(OBJ_FUZZ)/%.o
 
 $(OUT)/tests/musl/%: tests/unit/%.c tests/unit/harness.h $$(call unit_objects,tests/unit/$$*.c,$(OBJ_MUSL)) $(OUT)/libember-musl.a $(MUSL_INC)/.stamp
 	@mkdir -p $(@D)
 	@echo "  TEST (musl) $@"
 	@$(MUSL_CC) $(CPPFLAGS) -Ilib -Icgroup -Itests/unit $(call unit_includes,$<) -isystem $(MUSL_INC) $(CFLAGS) -static -o $@ $< $(call unit_objects,$<,$(OBJ_MUSL)) $(OUT)/libember-musl.a
 
-OBJ_SAN = $(OUT)/obj/san
 $(OBJ_SAN)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC (asan) $<"
@@ -164,7 +166,6 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -Wall -Wextra -Werror -Wno-unused-parameter -fsani
 	-fno-sanitize-recover=undefined
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(OUT)/fuzz/%,$(wildcard tests/fuzz/fuzz-*.c))
 fuzz-build: $(FUZZ_BIN)
-OBJ_FUZZ = $(OUT)/obj/fuzz
 $(OBJ_FUZZ)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC (fuzz) $<"

@@ -12,7 +12,7 @@ up=$(emberctl list | grep -c ' ready ')
 before=$(rss)
 # PID 1's tables (its largest mapping, the .bss) are opted out of transparent huge pages:
 # with them, each 2 MiB span holding one touched page would be resident in full.
-nohuge=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { split($1, r, "-"); rw = $2 ~ /^rw/ }
+nohuge=$(awk '/^[0-9a-f]+-[0-9a-f]+ / { rw = $2 ~ /^rw/ }
 	/^Size:/ { size = $2 } /^AnonHugePages:/ { huge += $2 }
 	/^VmFlags:/ { if (rw && size > best) { best = size; nh = / nh/ } }
 	END { print (nh ? "nh" : "no-nh") " " huge + 0 }' /proc/1/smaps)
