@@ -23,10 +23,11 @@ MLATE=$(esc "$LATE").mount MPRE=$(esc "$PRE").mount MABSENT=$(esc "$ABSENT").mou
 DEV=sys-subsystem-net-devices-emk0.device NEVER=sys-subsystem-net-devices-emknever.device
 
 unit() { printf '%b' "$2" >"$1"; }
-unit "$OWN/slow.service" '[Service]\nType=oneshot\nExecStart=/bin/sleep 1\nRemainAfterExit=yes\n'
+# slow.service leaves its mark itself: a oneshot is done only when its command has
+# exited, so the mark exists before anything ordered After= it starts.
+unit "$OWN/slow.service" "[Service]\nType=oneshot\nExecStart=/bin/sh -c 'sleep 1; touch $tmp/mark/slow-done'\nRemainAfterExit=yes\n"
 unit "$OWN/$MLATE" "[Unit]\nDefaultDependencies=no\nAfter=slow.service\n[Mount]\nWhat=tmpfs\nWhere=$LATE\nType=tmpfs\nOptions=size=1m,mode=0755,nosuid\n"
 unit "$OWN/on-late.service" "[Unit]\nRequires=$MLATE\nAfter=$MLATE\n[Service]\nExecStart=/bin/sh -c 'mountpoint -q $LATE && test -e $tmp/mark/slow-done && echo yes >$tmp/mark/late-seen; exec sleep 1000'\n"
-unit "$OWN/slow-mark.service" "[Unit]\nAfter=slow.service\n[Service]\nType=oneshot\nExecStart=/bin/touch $tmp/mark/slow-done\n"
 unit "$OWN/bound-late.service" "[Unit]\nBindsTo=$MLATE\nAfter=$MLATE on-late.service\n[Service]\nExecStart=/bin/sleep 1000\n"
 unit "$OWN/on-fstab.service" "[Unit]\nRequiresMountsFor=$FST/data/x\n[Service]\nExecStart=/bin/sh -c 'mountpoint -q $FST && echo yes >$tmp/mark/fstab-seen; exec sleep 1000'\n"
 unit "$OWN/on-pre.service" "[Unit]\nRequires=$MPRE\nAfter=$MPRE\n[Service]\nExecStart=/bin/sleep 1000\n"
@@ -56,15 +57,16 @@ wait_state() {
 	return 1
 }
 expect() { wait_state "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2 is '\$(state \$2)', expected \$3"; }
+# A dependent writes its mark only if what it needs was there when it started; the mark
+# itself may land a moment after the unit is up, so wait for it (bounded), not a fixed nap.
+seen() { i=0; while [ \$i -lt 100 ]; do [ -e "\$1" ] && return 0; sleep 0.05; i=\$((i+1)); done; return 1; }
 
 expect mount-unit-mounted $MLATE ready
 mountpoint -q $LATE && ok mount-unit-made-mount || bad mount-unit-made-mount "$LATE is not a mount point"
 expect mount-dependent-starts on-late ready
-sleep 0.3
-[ -e $tmp/mark/late-seen ] && ok mount-before-dependent || bad mount-before-dependent "on-late started before the mount or before slow.service"
+seen $tmp/mark/late-seen && ok mount-before-dependent || bad mount-before-dependent "on-late started before the mount or before slow.service"
 expect fstab-dependent-starts on-fstab ready
-sleep 0.3
-[ -e $tmp/mark/fstab-seen ] && ok requires-mounts-for-fstab || bad requires-mounts-for-fstab "$FST was not mounted before on-fstab"
+seen $tmp/mark/fstab-seen && ok requires-mounts-for-fstab || bad requires-mounts-for-fstab "$FST was not mounted before on-fstab"
 "\$E" status on-fstab | grep -q "$(esc "$FST").mount" && ok requires-mounts-for-listed || bad requires-mounts-for-listed "\$("\$E" status on-fstab | head -20)"
 expect premounted-satisfies on-pre ready
 expect automount-as-mount via-automount ready
@@ -82,8 +84,7 @@ expect mount-unit-gone $MLATE stopped
 [ -e $tmp/mark/dev-made ] && ok device-made-late || bad device-made-late "maker.service did not create emk0"
 expect device-appears $DEV ready
 expect device-dependent-starts on-dev ready
-sleep 0.3
-[ -e $tmp/mark/dev-seen ] && ok device-before-dependent || bad device-before-dependent "no mark"
+seen $tmp/mark/dev-seen && ok device-before-dependent || bad device-before-dependent "no mark"
 ip link del emk0
 expect bindsto-device-gone on-dev "stopped stopping"
 
