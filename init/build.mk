@@ -12,4 +12,5 @@ EMBER_INIT_SRC += init/unit-runtime-keys.c init/svc-runtime.c init/fdstore.c # r
 EMBER_INIT_SRC += init/socket-accept.c # sockets-accept: Accept=yes connections
 EMBER_INIT_SRC += init/control-verbs.c # emberctl verbs (issue 17)
 EMBER_INIT_SRC += init/unit-log.c # rss-diet: output rings in a pool, taken on first output
+EMBER_INIT_SRC += init/pages.c # compact: scratch pages given back after a load
 $(eval $(call musl_prog,ember-init,$(EMBER_INIT_SRC)))

@@ -35,6 +35,8 @@
 #define PEER_GROUPS_MAX 64
 
 struct client {
+	bool open;                   /* compact: false (zero) is a free slot: nothing to
+				      * initialise, so free slots' pages are never touched */
 	int fd;
 	uid_t uid;
 	bool may_change;             /* root, or a member of the control group */
@@ -68,8 +70,6 @@ int control_open(const char *path)
 	int fd;
 
 	ctl.listen_fd = -1;
-	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
-		ctl.clients[i].fd = -1;
 	if (strlen(path) >= sizeof sa.sun_path) {
 		errno = ENAMETOOLONG;
 		return -1;
@@ -94,8 +94,6 @@ int control_open(const char *path)
 void control_adopt(int fd)
 {
 	ctl.listen_fd = fd;
-	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
-		ctl.clients[i].fd = -1;
 }
 
 int control_listen_fd(void) { return ctl.listen_fd; }
@@ -110,6 +108,7 @@ static void drop(struct client *c)
 {
 	close(c->fd);
 	c->fd = -1;
+	c->open = false;
 	c->follow = NULL;
 }
 
@@ -120,7 +119,7 @@ static void count_clients(uid_t uid, int *mine, int *my_followers, int *nonroot)
 	*mine = *my_followers = *nonroot = 0;
 	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
 		const struct client *c = &ctl.clients[i];
-		if (c->fd < 0)
+		if (!c->open)
 			continue;
 		*nonroot += c->uid != 0;
 		if (c->uid == uid) {
@@ -161,7 +160,7 @@ static bool in_control_group(int fd, gid_t primary)
 static struct client *free_slot(void)
 {
 	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
-		if (ctl.clients[i].fd < 0)
+		if (!ctl.clients[i].open)
 			return &ctl.clients[i];
 	return NULL;
 }
@@ -183,6 +182,7 @@ static bool accept_client(long long now)
 		return true;
 	}
 	c->fd = fd;
+	c->open = true;
 	c->uid = cred.uid;
 	c->may_change = cred.uid == 0 || in_control_group(fd, cred.gid);
 	c->deadline_ms = now + REQUEST_DEADLINE_MS;
@@ -452,7 +452,8 @@ size_t control_pollfds(struct pollfd *fds, size_t max)
 		return 0;
 	fds[n++] = (struct pollfd){ .fd = ctl.listen_fd, .events = POLLIN };
 	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++)
-		fds[n++] = (struct pollfd){ .fd = ctl.clients[i].fd, .events = POLLIN };
+		fds[n++] = (struct pollfd){ .fd = ctl.clients[i].open ? ctl.clients[i].fd : -1,
+					    .events = POLLIN };
 	return n;
 }
 
@@ -462,7 +463,7 @@ void control_handle_pollfds(const struct pollfd *fds, size_t n, long long now)
 		return;
 	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
 		struct client *c = &ctl.clients[i];
-		if (c->fd >= 0 && fds[1 + i].fd == c->fd && fds[1 + i].revents)
+		if (c->open && fds[1 + i].fd == c->fd && fds[1 + i].revents)
 			read_request(c);
 	}
 	if (fds[0].revents & POLLIN)
@@ -474,7 +475,7 @@ void control_tick(long long now)
 {
 	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
 		struct client *c = &ctl.clients[i];
-		if (c->fd < 0)
+		if (!c->open)
 			continue;
 		if (c->follow && unit_log_view(c->follow->output)->total != c->cursor) {
 			c->cursor = logbuf_read(unit_log_view(c->follow->output), c->cursor,
@@ -491,7 +492,7 @@ long long control_next_deadline(void)
 	long long next = -1;
 	for (int i = 0; i < CONTROL_CLIENTS_MAX; i++) {
 		const struct client *c = &ctl.clients[i];
-		if (c->fd >= 0 && c->deadline_ms >= 0 && (next < 0 || c->deadline_ms < next))
+		if (c->open && c->deadline_ms >= 0 && (next < 0 || c->deadline_ms < next))
 			next = c->deadline_ms;
 	}
 	return next;

@@ -3,6 +3,7 @@
  * all (those reachable from the default target, see docs/services.md "Where units come
  * from"). Parsing is service.c's job; this file does the I/O. */
 #include "service.h"
+#include "pages.h" /* compact */
 #include "socket-unit.h"
 
 #include <dirent.h>
@@ -292,13 +293,15 @@ static ssize_t read_capped(struct service *svc, char *text, const struct service
 	return (ssize_t)len;
 }
 
+/* compact: only the used bytes move (service_copy()), so a slot's unused text store is
+ * never touched; tmp is static to keep 11 KiB off PID 1's stack. */
 static void swap(struct service *a, struct service *b)
 {
-	struct service tmp;
+	static struct service tmp;
 
-	memcpy(&tmp, a, sizeof tmp);
-	memcpy(a, b, sizeof tmp);
-	memcpy(b, &tmp, sizeof tmp);
+	service_copy(&tmp, a);
+	service_copy(a, b);
+	service_copy(b, &tmp);
 }
 
 /* Selection sort: few swaps of these large structs, and unlike qsort() it never
@@ -909,11 +912,25 @@ static void keep_reachable(struct loader *l)
 		if (!l->root[i])
 			continue;
 		if (i != n)
-			memcpy(&l->out[n], &l->out[i], sizeof l->out[i]);
+			service_copy(&l->out[n], &l->out[i]);
 		l->out[n].pulled = l->pulled[i];
 		n++;
 	}
 	l->count = n;
+}
+
+/* compact: after a load, give back the pages PID 1 no longer needs: the loader's own
+ * (file buffer, split paths, bloom filters: all rewritten before the next use), the
+ * unused tail of each loaded unit's text store (never read: see service_copy()) and
+ * the slots of units dropped as unreachable (out[count..cap), unused). */
+static void release_scratch(struct loader *l, struct service *out, size_t count, size_t cap)
+{
+	pages_release(l, sizeof *l);
+	for (size_t i = 0; i < count; i++)
+		pages_release((char *)&out[i] + service_used_size(&out[i]),
+			      sizeof out[i] - service_used_size(&out[i]));
+	if (count < cap)
+		pages_release(&out[count], (cap - count) * sizeof *out);
 }
 
 static void mark_root(struct loader *l, const struct service *svc)
@@ -971,6 +988,7 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 		    "more than %zu units (kept the first by name, up to %s)", l.dropped, cap,
 		    l.count ? out[l.count - 1].name : "none");
 	*count = l.count;
+	release_scratch(&l, out, l.count, cap);
 	return 0;
 }
 
@@ -990,6 +1008,7 @@ int service_load_one(const struct service_load_config *cfg, const char *name,
 	open_dirs(&l, cfg->dirs, cfg->ndirs);
 	svc = load_unit(&l, name);
 	close_dirs(&l);
+	release_scratch(&l, out, svc ? 1 : 0, 1);
 	return svc ? 0 : -1;
 }
 

@@ -96,6 +96,16 @@ const char *service_str(const struct service *svc, strref ref)
 	return ref ? svc->text + ref : "";
 }
 
+size_t service_used_size(const struct service *svc)
+{
+	return offsetof(struct service, text) + svc->text_used;
+}
+
+void service_copy(struct service *dst, const struct service *src)
+{
+	memcpy(dst, src, service_used_size(src));
+}
+
 bool service_lists(const struct service *svc, const struct service_name_list *list,
 		   const char *name)
 {

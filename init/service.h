@@ -411,6 +411,13 @@ void service_forget_host(void);
 /* runtime keys (unit-runtime2): a systemd time span ("1min 30s", "infinity") in ms. */
 int service_timespan_ms(const char *s, unsigned long *out);
 
+/* compact: copy src to dst, the fixed part and the text in use only (the rest of the
+ * 8 KiB store is never read, so PID 1 does not touch its pages). dst and src are
+ * distinct. */
+void service_copy(struct service *dst, const struct service *src);
+/* compact: the bytes service_copy() copies; what follows is unused text store. */
+size_t service_used_size(const struct service *svc);
+
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);
 /* Does svc's name list hold name? */

@@ -29,27 +29,18 @@ struct conn {
 	char instance[SERVICE_NAME_MAX];
 	char sock[SERVICE_NAME_MAX];
 	struct peer peer;
-	int fd; /* -1: free */
+	bool open; /* compact: false (zero) is a free slot, so free slots stay untouched */
+	int fd;
 };
 
 /* The state PID 1 keeps about accepted connections, in one place. */
 static struct {
 	struct conn conn[ACCEPT_CONN_MAX];
-	bool ready;
 	struct {
 		char sock[SERVICE_NAME_MAX];
 		unsigned accepted; /* systemd's N: connections this socket accepted so far */
 	} counter[ACCEPT_SOCKETS_MAX];
 } acc;
-
-static void init_once(void)
-{
-	if (acc.ready)
-		return;
-	for (size_t i = 0; i < ACCEPT_CONN_MAX; i++)
-		acc.conn[i].fd = -1;
-	acc.ready = true;
-}
 
 static unsigned *counter_of(const char *sock)
 {
@@ -146,7 +137,7 @@ static size_t count_peer(const char *sock, const struct peer *p)
 	size_t n = 0;
 
 	for (size_t i = 0; i < ACCEPT_CONN_MAX; i++)
-		n += acc.conn[i].fd >= 0 && strcmp(acc.conn[i].sock, sock) == 0 &&
+		n += acc.conn[i].open && strcmp(acc.conn[i].sock, sock) == 0 &&
 		     same_peer(&acc.conn[i].peer, p);
 	return n;
 }
@@ -154,7 +145,7 @@ static size_t count_peer(const char *sock, const struct peer *p)
 static struct conn *free_slot(void)
 {
 	for (size_t i = 0; i < ACCEPT_CONN_MAX; i++)
-		if (acc.conn[i].fd < 0)
+		if (!acc.conn[i].open)
 			return &acc.conn[i];
 	return NULL;
 }
@@ -178,7 +169,6 @@ int accept_connection(const struct service *sock, int listen_fd, char *instance,
 	struct peer peer;
 	int fd;
 
-	init_once();
 	memset(&remote, 0, sizeof remote);
 	fd = accept4(listen_fd, (struct sockaddr *)&remote, &len, SOCK_CLOEXEC);
 	if (fd < 0)
@@ -204,14 +194,14 @@ int accept_connection(const struct service *sock, int listen_fd, char *instance,
 	str_copy(c->sock, sizeof c->sock, sock->name);
 	c->peer = peer;
 	c->fd = fd;
+	c->open = true;
 	return 1;
 }
 
 static struct conn *find(const char *instance)
 {
-	init_once();
 	for (size_t i = 0; i < ACCEPT_CONN_MAX; i++)
-		if (acc.conn[i].fd >= 0 && strcmp(acc.conn[i].instance, instance) == 0)
+		if (acc.conn[i].open && strcmp(acc.conn[i].instance, instance) == 0)
 			return &acc.conn[i];
 	return NULL;
 }
@@ -251,22 +241,21 @@ void accept_conn_release(const char *instance)
 		return;
 	close(c->fd);
 	c->fd = -1;
+	c->open = false;
 }
 
 size_t accept_conn_count(const char *sock)
 {
 	size_t n = 0;
 
-	init_once();
 	for (size_t i = 0; i < ACCEPT_CONN_MAX; i++)
-		n += acc.conn[i].fd >= 0 && strcmp(acc.conn[i].sock, sock) == 0;
+		n += acc.conn[i].open && strcmp(acc.conn[i].sock, sock) == 0;
 	return n;
 }
 
 bool accept_conn_get(size_t i, const char **instance, const char **sock, int *fd)
 {
-	init_once();
-	if (i >= ACCEPT_CONN_MAX || acc.conn[i].fd < 0)
+	if (i >= ACCEPT_CONN_MAX || !acc.conn[i].open)
 		return false;
 	*instance = acc.conn[i].instance;
 	*sock = acc.conn[i].sock;
@@ -282,7 +271,6 @@ int accept_conn_restore(const char *instance, const char *sock, int fd)
 	unsigned *n = counter_of(sock);
 	struct conn *c;
 
-	init_once();
 	if (!(c = free_slot()))
 		return -1;
 	memset(&remote, 0, sizeof remote);
@@ -292,6 +280,7 @@ int accept_conn_restore(const char *instance, const char *sock, int fd)
 	str_copy(c->instance, sizeof c->instance, instance);
 	str_copy(c->sock, sizeof c->sock, sock);
 	c->fd = fd;
+	c->open = true;
 	/* Go on counting after the highest N seen, so no name is given twice. */
 	if (at && at[1] >= '0' && at[1] <= '9' && strtoul(at + 1, NULL, 10) >= *n)
 		*n = (unsigned)strtoul(at + 1, NULL, 10) + 1;

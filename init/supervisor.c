@@ -1,4 +1,5 @@
 #include "supervisor.h"
+#include "pages.h" /* compact */
 
 #include "condition.h"
 
@@ -456,7 +457,9 @@ static void remove_instance(size_t i)
 	accept_conn_release(name_of(u));
 	unit_output_release(u->output);
 	log_debug("%s: connection closed, instance removed", name_of(u));
-	memmove(&sv.services[i], &sv.services[i + 1], (sv.count - i - 1) * sizeof *sv.services);
+	for (size_t k = i; k + 1 < sv.count; k++) /* compact: used bytes only */
+		service_copy(&sv.services[k], &sv.services[k + 1]);
+	pages_release(&sv.services[sv.count - 1], sizeof *sv.services);
 	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
 	sv.count--;
 	for (size_t k = i; k < sv.count; k++)
@@ -2038,8 +2041,8 @@ static bool service_changed(const struct service *a, const struct service *b)
 {
 	static struct service x, y;
 
-	x = *a;
-	y = *b;
+	service_copy(&x, a); /* compact: the used bytes, all that is compared */
+	service_copy(&y, b);
 	x.failed = y.failed = false;
 	memset(x.error, 0, sizeof x.error);
 	memset(y.error, 0, sizeof y.error);
@@ -2059,6 +2062,20 @@ static void release_dropped_output(size_t n)
 			kept = fresh.units[k].output == sv.units[i].output;
 		if (!kept)
 			unit_output_release(sv.units[i].output);
+	}
+}
+
+/* compact: the reload table is scratch once copied: its pages go back; so do the
+ * unused tails of the new services' text stores and the slots of units that left. */
+static void release_reload_scratch(size_t n)
+{
+	pages_release(&fresh, sizeof fresh);
+	for (size_t i = 0; i < n; i++)
+		pages_release((char *)&sv.services[i] + service_used_size(&sv.services[i]),
+			      sizeof sv.services[i] - service_used_size(&sv.services[i]));
+	for (size_t i = n; i < sv.count; i++) {
+		pages_release(&sv.services[i], sizeof sv.services[i]);
+		pages_release(&sv.units[i], sizeof sv.units[i]);
 	}
 }
 
@@ -2094,7 +2111,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		const struct unit *old = &sv.units[i];
 		if (accept_conn_fd(old->svc->name) < 0)
 			continue;
-		fresh.services[n] = *old->svc;
+		service_copy(&fresh.services[n], old->svc);
 		carry_over(&fresh.units[n], old, &fresh.services[n]);
 		n++;
 	}
@@ -2113,18 +2130,19 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			fdstore_release(old->svc->name); /* unit-runtime2 */
 			continue;
 		}
-		fresh.services[n] = *old->svc;
+		service_copy(&fresh.services[n], old->svc);
 		carry_over(&fresh.units[n], old, &fresh.services[n]);
 		fresh.units[n].stop_wanted = true;
 		n++;
 		kept++;
 	}
 	release_dropped_output(n);
-	memcpy(sv.services, fresh.services, n * sizeof *sv.services);
 	for (size_t i = 0; i < n; i++) {
+		service_copy(&sv.services[i], &fresh.services[i]);
 		sv.units[i] = fresh.units[i];
 		sv.units[i].svc = &sv.services[i];
 	}
+	release_reload_scratch(n);
 	sv.count = n;
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */
