@@ -479,6 +479,12 @@ static void begin_shutdown(void)
 	supervisor_stop_all();
 }
 
+static bool shutdown_may_finish(long long now)
+{
+	return pid1.shutting_down && (pid1.immediate || supervisor_all_stopped() ||
+				      now >= pid1.shutdown_deadline_ms);
+}
+
 static void finish_shutdown(void)
 {
 	enum power_action a = pid1.pending;
@@ -535,11 +541,15 @@ static void main_loop(void)
 			reexec_now();
 		if (pid1.pending != POWER_NONE && !pid1.shutting_down)
 			begin_shutdown();
-		if (pid1.shutting_down && (pid1.immediate || supervisor_all_stopped() ||
-					   now >= pid1.shutdown_deadline_ms))
+		if (shutdown_may_finish(now))
 			finish_shutdown();
 		supervisor_tick(now);
 		control_tick(now);
+		/* Again after the tick: units without a process (sockets, targets, mounts)
+		 * stop within it, and no child's exit would wake the poll below to notice
+		 * that the last of them is gone. */
+		if (shutdown_may_finish(now))
+			finish_shutdown();
 		if (!pid1.shutting_down && pid1.shell_due_ms >= 0 && now >= pid1.shell_due_ms)
 			start_shell();
 
