@@ -25,6 +25,8 @@
 #            (services, their children, the SSH login included)
 #   pid1_cpu  seconds of CPU PID 1 used (user + system, /proc/1/stat), the initramfs's
 #            short share included: the init's own cost within the boot
+#   down     seconds from `poweroff` over SSH until QEMU has exited, host clock (polled
+#            every 0.2 s; nan after 180 s)
 #   bench/distro.sh [PAIRS]     (default 3; EMBER_DISTRO_PAIRS too)
 # Run it alone: `flock /tmp/ember-heavy.lock bench/distro.sh`. docs/benchmarks.md has results.
 set -eu
@@ -134,7 +136,7 @@ EOF
 )
 
 # boot INIT N: one boot; appends "init ssh up ssh_guest pid1_rss pid1_pss helpers init_forks
-# forks pid1_cpu".
+# forks pid1_cpu down".
 boot() {
 	which=$1 n=$2 log=$W/console-$1-$2.log
 	cp --sparse=always "$img/disk.img" "$W/disk.img"
@@ -170,16 +172,22 @@ boot() {
 	systemd) gssh 'systemd-analyze critical-chain ssh.service multi-user.target; systemd-analyze blame' \
 		>"$W/analyze-$which-$n.txt" 2>&1 || true ;;
 	esac
+	t0=$(python3 -c 'import time; print(time.time())')
 	gssh poweroff >/dev/null 2>&1 || true
 	i=0
-	while pgrep -f "hostfwd=tcp:127.0.0.1:$port-" >/dev/null && [ $i -lt 180 ]; do sleep 2; i=$((i + 2)); done
+	while pgrep -f "hostfwd=tcp:127.0.0.1:$port-" >/dev/null && [ $i -lt 900 ]; do sleep 0.2; i=$((i + 1)); done
+	if pgrep -f "hostfwd=tcp:127.0.0.1:$port-" >/dev/null; then
+		down=nan
+	else
+		down=$(python3 -c "import time; print('%.2f' % (time.time() - $t0))")
+	fi
 	pkill -f "hostfwd=tcp:127.0.0.1:$port-" 2>/dev/null || true
 	wait "$qpid" 2>/dev/null || true
-	echo "$which $ssh_s $up $nums" | tee -a "$W/results"
+	echo "$which $ssh_s $up $nums $down" | tee -a "$W/results"
 }
 
 : >"$W/results"
-echo "init ssh_s up_s ssh_guest_s pid1_rss_kB pid1_pss_kB helpers_kB init_forks forks pid1_cpu_s"
+echo "init ssh_s up_s ssh_guest_s pid1_rss_kB pid1_pss_kB helpers_kB init_forks forks pid1_cpu_s down_s"
 p=1
 while [ $p -le "$PAIRS" ]; do
 	if [ $((p % 2)) = 1 ]; then boot ember $p; boot systemd $p; else boot systemd $p; boot ember $p; fi
@@ -190,7 +198,7 @@ col() { awk -v w="$1" -v c="$2" '$1 == w { print $c }' "$W/results"; }
 echo
 echo "over $PAIRS pairs: medians, ember/systemd of the medians, median of the per-pair ratios, the pairs"
 for c in 2:ssh_s 3:up_s 4:ssh_guest_s 5:pid1_rss_kB 6:pid1_pss_kB 7:helpers_kB 8:init_forks 9:forks \
-	10:pid1_cpu_s; do
+	10:pid1_cpu_s 11:down_s; do
 	i=${c%%:*} name=${c#*:}
 	col ember "$i" >"$W/e.tmp"
 	col systemd "$i" >"$W/s.tmp"
