@@ -294,7 +294,7 @@ static ssize_t read_capped(struct service *svc, char *text, const struct service
 }
 
 /* compact: only the used bytes move (service_copy()), so a slot's unused text store is
- * never touched; tmp is static to keep 11 KiB off PID 1's stack. */
+ * never touched; tmp is static to keep a whole struct service off PID 1's stack. */
 static void swap(struct service *a, struct service *b)
 {
 	static struct service tmp;

@@ -486,22 +486,23 @@ static void socket_traffic(struct unit *sock)
 	struct unit *svc = sockets_target(sv.units, sv.count, sock);
 	char err[UNIT_ERROR_MAX];
 
+	if (sv.stopping_all && sockets_watched(sv.units, sv.count, sock)) {
+		/* Nothing starts any more, no service and no Accept=yes instance (systemd
+		 * refuses such a start as destructive). Closing ends the client's connection
+		 * now; left open, it would wait in the backlog until the socket stops, and a
+		 * client that is itself stopping would hold the shutdown up to its stop
+		 * timeout. */
+		log_info("%s: traffic during shutdown: nothing is started any more; socket closed",
+			 name_of(sock));
+		sockets_close(sock);
+		return;
+	}
 	if (sock->svc->sock.accept) { /* sockets-accept */
 		accept_traffic(sock);
 		return;
 	}
 	if (!svc || !sockets_watched(sv.units, sv.count, sock))
 		return;
-	if (sv.stopping_all) {
-		/* Nothing starts any more (systemd refuses such a start as destructive). Closing
-		 * ends the client's connection now; left open, it would wait in the backlog
-		 * until the socket stops, and a client that is itself stopping would hold the
-		 * shutdown up to its stop timeout. */
-		log_info("%s: traffic during shutdown: %s is not started again; socket closed",
-			 name_of(sock), name_of(svc));
-		sockets_close(sock);
-		return;
-	}
 	if (!sockets_trigger_allowed(sock, now_ms())) {
 		sockets_close(sock);
 		fail_unit(sock, "trigger limit hit: %s was activated %d times within %d ms",

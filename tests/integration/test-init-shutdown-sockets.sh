@@ -1,7 +1,7 @@
 #!/bin/sh
 # Socket traffic during shutdown, with the real ember-init as PID 1 of a PID+mount
 # namespace. A service stopping late talks to a socket whose service is down (on a
-# Debian disk: clients of dbus.socket after dbus stopped). Nothing may be started any
+# Debian disk: clients of dbus.socket after dbus stopped), and to an Accept=yes socket. Nothing may be started any
 # more, and the client must not be left hanging in the socket's backlog until its own
 # stop timeout: ember-init closes the socket and the client sees the connection end.
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +17,7 @@ cat >"$tmp/client.py" <<EOF
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
 try:
-    s.connect('$tmp/lazy.sock')
+    s.connect(sys.argv[1])
     s.settimeout(20)
     outcome = 'closed' if s.recv(1) == b'' else 'data'
 except ConnectionRefusedError:
@@ -26,21 +26,26 @@ except ConnectionResetError:
     outcome = 'closed'
 except socket.timeout:
     outcome = 'hung'
-open('$tmp/client-saw', 'w').write(outcome)
+open(sys.argv[2], 'w').write(outcome)
 EOF
 printf '[Socket]\nListenStream=%s/lazy.sock\n' "$tmp" >"$tmp/services/lazy.socket"
 printf '[Service]\nExecStart=/bin/sh -c "touch %s/lazy-started; exec sleep 1000"\n' "$tmp" \
 	>"$tmp/services/lazy.service"
-# After= the socket: stopped before it, as a D-Bus client is stopped before dbus.socket.
-printf '[Unit]\nAfter=lazy.socket\n[Service]\nExecStart=/bin/sleep 1000\nExecStop=/usr/bin/python3 %s/client.py\nTimeoutStopSec=8s\n' \
-	"$tmp" >"$tmp/services/client.service"
+# An Accept=yes socket: no instance may start during shutdown either.
+printf '[Socket]\nListenStream=%s/each.sock\nAccept=yes\n' "$tmp" >"$tmp/services/each.socket"
+printf '[Service]\nExecStart=/bin/sh -c "touch %s/each-started; exec sleep 1000"\nStandardInput=socket\n' "$tmp" \
+	>"$tmp/services/each@.service"
+# After= the sockets: stopped before them, as a D-Bus client is stopped before dbus.socket.
+printf '[Unit]\nAfter=lazy.socket each.socket\n[Service]\nExecStart=/bin/sleep 1000\nExecStop=/usr/bin/python3 %s/client.py %s/lazy.sock %s/client-saw\nExecStop=/usr/bin/python3 %s/client.py %s/each.sock %s/client-each-saw\nTimeoutStopSec=8s\n' \
+	"$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" >"$tmp/services/client.service"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
 E="$BIN/emberctl"
 state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
 i=0
-while [ \$i -lt 200 ] && { [ "\$(state lazy.socket)" != ready ] || [ "\$(state client)" != ready ]; }; do
+while [ \$i -lt 200 ] && { [ "\$(state lazy.socket)" != ready ] || [ "\$(state each.socket)" != ready ] ||
+	[ "\$(state client)" != ready ]; }; do
 	sleep 0.05; i=\$((i+1))
 done
 [ "\$(state lazy)" = inactive ] && echo "PASS lazy-waits-for-traffic" || echo "FAIL lazy-waits-for-traffic: lazy is \$(state lazy)"
@@ -63,7 +68,15 @@ case $saw in
 closed|refused) pass client-not-left-hanging ;;
 *) fail client-not-left-hanging "the stopping client saw '${saw:-nothing: it was killed at its stop timeout}'" ;;
 esac
+saw=$(cat "$tmp/client-each-saw" 2>/dev/null)
+case $saw in
+closed|refused) pass accept-client-not-left-hanging ;;
+*) fail accept-client-not-left-hanging "the client of the Accept=yes socket saw '${saw:-nothing: it was killed at its stop timeout}'" ;;
+esac
 [ ! -e "$tmp/lazy-started" ] && pass nothing-started-in-shutdown || fail nothing-started-in-shutdown "lazy.service ran"
+[ ! -e "$tmp/each-started" ] && pass no-instance-in-shutdown || fail no-instance-in-shutdown "an each@ instance ran"
+grep -q 'each.socket: traffic during shutdown' "$tmp/log" && pass accept-shutdown-traffic-reported ||
+	fail accept-shutdown-traffic-reported "no line for the refused connection"
 sed -n '/stopping services/,$p' "$tmp/log" | grep -q 'traffic, starting' &&
 	fail no-activation-in-shutdown "$(grep 'traffic' "$tmp/log")" || pass no-activation-in-shutdown
 grep -q 'lazy.socket: traffic during shutdown' "$tmp/log" && pass shutdown-traffic-reported ||
