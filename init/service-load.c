@@ -736,9 +736,26 @@ static bool unit_file_name(const char *file)
 
 /* ---- which units: ember's own, the default target and what it pulls in ---------------- */
 
+/* Is s meant to be enabled into a target ([Install] WantedBy=/RequiredBy= naming one)?
+ * Only such a unit needs the default target loaded. One enabled into a service
+ * (ember-activator: WantedBy=dbus.service) is pulled in by that service, and leaves a
+ * system without that service as it was. */
+static bool enabled_for_target(const struct service *s)
+{
+	const struct service_name_list *lists[] = { &s->wanted_by, &s->required_by };
+
+	if (!s->has_install)
+		return false;
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+		for (unsigned j = 0; j < lists[i]->count; j++)
+			if (unit_name_kind(service_str(s, lists[i]->name[j])) == UNIT_TARGET)
+				return true;
+	return false;
+}
+
 /* ember's own directories: every unit there without [Install] starts at boot, as it
  * always did (implicitly wanted by the default target). Returns true when some unit
- * there has an [Install] section (its enablement then decides). */
+ * there is enabled into a target (its enablement then decides). */
 static bool load_own_units(struct loader *l)
 {
 	bool any_install = false;
@@ -772,7 +789,7 @@ static bool load_own_units(struct loader *l)
 			if (unit_name_is_template(name))
 				continue; /* instantiated when something names an instance */
 			svc = load_unit(l, name);
-			if (svc && svc->has_install)
+			if (svc && enabled_for_target(svc))
 				any_install = true;
 		}
 		closedir(dir);
@@ -959,7 +976,7 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 	for (size_t i = 0; i < l.count && i < ROOTS_MAX; i++)
 		l.root[i] = !l.out[i].has_install;
 	/* The default target only when something can use it: a systemd directory, an
-	 * ember unit with [Install], or a target asked for. A pure ember system loads
+	 * ember unit enabled into a target, or a target asked for. A pure ember system loads
 	 * exactly its own units, as before. */
 	if (any_systemd || any_install || (cfg->default_target && *cfg->default_target)) {
 		default_target(&l, target, sizeof target);

@@ -182,6 +182,36 @@ static void own_units_with_install_need_enabling(void)
 	teardown();
 }
 
+/* A unit enabled into a service (ember-activator, WantedBy=dbus.service, linked in
+ * dbus.service.wants/ by its package) comes with that service and changes nothing on a
+ * system without it: no target machinery is loaded for it. */
+static void own_unit_enabled_into_a_service(void)
+{
+	const char *const helper = "[Unit]\nBindsTo=bus.service\n[Service]\nExecStart=/bin/h\n"
+				   "[Install]\nWantedBy=bus.service\n";
+
+	setup();
+	rmdir(etc);
+	rmdir(lib);
+	put(own, "plain.service", simple);
+	put(own, "helper.service", helper);
+	link_in(own, "bus.service.wants/helper.service", "../helper.service");
+	load();
+	CHECK(count == 1 && named("plain") && !named("helper"));
+	CHECK(!named("multi-user.target"));
+	teardown();
+	setup();
+	rmdir(etc);
+	rmdir(lib);
+	put(own, "bus.service", simple);
+	put(own, "helper.service", helper);
+	link_in(own, "bus.service.wants/helper.service", "../helper.service");
+	load();
+	CHECK(count == 2 && named("bus") && named("helper"));
+	CHECK(!named("multi-user.target"));
+	teardown();
+}
+
 static void default_target_link_and_cmdline(void)
 {
 	char target[512];
@@ -575,6 +605,7 @@ int main(void)
 	RUN(pure_ember_tree_loads_only_its_own);
 	RUN(systemd_units_start_only_when_enabled);
 	RUN(own_units_with_install_need_enabling);
+	RUN(own_unit_enabled_into_a_service);
 	RUN(default_target_link_and_cmdline);
 	RUN(template_instances);
 	RUN(dropins_order_override_and_reset);
