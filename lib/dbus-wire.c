@@ -227,6 +227,15 @@ int dbus_body_bool(const struct dbus_msg *m, bool *out)
 	return 0;
 }
 
+int dbus_body_u32(const struct dbus_msg *m, uint32_t *out)
+{
+	struct reader r = body_reader(m);
+
+	if (!m->signature || strcmp(m->signature, "u") != 0 || read_u32(&r, out) < 0)
+		return -1;
+	return 0;
+}
+
 /* ---- writing (little-endian) ---------------------------------------------------------- */
 
 struct writer {
@@ -290,35 +299,77 @@ static void put_field(struct writer *w, uint8_t code, char type, const char *s)
 	}
 }
 
-size_t dbus_call_build(uint8_t *buf, size_t size, uint32_t serial, const char *member,
-		       const char *arg, bool with_u32, uint32_t u32)
+static void put_u32_field(struct writer *w, uint8_t code, uint32_t v)
+{
+	uint8_t sig[3] = { 1, 'u', 0 };
+
+	pad(w, 8);
+	put(w, &code, 1);
+	put(w, sig, 3);
+	put_u32(w, v);
+}
+
+static bool body_signature_valid(const char *sig)
+{
+	return strlen(sig) <= DBUS_ARGS_MAX && strspn(sig, "souv") == strlen(sig) &&
+	       (!strchr(sig, 'u') || strchr(sig, 'u') == strrchr(sig, 'u'));
+}
+
+size_t dbus_msg_build(uint8_t *buf, size_t size, const struct dbus_out *o)
 {
 	struct writer w = { buf, 0, size, false };
-	uint8_t fixed[4] = { 'l', DBUS_METHOD_CALL, 0, 1 };
+	uint8_t fixed[4] = { 'l', o->type, o->flags, 1 };
+	const char *sig = o->signature ? o->signature : "";
 	size_t body_start;
 
-	if (arg && strlen(arg) > DBUS_NAME_MAX * 4)
+	if (!body_signature_valid(sig))
 		return 0;
 	put(&w, fixed, 4);
 	put_u32(&w, 0);      /* body length, filled in below */
-	put_u32(&w, serial);
+	put_u32(&w, o->serial);
 	put_u32(&w, 0);      /* header fields length, filled in below */
-	put_field(&w, FIELD_PATH, 'o', BUS_PATH);
-	put_field(&w, FIELD_INTERFACE, 's', BUS_DRIVER);
-	put_field(&w, FIELD_MEMBER, 's', member);
-	put_field(&w, FIELD_DESTINATION, 's', BUS_DRIVER);
-	if (arg)
-		put_field(&w, FIELD_SIGNATURE, 'g', with_u32 ? "su" : "s");
+	if (o->path)
+		put_field(&w, FIELD_PATH, 'o', o->path);
+	if (o->interface)
+		put_field(&w, FIELD_INTERFACE, 's', o->interface);
+	if (o->member)
+		put_field(&w, FIELD_MEMBER, 's', o->member);
+	if (o->error_name)
+		put_field(&w, FIELD_ERROR_NAME, 's', o->error_name);
+	if (o->reply_serial)
+		put_u32_field(&w, FIELD_REPLY_SERIAL, o->reply_serial);
+	if (o->destination)
+		put_field(&w, FIELD_DESTINATION, 's', o->destination);
+	if (sig[0])
+		put_field(&w, FIELD_SIGNATURE, 'g', sig);
 	put_u32_at(&w, 12, (uint32_t)(w.pos - FIXED_HEADER));
 	pad(&w, 8);
 	body_start = w.pos;
-	if (arg) {
-		put_string(&w, arg);
-		if (with_u32)
-			put_u32(&w, u32);
+	for (size_t i = 0; sig[i]; i++) {
+		if (sig[i] == 'u') {
+			put_u32(&w, o->u32);
+		} else if (sig[i] == 'v') { /* a variant holding a string */
+			static const uint8_t string_sig[3] = { 1, 's', 0 };
+			put(&w, string_sig, 3);
+			put_string(&w, o->args[i] ? o->args[i] : "");
+		} else
+			put_string(&w, o->args[i] ? o->args[i] : "");
 	}
 	put_u32_at(&w, 4, (uint32_t)(w.pos - body_start));
 	return w.full ? 0 : w.pos;
+}
+
+size_t dbus_call_build(uint8_t *buf, size_t size, uint32_t serial, const char *member,
+		       const char *arg, bool with_u32, uint32_t u32)
+{
+	struct dbus_out o = { .type = DBUS_METHOD_CALL, .serial = serial, .path = BUS_PATH,
+			      .interface = BUS_DRIVER, .member = member, .destination = BUS_DRIVER,
+			      .signature = !arg ? NULL : with_u32 ? "su" : "s", .args = { arg },
+			      .u32 = u32 };
+
+	if (arg && strlen(arg) > DBUS_NAME_MAX * 4)
+		return 0;
+	return dbus_msg_build(buf, size, &o);
 }
 
 size_t dbus_auth_line(char *buf, size_t size, unsigned long uid)

@@ -39,15 +39,32 @@ long dbus_msg_size(const uint8_t *buf, size_t len);
 /* Parse one whole message of exactly len bytes. 0, or -1 when anything is malformed. */
 int dbus_msg_parse(const uint8_t *buf, size_t len, struct dbus_msg *m);
 
-/* Body readers. The signature must be exactly "s" * n, or "b". 0 or -1. */
+/* Body readers. The signature must be exactly "s" * n, or "b", or "u". 0 or -1. */
 int dbus_body_strings(const struct dbus_msg *m, const char **out, size_t n);
 int dbus_body_bool(const struct dbus_msg *m, bool *out);
+int dbus_body_u32(const struct dbus_msg *m, uint32_t *out); /* signature exactly "u" */
 
 /* A method call to the bus driver (org.freedesktop.DBus) named member, with no argument
  * (arg NULL), a string, or a string and a uint32 (with_u32). Little-endian. Returns the
  * message's length, or 0 when it does not fit in size. */
 size_t dbus_call_build(uint8_t *buf, size_t size, uint32_t serial, const char *member,
 		       const char *arg, bool with_u32, uint32_t u32);
+
+/* Any message, for a program that answers on the bus (ember-activator(8)): header fields
+ * that are NULL (or reply_serial 0) are left out. The body is what signature spells, at
+ * most DBUS_ARGS_MAX arguments: 's' and 'o' take args[i] at their position, 'v' too (a
+ * variant holding that string), one 'u' takes u32. Little-endian. Returns the message's length, or 0 when it does not fit in size or
+ * the signature is not of that form. */
+#define DBUS_ARGS_MAX 3
+struct dbus_out {
+	uint8_t type, flags;
+	uint32_t serial, reply_serial;
+	const char *path, *interface, *member, *error_name, *destination;
+	const char *signature; /* NULL or "": no body */
+	const char *args[DBUS_ARGS_MAX];
+	uint32_t u32;
+};
+size_t dbus_msg_build(uint8_t *buf, size_t size, const struct dbus_out *o);
 
 /* "AUTH EXTERNAL <hex of the decimal uid>\r\n" into buf. Its length, or 0 if too small. */
 size_t dbus_auth_line(char *buf, size_t size, unsigned long uid);

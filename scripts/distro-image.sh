@@ -58,14 +58,6 @@ install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember
 mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"
 printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
 	>"$root/etc/ember/services/systemd-initctl.service.d/ember.conf"
-# ... and dbus-daemon activates services itself: with --systemd-activation (the unit's
-# own command line) it leaves activation to org.freedesktop.systemd1 and holds every
-# call to that name until systemd appears, so each login (logind asks systemd for the
-# session's scope) waited 25 s under ember.
-mkdir -p "$root/etc/ember/services/dbus.service.d"
-printf '[Service]\nExecStart=\nExecStart=%s\n' \
-	'/usr/bin/dbus-daemon --system --address=systemd: --nofork --nopidfile --syslog-only' \
-	>"$root/etc/ember/services/dbus.service.d/ember.conf"
 # The remount of / that systemd's fstab generator pulls into local-fs.target at boot.
 mkdir -p "$root/etc/systemd/system/local-fs.target.wants"
 ln -sfn /lib/systemd/system/systemd-remount-fs.service \

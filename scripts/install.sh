@@ -8,7 +8,7 @@ set -eu
 dest=$1 prefix=$2 sysconf=$3 bin=$4 man=$5
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
-sbin_programs="ember-init ember-modload netnat boot-measure ember-caps ember-sandbox empowerd ember-busname-wait"
+sbin_programs="ember-init ember-modload netnat boot-measure ember-caps ember-sandbox empowerd ember-busname-wait ember-activator"
 for f in "$bin"/*; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f")
@@ -30,6 +30,14 @@ done
 for f in "$TOP"/completions/zsh/_*; do
 	[ -f "$f" ] && install -D -m 0644 "$f" "$dest$prefix/share/zsh/site-functions/$(basename "$f")"
 done
+# D-Bus activation under ember (ember-activator(8)): its unit, enabled by the package
+# (wanted by dbus.service), and its bus policy.
+units=$dest$prefix/lib/ember/services
+install -d -m 0755 "$units/dbus.service.wants"
+sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/activator/ember-activator.service" >"$units/ember-activator.service"
+chmod 0644 "$units/ember-activator.service"
+ln -sfn ../ember-activator.service "$units/dbus.service.wants/ember-activator.service"
+install -D -m 0644 "$TOP/activator/ember-activator.conf" "$dest$prefix/share/dbus-1/system.d/ember-activator.conf"
 # Example configuration: never overwrite what an administrator already has.
 install -d -m 0755 "$dest$sysconf/ember/services" "$dest$prefix/lib/ember/services"
 [ -f "$TOP/LICENSE" ] && install -D -m 0644 "$TOP/LICENSE" "$dest$prefix/share/licenses/ember/LICENSE"

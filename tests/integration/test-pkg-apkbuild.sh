@@ -189,7 +189,7 @@ have_empower=no
 [ -d "$TOP/empower" ] && have_empower=yes
 
 for sub in ember-doc ember-bash-completion ember-zsh-completion ember-caps ember-modload \
-	ember-netnat ember-boot-measure ember-empower; do
+	ember-netnat ember-boot-measure ember-empower ember-dbus; do
 	if ! grep -qx "split-failed $sub" "$T/split.log"; then
 		pass "split-$sub"
 	elif [ "$sub" = ember-empower ] && [ $have_empower = no ]; then
@@ -212,6 +212,7 @@ want_pkg() {
 	netnat) echo ember-netnat ;;
 	boot-measure) echo ember-boot-measure ;;
 	empower|empowerd) echo ember-empower ;;
+	ember-activator) echo ember-dbus ;;
 	*) echo "(no package: add it to the APKBUILD)" ;;
 	esac
 }
@@ -234,6 +235,10 @@ expect_path ember-caps /usr/sbin/ember-caps
 expect_path ember-modload /usr/sbin/ember-modload
 expect_path ember-netnat /usr/sbin/netnat
 expect_path ember-boot-measure /usr/sbin/boot-measure
+expect_path ember-dbus /usr/sbin/ember-activator
+expect_path ember-dbus /usr/lib/ember/services/ember-activator.service
+expect_path ember-dbus /usr/lib/ember/services/dbus.service.wants/ember-activator.service
+expect_path ember-dbus /usr/share/dbus-1/system.d/ember-activator.conf
 if [ $have_empower = yes ]; then
 	expect_path ember-empower /usr/bin/empower
 	expect_path ember-empower /usr/sbin/empowerd

@@ -155,6 +155,67 @@ static void call_round_trips(void)
 	CHECK(dbus_call_build(buf, 40, 1, "Hello", NULL, false, 0) == 0); /* too small */
 }
 
+/* ember-activator's messages: what it builds, the parser reads back field by field. */
+static void built_messages_round_trip(void)
+{
+	uint8_t buf[1024];
+	struct dbus_msg m;
+	const char *args[3];
+	uint32_t u;
+	struct dbus_out sig = { .type = DBUS_SIGNAL, .serial = 9, .path = "/org/freedesktop/DBus",
+				.interface = "org.freedesktop.systemd1.Activator",
+				.member = "ActivationFailure", .destination = "org.freedesktop.DBus",
+				.signature = "sss", .args = { "x.service", "org.a.Error", "why" } };
+	struct dbus_out err = { .type = DBUS_ERROR, .serial = 10, .reply_serial = 77,
+				.destination = ":1.5", .error_name = "org.a.Error", .signature = "s",
+				.args = { "text" } };
+	struct dbus_out ret = { .type = DBUS_METHOD_RETURN, .serial = 11, .reply_serial = 78,
+				.destination = ":1.6", .signature = "o", .args = { "/a/b" } };
+	struct dbus_out empty = { .type = DBUS_METHOD_RETURN, .serial = 12, .reply_serial = 79 };
+	struct dbus_out num = { .type = DBUS_METHOD_RETURN, .serial = 13, .reply_serial = 80,
+				.signature = "u", .u32 = 1000 };
+	size_t n = dbus_msg_build(buf, sizeof buf, &sig);
+
+	CHECK(n > 0 && dbus_msg_parse(buf, n, &m) == 0);
+	CHECK(m.type == DBUS_SIGNAL && m.serial == 9 && m.reply_serial == 0);
+	CHECK_STR(m.member, "ActivationFailure");
+	CHECK_STR(m.interface, "org.freedesktop.systemd1.Activator");
+	CHECK_STR(m.destination, "org.freedesktop.DBus");
+	CHECK(dbus_body_strings(&m, args, 3) == 0);
+	CHECK_STR(args[0], "x.service");
+	CHECK_STR(args[2], "why");
+	n = dbus_msg_build(buf, sizeof buf, &err);
+	CHECK(n > 0 && dbus_msg_parse(buf, n, &m) == 0);
+	CHECK(m.type == DBUS_ERROR && m.reply_serial == 77 && !m.path && !m.member);
+	CHECK_STR(m.error_name, "org.a.Error");
+	n = dbus_msg_build(buf, sizeof buf, &ret);
+	CHECK(n > 0 && dbus_msg_parse(buf, n, &m) == 0);
+	CHECK_STR(m.signature, "o");
+	CHECK(dbus_body_strings(&m, args, 1) < 0); /* an object path is not a string */
+	n = dbus_msg_build(buf, sizeof buf, &empty);
+	CHECK(n > 0 && dbus_msg_parse(buf, n, &m) == 0 && m.body_len == 0 && !m.signature);
+	n = dbus_msg_build(buf, sizeof buf, &num);
+	CHECK(n > 0 && dbus_msg_parse(buf, n, &m) == 0 && dbus_body_u32(&m, &u) == 0 && u == 1000);
+	CHECK(dbus_body_bool(&m, &(bool){ false }) < 0);
+	/* A property's value: a variant holding a string, as Properties.Get returns it. */
+	ret.signature = "v";
+	ret.args[0] = "loaded";
+	n = dbus_msg_build(buf, sizeof buf, &ret);
+	CHECK(n > 0 && dbus_msg_parse(buf, n, &m) == 0);
+	CHECK_STR(m.signature, "v");
+	CHECK(m.body_len == 3 + 1 + 4 + 7 && memcmp(m.body, "\1s\0", 3) == 0);
+	CHECK(memcmp(m.body + 8, "loaded", 7) == 0);
+	/* Only what the builder knows: at most three arguments of s, o, v and one u. */
+	sig.signature = "ssss";
+	CHECK(dbus_msg_build(buf, sizeof buf, &sig) == 0);
+	sig.signature = "a";
+	CHECK(dbus_msg_build(buf, sizeof buf, &sig) == 0);
+	sig.signature = "uu";
+	CHECK(dbus_msg_build(buf, sizeof buf, &sig) == 0);
+	sig.signature = "sss";
+	CHECK(dbus_msg_build(buf, 64, &sig) == 0); /* too small */
+}
+
 static void auth_line(void)
 {
 	char line[64];
@@ -322,6 +383,7 @@ int main(void)
 {
 	RUN(names);
 	RUN(call_round_trips);
+	RUN(built_messages_round_trip);
 	RUN(auth_line);
 	RUN(bus_messages_parsed);
 	RUN(hostile_headers);

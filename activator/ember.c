@@ -1,0 +1,133 @@
+/* One control request to ember-init and its reply, bounded in time: ember-activator must
+ * keep answering the bus, so a PID 1 that does not answer costs it one timeout, never a
+ * hang. */
+#include "ember.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RECORDS_MAX 8192 /* a status reply is one record of well under this */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int connect_control(const char *path, char *err, size_t errlen)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof a.sun_path) {
+		snprintf(err, errlen, "%.64s...: control socket path too long", path);
+		return -1;
+	}
+	memcpy(a.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) < 0) {
+		snprintf(err, errlen, "%s: cannot connect: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The next packet within the deadline: its length, or -1 (err set). */
+static ssize_t next_packet(int fd, char *buf, size_t size, long long deadline, char *err,
+			   size_t errlen)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		long long left = deadline - now_ms();
+		ssize_t n;
+		if (left <= 0 || poll(&p, 1, (int)left) == 0) {
+			snprintf(err, errlen, "no complete answer from ember-init in time");
+			return -1;
+		}
+		n = recv(fd, buf, size, 0);
+		if (n > 0)
+			return n;
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		snprintf(err, errlen, "ember-init ended the reply early%s%s", n ? ": " : "",
+			 n ? strerror(errno) : "");
+		return -1;
+	}
+}
+
+/* The reply's packets until 'X': its status, the first 'E' text in err, and the
+ * records in rec. */
+static int read_reply(int fd, long long deadline, char *rec, size_t recsize, char *err,
+		      size_t errlen)
+{
+	char packet[CTL_PACKET_MAX + 1];
+	size_t reclen = 0;
+	int status;
+
+	err[0] = '\0';
+	for (;;) {
+		ssize_t n = next_packet(fd, packet, CTL_PACKET_MAX, deadline, err, errlen);
+		if (n < 0)
+			return -1;
+		if (packet[0] == CTL_KIND_ERROR && !err[0])
+			snprintf(err, errlen, "%.*s", (int)n - 1, packet + 1);
+		if (packet[0] == CTL_KIND_RECORD && reclen + (size_t)n < recsize) {
+			memcpy(rec + reclen, packet + 1, (size_t)n - 1);
+			reclen += (size_t)n - 1;
+		}
+		if (packet[0] == CTL_KIND_EXIT) {
+			rec[reclen] = '\0';
+			if (ctl_parse_exit(packet + 1, (size_t)n - 1, &status) < 0) {
+				snprintf(err, errlen, "malformed status from ember-init");
+				return -1;
+			}
+			return status;
+		}
+	}
+}
+
+static void first_field(char *rec, const char *field, char *value, size_t size)
+{
+	struct ctl_record r;
+	size_t pos = 0;
+	char err[128];
+	const char *v = NULL;
+
+	if (ctl_record_read(rec, strlen(rec), &pos, &r, err, sizeof err) == 1)
+		v = ctl_record_get(&r, field);
+	snprintf(value, size, "%s", v ? v : "");
+}
+
+int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
+		  long timeout_ms, const char *field, char *value, size_t value_size, char *err,
+		  size_t errlen)
+{
+	struct ctl_request req = { .verb = verb };
+	char buf[CTL_REQUEST_MAX + 1], rec[RECORDS_MAX];
+	long long deadline = now_ms() + timeout_ms;
+	int fd, len, status;
+
+	snprintf(req.name, sizeof req.name, "%s", name);
+	len = ctl_request_format(&req, buf, sizeof buf, err, errlen);
+	if (len < 0 || (fd = connect_control(socket_path, err, errlen)) < 0)
+		return -1;
+	if (send(fd, buf, (size_t)len, MSG_NOSIGNAL) != len) {
+		snprintf(err, errlen, "cannot send to ember-init: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	status = read_reply(fd, deadline, rec, sizeof rec, err, errlen);
+	close(fd);
+	if (status >= 0 && field)
+		first_field(rec, field, value, value_size);
+	return status;
+}

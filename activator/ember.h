@@ -1,0 +1,16 @@
+#ifndef EMBER_ACTIVATOR_EMBER_H
+#define EMBER_ACTIVATOR_EMBER_H
+/* ember-activator's side towards ember-init: one control-protocol request per call
+ * (docs/control-protocol.md), over the same socket emberctl uses. */
+#include <stddef.h>
+
+#include "ctl.h"
+
+/* Send verb (with name, or "" for none) and wait up to timeout_ms for the whole reply.
+ * Returns the server's status (enum ctl_status, 0 = done), with its error message (if
+ * any) in err; or -1 when PID 1 could not be asked (err says why). When field is not
+ * NULL, that field of the reply's first record goes to value ("" when none). */
+int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
+		  long timeout_ms, const char *field, char *value, size_t value_size, char *err,
+		  size_t errlen);
+#endif

@@ -1,0 +1,104 @@
+/* ember-activator: stands in for systemd on the system bus (ember-activator(8)).
+ * dbus-daemon, run with --systemd-activation as distributions ship it, hands every
+ * activation of a service file with SystemdService= to the owner of
+ * org.freedesktop.systemd1 as an ActivationRequest signal, and holds every call to that
+ * name until it has an owner. This program owns the name, starts the requested units
+ * through ember-init's control socket, tells the bus at once when one cannot start
+ * (ActivationFailure), and answers every method call, mostly with an error, so that
+ * nobody waits for a systemd that is not there. PID 1 itself never speaks D-Bus. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "activator.h"
+#include "cli.h"
+#include "exitcode.h"
+#include "log.h"
+
+#define RETRY_MS 200 /* between attempts to reach a bus that is not up yet */
+
+static void usage(void)
+{
+	printf("usage: ember-activator [--address ADDRESS] [--control PATH]\n"
+	       "Own org.freedesktop.systemd1 on the system bus for ember-init: start the units\n"
+	       "D-Bus activation asks for, and answer calls meant for systemd.\n"
+	       "  --address ADDRESS  bus address (default: $DBUS_SYSTEM_BUS_ADDRESS or\n"
+	       "                     unix:path=/run/dbus/system_bus_socket)\n"
+	       "  --control PATH     ember-init's control socket (default: $%s or %s)\n"
+	       "  -h, --help         this help\n"
+	       "      --version      version\n"
+	       "Exit codes: 0 the bus went away, 1 the name is owned by someone else or the bus\n"
+	       "refused a request, 100 usage, 111 cannot reach the bus\n",
+	       CTL_SOCKET_ENV, CTL_SOCKET_PATH);
+}
+
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(argv[*i], name, len) != 0)
+		return NULL;
+	if (argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (argv[*i][len] != '\0')
+		return NULL;
+	if (*i + 1 >= argc)
+		die(EXIT_USAGE, "%s needs a value (see --help)", name);
+	return argv[++*i];
+}
+
+static void parse_args(int argc, char **argv, struct activator *a)
+{
+	const char *value;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage();
+			exit(EXIT_OK);
+		} else if (strcmp(argv[i], "--version") == 0) {
+			print_version("ember-activator");
+			exit(EXIT_OK);
+		} else if ((value = option_value(argc, argv, &i, "--address"))) {
+			a->address = value;
+		} else if ((value = option_value(argc, argv, &i, "--control"))) {
+			a->control = value;
+		} else {
+			die(EXIT_USAGE, "%.64s: unknown argument (see --help)", argv[i]);
+		}
+	}
+}
+
+/* The bus may not be up yet (its socket not bound, or not accepting): try again, saying
+ * why once. */
+static void connect_bus(struct activator *a)
+{
+	char err[256];
+
+	for (bool said = false; dbus_conn_open(&a->conn, a->address, dbus_now_ms() + 30000,
+					       err, sizeof err) < 0;) {
+		struct timespec pause = { 0, RETRY_MS * 1000000L };
+		if (errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)
+			die(EXIT_SYSTEM, "system bus: %s", err);
+		if (!said)
+			log_warn("system bus: %s; trying again", err);
+		said = true;
+		nanosleep(&pause, NULL);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct activator a;
+	const char *env = getenv(CTL_SOCKET_ENV);
+
+	log_open("ember-activator");
+	a.control = env && env[0] ? env : CTL_SOCKET_PATH;
+	parse_args(argc, argv, &a);
+	connect_bus(&a);
+	if (activator_claim_name(&a) < 0)
+		return 1;
+	notify_ready();
+	return activator_run(&a);
+}

@@ -1,0 +1,98 @@
+/* The few unit properties callers of systemd read before they act: systemd-logind asks
+ * for poweroff.target's LoadState (is it masked?) before it powers off. They are read
+ * from ember-init's status of the unit, by its object path as systemd names it:
+ * /org/freedesktop/systemd1/unit/ and the name with every byte outside [A-Za-z0-9]
+ * written as _XX (hex). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "activator.h"
+#include "ember.h"
+#include "unit-name.h"
+
+#define UNIT_PATH_PREFIX "/org/freedesktop/systemd1/unit/"
+#define UNIT_IFACE "org.freedesktop.systemd1.Unit"
+#define CONTROL_TIMEOUT_MS 5000
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The unit name an object path stands for, into out. 0, or -1 when the path is not a
+ * unit's or does not decode to a valid unit name. */
+static int unit_of_path(const char *path, char *out, size_t size)
+{
+	const char *p = path + strlen(UNIT_PATH_PREFIX);
+	size_t n = 0;
+
+	if (strncmp(path, UNIT_PATH_PREFIX, strlen(UNIT_PATH_PREFIX)) != 0 || !*p)
+		return -1;
+	for (; *p; p++) {
+		char c = *p;
+		if (c == '_') {
+			int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+			if (lo < 0)
+				return -1;
+			c = (char)(hi << 4 | lo);
+			p += 2;
+		}
+		if (c == '\0' || n + 1 >= size)
+			return -1;
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+/* What systemd would say of a unit ember-init has not loaded. The power targets are
+ * loaded as far as anybody asking can tell: ember-init carries them out itself
+ * (poweroff, reboot, halt), and logind refuses to power off unless poweroff.target's
+ * LoadState is "loaded". One masked in ember's directories is reported masked. */
+static const char *unloaded_value(const char *unit, const char *property)
+{
+	bool power = strcmp(unit, "poweroff.target") == 0 || strcmp(unit, "reboot.target") == 0 ||
+		     strcmp(unit, "halt.target") == 0;
+
+	if (strcmp(property, "LoadState") == 0)
+		return power ? "loaded" : "not-found";
+	return strcmp(property, "ActiveState") == 0 ? "inactive" : "dead";
+}
+
+bool unit_property(struct activator *a, const struct dbus_msg *m)
+{
+	static const char *const fields[][2] = {
+		{ "LoadState", "load_state" }, { "ActiveState", "active_state" },
+		{ "SubState", "sub_state" },
+	};
+	const char *args[2], *field = NULL;
+	char unit[256], name[CTL_NAME_MAX], value[64], err[CTL_PACKET_MAX];
+	int status;
+
+	if (!m->path || dbus_body_strings(m, args, 2) < 0 || strcmp(args[0], UNIT_IFACE) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+		if (strcmp(args[1], fields[i][0]) == 0)
+			field = fields[i][1];
+	if (!field || unit_of_path(m->path, unit, sizeof unit) < 0)
+		return false;
+	if (unit_name_canonical(unit, name, sizeof name, NULL) < 0 || !ctl_name_valid(name)) {
+		reply_return(a, m, "v", unloaded_value("", args[1]));
+		return true;
+	}
+	status = ember_request(a->control, CTL_STATUS, name, CONTROL_TIMEOUT_MS, field, value,
+			       sizeof value, err, sizeof err);
+	if (status < 0) {
+		reply_error(a, m, "org.freedesktop.DBus.Error.Failed", err);
+		return true;
+	}
+	reply_return(a, m, "v", status == 0 && value[0] ? value : unloaded_value(name, args[1]));
+	return true;
+}

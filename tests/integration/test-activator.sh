@@ -1,0 +1,150 @@
+#!/bin/sh
+# D-Bus activation through ember-activator, with the real ember-init as PID 1 of a
+# PID+mount namespace and Debian's dbus.socket + dbus.service unmodified (dbus-daemon
+# --systemd-activation): ember-activator comes up with dbus through the enablement link
+# make install makes, owns org.freedesktop.systemd1, and a call to a bus-activatable name
+# starts the unit its service file names; a unit that is missing or fails gives the
+# caller an error at once (not after the bus's 25 s timeout); calls meant for systemd
+# are answered. Hostile clients: forged ActivationRequest signals (from root and from
+# nobody) start nothing, a non-root StartUnit of poweroff.target is refused, a flood of
+# calls is answered and leaves the activator up. Last, root powers off through it, as
+# logind does.
+. "$(dirname "$0")/../lib.sh"
+for tool in dbus-daemon dbus-send python3 unshare setpriv; do
+	command -v $tool >/dev/null || { skip activator "$tool missing (scripts/deps.sh installs it)"; finish; }
+done
+[ "$(id -u)" = 0 ] || { skip activator "needs root (namespaces, dbus-daemon --system)"; finish; }
+id messagebus >/dev/null 2>&1 || { skip activator "no messagebus user (package dbus)"; finish; }
+
+CORPUS=${EMBER_UNIT_CORPUS:-${XDG_CACHE_HOME:-$HOME/.cache}/ember/unit-corpus}
+for p in dbus dbus-system-bus-common; do
+	[ -d "$CORPUS/$p/lib/systemd/system" ] || "$TOP/scripts/unit-corpus.sh" "$p" >/dev/null 2>&1 ||
+		{ skip activator "cannot fetch Debian's $p units"; finish; }
+done
+
+tmp=$(mktemp -d)
+chmod 0755 "$tmp" # dbus-daemon reads the service files as messagebus
+trap 'rm -rf "$tmp"' EXIT
+A=$TOP/tests/integration/activator
+mkdir -p "$tmp/services" "$tmp/system.d" "$tmp/system-services" "$tmp/inst"
+# ember's own files as make install lays them out: the unit and its enablement link.
+"$TOP/scripts/install.sh" "$tmp/inst" /usr /etc "$BIN" /nonexistent >/dev/null
+cp -a "$tmp/inst/usr/lib/ember/services/." "$tmp/services/"
+sed -i "s|^ExecStart=.*|ExecStart=$BIN/ember-activator|" "$tmp/services/ember-activator.service"
+cp "$CORPUS/dbus/lib/systemd/system/dbus.service" \
+	"$CORPUS/dbus-system-bus-common/lib/systemd/system/dbus.socket" "$tmp/services/"
+for f in "$A"/*.service; do
+	case $f in */org.ember.*) continue ;; esac
+	sed "s|@HELPERS@|$HELPERS|g; s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
+done
+cp "$A"/org.ember.*.service "$tmp/system-services/"
+cp -a /etc/dbus-1/system.d/. "$tmp/system.d/" 2>/dev/null
+cp "$A/ember-test.conf" "$tmp/inst/usr/share/dbus-1/system.d/ember-activator.conf" "$tmp/system.d/"
+
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$BIN/emberctl"
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+wait_state() { i=0; while [ \$i -lt 200 ]; do [ "\$(state "\$1")" = "\$2" ] && return 0; sleep 0.05; i=\$((i+1)); done; return 1; }
+call() { timeout 40 dbus-send --system --print-reply --reply-timeout=30000 "\$@" 2>&1; }
+# The error name a call ends with; the bus's own timeout would say NoReply or TimedOut.
+error_of() { call "\$@" | sed -n 's/^Error \\([^:]*\\).*/\\1/p'; }
+nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "\$@"; }
+activator_pid() { "\$E" --json status ember-activator | sed -n 's/.*"main_pid":\\([0-9]*\\).*/\\1/p'; }
+
+
+# ---- activation: the first call starts dbus, dbus pulls in ember-activator, and the
+# bus holds the request until ember-activator owns org.freedesktop.systemd1.
+out=\$(call --dest=org.ember.Echo /org/ember/Echo org.ember.Echo.Hello)
+echo "\$out" | grep -q '^method return' && ok activation-reaches-service || bad activation-reaches-service "\$out"
+wait_state echo ready && ok activated-unit-ready || bad activated-unit-ready "echo is \$(state echo)"
+"\$E" log echo | grep -q '^called Hello' && ok call-delivered-to-activated-service || bad call-delivered-to-activated-service "\$("\$E" log echo | tail -n 3)"
+wait_state ember-activator ready && ok activator-up-with-dbus || bad activator-up-with-dbus "ember-activator is \$(state ember-activator)"
+out=\$(call --dest=org.freedesktop.DBus / org.freedesktop.DBus.GetNameOwner string:org.freedesktop.systemd1)
+echo "\$out" | grep -q 'string ":1\.' && ok activator-owns-systemd1 || bad activator-owns-systemd1 "\$out"
+"\$E" log ember-activator | grep -q 'echo: started for D-Bus activation' && ok activator-says-what-it-started || bad activator-says-what-it-started "\$("\$E" log ember-activator)"
+
+# ---- failures reach the caller at once, as errors the activator chose
+e=\$(error_of --dest=org.ember.Missing /x org.ember.Missing.Hello)
+[ "\$e" = org.freedesktop.systemd1.NoSuchUnit ] && ok missing-unit-fails-at-once || bad missing-unit-fails-at-once "error '\$e'"
+e=\$(error_of --dest=org.ember.Failing /x org.ember.Failing.Hello)
+[ "\$e" = org.freedesktop.systemd1.UnitFailed ] && ok failing-unit-fails-at-once || bad failing-unit-fails-at-once "error '\$e'"
+[ "\$(state failing)" = failed ] && ok failing-unit-failed || bad failing-unit-failed "failing is \$(state failing)"
+e=\$(error_of --dest=org.ember.Bad /x org.ember.Bad.Hello)
+[ "\$e" = org.freedesktop.systemd1.NoSuchUnit ] && ok path-like-unit-refused || bad path-like-unit-refused "error '\$e'"
+"\$E" log ember-activator | grep -q 'ember cannot start a unit called \.\./\.\./etc/bad\.service' && ok path-like-unit-logged || bad path-like-unit-logged "\$("\$E" log ember-activator | tail -n 3)"
+# A second call to an activated name goes straight to it.
+call --dest=org.ember.Echo /org/ember/Echo org.ember.Echo.Again | grep -q '^method return' && ok second-call-direct || bad second-call-direct "no return"
+
+# ---- calls meant for systemd are answered, not left to time out
+call --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.DBus.Peer.Ping | grep -q '^method return' && ok ping-answered || bad ping-answered "no return"
+e=\$(error_of --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.GetUnit string:dbus.service)
+[ "\$e" = org.freedesktop.DBus.Error.UnknownMethod ] && ok manager-call-answered || bad manager-call-answered "error '\$e'"
+e=\$(error_of --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.StartUnit string:canary.service string:replace)
+[ "\$e" = org.freedesktop.DBus.Error.UnknownMethod ] && [ ! -e "$tmp/canary-started" ] && ok start-unit-not-offered || bad start-unit-not-offered "error '\$e'"
+# Unit properties systemd-logind reads before it powers off (is the target masked?).
+prop() { call --dest=org.freedesktop.systemd1 "/org/freedesktop/systemd1/unit/\$1" org.freedesktop.DBus.Properties.Get string:org.freedesktop.systemd1.Unit string:\$2 | sed -n 's/^ *variant *string "\(.*\)"/\1/p'; }
+[ "\$(prop dbus_2eservice LoadState)" = loaded ] && [ "\$(prop dbus_2eservice ActiveState)" = active ] &&
+	ok unit-properties-answered || bad unit-properties-answered "LoadState '\$(prop dbus_2eservice LoadState)' ActiveState '\$(prop dbus_2eservice ActiveState)'"
+[ "\$(prop nosuch_2eservice LoadState)" = not-found ] && ok unknown-unit-not-found || bad unknown-unit-not-found "'\$(prop nosuch_2eservice LoadState)'"
+[ "\$(prop poweroff_2etarget LoadState)" = loaded ] && ok power-target-loaded || bad power-target-loaded "'\$(prop poweroff_2etarget LoadState)'"
+[ "\$(prop _2e_2e_2fetc_2fpasswd LoadState)" = not-found ] && ok path-like-object-not-found || bad path-like-object-not-found "'\$(prop _2e_2e_2fetc_2fpasswd LoadState)'"
+e=\$(error_of --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1/unit/_zz org.freedesktop.DBus.Properties.Get string:org.freedesktop.systemd1.Unit string:LoadState)
+[ "\$e" = org.freedesktop.DBus.Error.UnknownMethod ] && ok bad-object-path-answered || bad bad-object-path-answered "error '\$e'"
+
+# ---- hostile clients
+# Forged activation requests: the same signal the bus sends, from a client.
+for who in root nobody; do
+	run=""; [ \$who = nobody ] && run=nobody
+	\$run dbus-send --system --type=signal --dest=org.freedesktop.systemd1 /org/freedesktop/DBus \
+		org.freedesktop.systemd1.Activator.ActivationRequest string:canary.service 2>&1 ||
+		bad forged-signal-sent "as \$who: exit \$?"
+done
+sleep 1
+[ ! -e "$tmp/canary-started" ] && [ "\$(state canary)" != ready ] && ok forged-activation-starts-nothing || bad forged-activation-starts-nothing "canary is \$(state canary)"
+n=\$("\$E" log ember-activator | grep -c 'ignored an ActivationRequest from :1\.')
+[ "\$n" = 2 ] && ok forged-activation-logged || bad forged-activation-logged "\$n lines"
+# A non-root caller asks for poweroff.target, as it would through a careless logind.
+e=\$(nobody dbus-send --system --print-reply --reply-timeout=30000 --dest=org.freedesktop.systemd1 \
+	/org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.StartUnit string:poweroff.target string:replace-irreversibly 2>&1 |
+	sed -n 's/^Error \\([^:]*\\).*/\\1/p')
+[ "\$e" = org.freedesktop.DBus.Error.AccessDenied ] && ok nonroot-poweroff-refused || bad nonroot-poweroff-refused "error '\$e'"
+"\$E" list | grep -q . && [ "\$(state dbus)" = ready ] && ok nothing-stopping || bad nothing-stopping "dbus is \$(state dbus)"
+# A flood of calls, the longest names the bus lets through among them.
+pid=\$(activator_pid)
+long=\$(python3 -c "print('.'.join(['a' * 60] * 4))")
+i=0; while [ \$i -lt 40 ]; do
+	nobody dbus-send --system --print-reply --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 \$long.Member >/dev/null 2>&1 &
+	i=\$((i+1))
+done
+wait
+[ "\$(activator_pid)" = "\$pid" ] && call --dest=org.freedesktop.systemd1 / org.freedesktop.DBus.Peer.Ping | grep -q '^method return' &&
+	ok flood-answered-activator-alive || bad flood-answered-activator-alive "pid \$pid -> \$(activator_pid)"
+kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
+
+# ---- root powers off through it, as logind does for a power button: the last step.
+echo GUEST-CHECKS-DONE
+call --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.StartUnit string:poweroff.target string:replace-irreversibly
+sleep 60
+EOS
+chmod +x "$tmp/guest.sh"
+# The test's bus policy and service files, in a mount namespace of the test's own, are
+# in place before dbus-daemon starts (ember-activator's connection starts it at boot).
+timeout 200 unshare --net --mount --propagation private sh -c 'ip link set lo up;
+	mount --bind "$0/system.d" /etc/dbus-1/system.d &&
+	mount --bind "$0/system-services" /usr/share/dbus-1/system-services || exit 1
+	exec unshare --pid --mount --uts --fork --mount-proc env container=ember-test "$1" \
+	ember.services="$0/services" ember.run="$0/guest.sh" ember.shell=none' \
+	"$tmp" "$BIN/ember-init" >"$tmp/log" 2>&1
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^GUEST-CHECKS-DONE$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+grep -q 'control: poweroff requested by uid 0' "$tmp/log" && pass root-poweroff-through-bus || fail root-poweroff-through-bus "no line"
+grep -q '^EMBER-RUN-EXIT=0' "$tmp/log" && fail poweroff-ended-the-run "the guest script ran to its end" || pass poweroff-ended-the-run
+[ $rc -ne 124 ] && pass pid1-powered-off || fail pid1-powered-off "ember-init still ran after 200 s"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 80 "$tmp/log"; }
+finish
