@@ -14,7 +14,9 @@
 #include "svc-bpf.h" /* exec keys (sandbox-more) */
 #include "unit-slice.h" /* unit kinds (unit-kinds) */
 
-#define SUBTREE_NAME "ember"
+/* A slice by name: the journal and systemd's tools then read each service's cgroup as
+ * its unit (docs/cgroups.md, "Why ember.slice"). */
+#define SUBTREE_NAME "ember.slice"
 
 static struct {
 	bool enabled;
@@ -188,7 +190,7 @@ void svc_cgroup_kill(struct unit *u)
 	svc_cgroup_signal(u, SIGKILL);
 }
 
-/* /proc/PID/cgroup holds "0::/ember/NAME.service[/...]" for a process of the service
+/* /proc/PID/cgroup holds "0::/ember.slice/NAME.service[/...]" for a process of the service
  * (paths are relative to the cgroup2 mount ember's subtree lives in). */
 bool svc_cgroup_has_pid(const struct unit *u, pid_t pid)
 {

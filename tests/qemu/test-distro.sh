@@ -153,6 +153,10 @@ host=$(gssh 'busctl get-property org.freedesktop.hostname1 /org/freedesktop/host
 	pass distro-bus-activation-hostnamed || fail distro-bus-activation-hostnamed "got '$host'; $(gssh 'emberctl log ember-activator' 2>&1 | tail -n 3 | tr '\n' ' ')"
 tz=$(gssh 'busctl get-property org.freedesktop.timedate1 /org/freedesktop/timedate1 org.freedesktop.timedate1 Timezone' 2>&1)
 case $tz in 's "'*) pass distro-bus-activation-timedated ;; *) fail distro-bus-activation-timedated "got '$tz'" ;; esac
+# The journal names each service's unit from its cgroup (ember.slice/NAME.service):
+# journalctl -u shows what NetworkManager sent the journal.
+jn=$(gssh 'journalctl -u NetworkManager --no-pager -q | grep -c "NetworkManager\[[0-9]*\]"' 2>&1)
+[ "${jn:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-by-unit || fail distro-journal-by-unit "journalctl -u NetworkManager: '$jn' lines"
 # An SSH login makes logind ask systemd for a scope: answered at once, not held 25 s.
 t0=$(date +%s)
 gssh true

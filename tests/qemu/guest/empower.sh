@@ -22,7 +22,7 @@ out=$(cd /home/$U && as /bin/sh -c "/usr/bin/empower --pipe /bin/sh -c 'sed -n \
 [ "$(echo "$out" | sed -n 1p)" = "$full" ] && ok empowered-caps-full || bad empowered-caps-full "expected $full: $out"
 [ "$(echo "$out" | sed -n 2p)" = 1000 ] && ok empowered-own-uid || bad empowered-own-uid "$out"
 [ "$(stat -c %u /home/$U/made 2>/dev/null)" = 1000 ] && ok empowered-file-owned-by-user || bad empowered-file-owned-by-user "$(ls -ln /home/$U)"
-echo "$out" | grep -q '^0::/ember/empowerd.service/session-' && ok session-in-service-cgroup || bad session-in-service-cgroup "$out"
+echo "$out" | grep -q '^0::/ember.slice/empowerd.service/session-' && ok session-in-service-cgroup || bad session-in-service-cgroup "$out"
 
 as /bin/sh -c "/usr/bin/empower --pipe /bin/sh -c 'exit 7'" </dev/null >/dev/null 2>&1
 [ $? = 7 ] && ok exit-status-propagated || bad exit-status-propagated "got $?"
@@ -58,10 +58,10 @@ n_emp=$(ls /tmp/cores | wc -l)
 # A session still running when the service stops (as at shutdown) is stopped with it:
 # the command gets SIGTERM, and nothing of the user's session is left.
 as /bin/sh -c "/usr/bin/empower --pipe /bin/sh -c 'trap \"echo got-term >/home/$U/term; exit 0\" TERM; while :; do sleep 1; done'" >/dev/null 2>&1 &
-i=0; while ! ls -d /sys/fs/cgroup/ember/empowerd.service/session-* >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-ls -d /sys/fs/cgroup/ember/empowerd.service/session-* >/dev/null 2>&1 && ok session-cgroup-while-running || bad session-cgroup-while-running "none"
+i=0; while ! ls -d /sys/fs/cgroup/ember.slice/empowerd.service/session-* >/dev/null 2>&1 && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+ls -d /sys/fs/cgroup/ember.slice/empowerd.service/session-* >/dev/null 2>&1 && ok session-cgroup-while-running || bad session-cgroup-while-running "none"
 emberctl stop empowerd
-i=0; while [ -d /sys/fs/cgroup/ember/empowerd.service ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
+i=0; while [ -d /sys/fs/cgroup/ember.slice/empowerd.service ] && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done
 [ "$(cat /home/$U/term 2>/dev/null)" = got-term ] && ok session-stopped-with-service || bad session-stopped-with-service "no SIGTERM seen"
 left=$(ps | grep -c '^ *[0-9]* tester ')
 [ "$left" = 0 ] && ok no-session-process-left || bad no-session-process-left "$(ps | grep tester)"

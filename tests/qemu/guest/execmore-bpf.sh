@@ -53,7 +53,7 @@ else
 fi
 # the programs sit on the services' cgroups, nowhere else
 for svc in devstrict ipfilter; do
-	[ -d "/sys/fs/cgroup/ember/$svc.service" ] && ok "$svc-has-cgroup" || bad "$svc-has-cgroup" "missing"
+	[ -d "/sys/fs/cgroup/ember.slice/$svc.service" ] && ok "$svc-has-cgroup" || bad "$svc-has-cgroup" "missing"
 done
 head -c 1 /dev/zero | wc -c | grep -q 1 && ok outside-unrestricted || bad outside-unrestricted "the guest itself lost /dev/zero"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"

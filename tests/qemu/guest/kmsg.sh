@@ -20,7 +20,7 @@ kmsg_has() {
 for s in kmsgsay kmsgshare kmsgerr; do wait_state $s stopped; done
 # No service of this boot sets CPUWeight= or IOWeight=: cpu and io stay off, memory and
 # pids are on for every service (services-limits checks that a weight turns them on).
-ctl=$(cat /sys/fs/cgroup/ember/cgroup.subtree_control)
+ctl=$(cat /sys/fs/cgroup/ember.slice/cgroup.subtree_control)
 has() { case " $ctl " in *" $1 "*) true ;; *) false ;; esac; }
 if has cpu || has io; then
 	bad controllers-on-demand "ember/cgroup.subtree_control: $ctl"

@@ -2,13 +2,13 @@
 # Inside the guest: per-service cgroups, limits and figures.
 ok() { echo "EMBER-TEST PASS $1"; }
 bad() { echo "EMBER-TEST FAIL $1: $2"; }
-CG=/sys/fs/cgroup/ember
+CG=/sys/fs/cgroup/ember.slice
 state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
 field() { emberctl --json status "$1" | sed -n "s/.*\"$2\":\([-0-9]*\).*/\1/p"; }
 
 [ -d "$CG/forker.service" ] && ok service-cgroup-exists || bad service-cgroup-exists "no $CG/forker.service"
 pid=$(field forker main_pid)
-grep -qx '0::/ember/forker.service' "/proc/$pid/cgroup" && ok main-process-in-its-cgroup || bad main-process-in-its-cgroup "$(cat /proc/$pid/cgroup)"
+grep -qx '0::/ember.slice/forker.service' "/proc/$pid/cgroup" && ok main-process-in-its-cgroup || bad main-process-in-its-cgroup "$(cat /proc/$pid/cgroup)"
 [ "$(cat $CG/forker.service/pids.max)" = 6 ] && ok tasksmax-applied || bad tasksmax-applied "pids.max=$(cat $CG/forker.service/pids.max)"
 sleep 1
 n=$(cat $CG/forker.service/pids.current)

@@ -3,7 +3,7 @@
 # kill -38 1, which must power off (systemd's SIGRTMIN+4), not halt.
 ok() { echo "EMBER-TEST PASS $1"; }
 bad() { echo "EMBER-TEST FAIL $1: $2"; }
-CG=/sys/fs/cgroup/ember
+CG=/sys/fs/cgroup/ember.slice
 state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
 field() { emberctl --json status "$1" | sed -n "s/.*\"$2\":\([-0-9]*\).*/\1/p"; }
 wait_state() { i=0; while [ "$(state "$1")" != "$2" ] && [ $i -lt "${3:-100}" ]; do sleep 0.1; i=$((i+1)); done; [ "$(state "$1")" = "$2" ]; }

@@ -2,7 +2,7 @@
 # Inside the guest: mount, device and slice units, Slice= and Delegate= on a real cgroup2.
 ok() { echo "EMBER-TEST PASS $1"; }
 bad() { echo "EMBER-TEST FAIL $1: $2"; }
-CG=/sys/fs/cgroup/ember
+CG=/sys/fs/cgroup/ember.slice
 state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
 field() { emberctl --json status "$1" | sed -n "s/.*\"$2\":\([-0-9]*\).*/\1/p"; }
 wait_state() { i=0; while [ "$(state "$1")" != "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; }
@@ -22,7 +22,7 @@ emberctl status deleg | grep -q 'tmp.mount' && ok requires-mounts-for-unit-file 
 # Slice=kinds-sub.slice: ember/kinds.slice/kinds-sub.slice/sliced.service, parents active.
 wait_state sliced ready
 pid=$(field sliced main_pid)
-grep -qx '0::/ember/kinds.slice/kinds-sub.slice/sliced.service' "/proc/$pid/cgroup" &&
+grep -qx '0::/ember.slice/kinds.slice/kinds-sub.slice/sliced.service' "/proc/$pid/cgroup" &&
 	ok service-in-slice-cgroup || bad service-in-slice-cgroup "$(cat /proc/$pid/cgroup)"
 [ "$(state kinds.slice)" = ready ] && [ "$(state kinds-sub.slice)" = ready ] &&
 	ok parent-slices-active || bad parent-slices-active "kinds.slice $(state kinds.slice), kinds-sub.slice $(state kinds-sub.slice)"
