@@ -1971,6 +1971,11 @@ int supervisor_start(const char *name, char *err, size_t errlen)
 	}
 	if (unit_in_progress(u) || u->state == UNIT_READY || u->state == UNIT_STOPPING)
 		return 0;
+	if (sv.stopping_all) { /* it would wait for ever: nothing starts any more */
+		snprintf(err, errlen, "%s: the system is shutting down, nothing starts any more",
+			 name);
+		return -1;
+	}
 	u->stop_wanted = false;
 	u->start_wanted = true;
 	backoff_reset(&u->backoff);
@@ -2006,7 +2011,7 @@ int supervisor_restart(const char *name, char *err, size_t errlen)
 
 	if (!u)
 		return -1;
-	if (!unit_up(u))
+	if (!unit_up(u) || sv.stopping_all) /* in shutdown: refused there, as a start */
 		return supervisor_start(name, err, errlen);
 	/* The start waits until the stop is complete. Set first: the stop signal depends on
 	 * it (RestartKillSignal=). */

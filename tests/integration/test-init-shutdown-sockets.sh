@@ -36,8 +36,9 @@ printf '[Socket]\nListenStream=%s/each.sock\nAccept=yes\n' "$tmp" >"$tmp/service
 printf '[Service]\nExecStart=/bin/sh -c "touch %s/each-started; exec sleep 1000"\nStandardInput=socket\n' "$tmp" \
 	>"$tmp/services/each@.service"
 # After= the sockets: stopped before them, as a D-Bus client is stopped before dbus.socket.
-printf '[Unit]\nAfter=lazy.socket each.socket\n[Service]\nExecStart=/bin/sleep 1000\nExecStop=/usr/bin/python3 %s/client.py %s/lazy.sock %s/client-saw\nExecStop=/usr/bin/python3 %s/client.py %s/each.sock %s/client-each-saw\nTimeoutStopSec=8s\n' \
-	"$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" >"$tmp/services/client.service"
+# Its last stop command asks for a start by name, as a stopping script might: refused.
+printf '[Unit]\nAfter=lazy.socket each.socket\n[Service]\nExecStart=/bin/sleep 1000\nExecStop=/usr/bin/python3 %s/client.py %s/lazy.sock %s/client-saw\nExecStop=/usr/bin/python3 %s/client.py %s/each.sock %s/client-each-saw\nExecStop=/bin/sh -c "%s start lazy >%s/start-out 2>&1; echo rc=$$? >>%s/start-out"\nTimeoutStopSec=8s\n' \
+	"$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$BIN/emberctl" "$tmp" "$tmp" >"$tmp/services/client.service"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -83,5 +84,10 @@ grep -q 'lazy.socket: traffic during shutdown' "$tmp/log" && pass shutdown-traff
 	fail shutdown-traffic-reported "no line for the refused activation"
 grep -q 'client: stop timed out\|client.*SIGKILL' "$tmp/log" && fail client-stopped-in-time "$(grep client "$tmp/log" | tail -3)" ||
 	pass client-stopped-in-time
+out=$(cat "$tmp/start-out" 2>/dev/null)
+case $out in
+*"shutting down, nothing starts any more"*"rc=1") pass start-refused-in-shutdown ;;
+*) fail start-refused-in-shutdown "emberctl start during shutdown: '$out'" ;;
+esac
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 40 "$tmp/log"; }
 finish
