@@ -34,21 +34,6 @@ static void usage(void)
 	       CTL_SOCKET_ENV, CTL_SOCKET_PATH);
 }
 
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len) != 0)
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		die(EXIT_USAGE, "%s needs a value (see --help)", name);
-	return argv[++*i];
-}
-
 static void parse_args(int argc, char **argv, struct activator *a)
 {
 	const char *value;
@@ -60,9 +45,9 @@ static void parse_args(int argc, char **argv, struct activator *a)
 		} else if (strcmp(argv[i], "--version") == 0) {
 			print_version("ember-activator");
 			exit(EXIT_OK);
-		} else if ((value = option_value(argc, argv, &i, "--address"))) {
+		} else if ((value = cli_option_value(argc, argv, &i, "--address"))) {
 			a->address = value;
-		} else if ((value = option_value(argc, argv, &i, "--control"))) {
+		} else if ((value = cli_option_value(argc, argv, &i, "--control"))) {
 			a->control = value;
 		} else {
 			die(EXIT_USAGE, "%.64s: unknown argument (see --help)", argv[i]);

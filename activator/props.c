@@ -9,22 +9,12 @@
 
 #include "activator.h"
 #include "ember.h"
+#include "parse.h"
 #include "unit-name.h"
 
 #define UNIT_PATH_PREFIX "/org/freedesktop/systemd1/unit/"
 #define UNIT_IFACE "org.freedesktop.systemd1.Unit"
 #define CONTROL_TIMEOUT_MS 5000
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* The unit name an object path stands for, into out. 0, or -1 when the path is not a
  * unit's or does not decode to a valid unit name. */
@@ -38,7 +28,7 @@ static int unit_of_path(const char *path, char *out, size_t size)
 	for (; *p; p++) {
 		char c = *p;
 		if (c == '_') {
-			int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+			int hi = hex_digit_value(p[1]), lo = hi < 0 ? -1 : hex_digit_value(p[2]);
 			if (lo < 0)
 				return -1;
 			c = (char)(hi << 4 | lo);

@@ -39,22 +39,6 @@ struct options {
 	const char *address, *name;
 };
 
-/* "--name value" or "--name=value": the value, or NULL when argv[*i] is not --name. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (strncmp(argv[*i], name, len) != 0)
-		return NULL;
-	if (argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (argv[*i][len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		die(EXIT_USAGE, "%s needs a value (see --help)", name);
-	return argv[++*i];
-}
-
 static void parse_args(int argc, char **argv, struct options *o)
 {
 	const char *value;
@@ -68,10 +52,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 		} else if (strcmp(a, "--version") == 0) {
 			print_version("ember-busname-wait");
 			exit(EXIT_OK);
-		} else if ((value = option_value(argc, argv, &i, "--timeout-ms"))) {
+		} else if ((value = cli_option_value(argc, argv, &i, "--timeout-ms"))) {
 			if (parse_ulong(value, 0, 86400000UL * 365, &o->timeout_ms) < 0)
 				die(EXIT_USAGE, "--timeout-ms %s: expected milliseconds", value);
-		} else if ((value = option_value(argc, argv, &i, "--address"))) {
+		} else if ((value = cli_option_value(argc, argv, &i, "--address"))) {
 			o->address = value;
 		} else if (strcmp(a, "--") == 0) {
 			i++;

@@ -58,6 +58,8 @@ install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember
 mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"
 printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
 	>"$root/etc/ember/services/systemd-initctl.service.d/ember.conf"
+# ... and D-Bus activation through ember: dbus runs with --systemd-activation, as shipped.
+"$root/usr/bin/emberctl" --root "$root" -q enable ember-activator
 # The remount of / that systemd's fstab generator pulls into local-fs.target at boot.
 mkdir -p "$root/etc/systemd/system/local-fs.target.wants"
 ln -sfn /lib/systemd/system/systemd-remount-fs.service \

@@ -30,13 +30,13 @@ done
 for f in "$TOP"/completions/zsh/_*; do
 	[ -f "$f" ] && install -D -m 0644 "$f" "$dest$prefix/share/zsh/site-functions/$(basename "$f")"
 done
-# D-Bus activation under ember (ember-activator(8)): its unit, enabled by the package
-# (wanted by dbus.service), and its bus policy.
+# D-Bus activation under ember (ember-activator(8)): its unit and its bus policy. Not
+# enabled here: it is for a dbus-daemon run with --systemd-activation (a systemd
+# distribution's); `emberctl enable ember-activator` (or a package's link) enables it.
 units=$dest$prefix/lib/ember/services
-install -d -m 0755 "$units/dbus.service.wants"
+install -d -m 0755 "$units"
 sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/activator/ember-activator.service" >"$units/ember-activator.service"
 chmod 0644 "$units/ember-activator.service"
-ln -sfn ../ember-activator.service "$units/dbus.service.wants/ember-activator.service"
 install -D -m 0644 "$TOP/activator/ember-activator.conf" "$dest$prefix/share/dbus-1/system.d/ember-activator.conf"
 # Example configuration: never overwrite what an administrator already has.
 install -d -m 0755 "$dest$sysconf/ember/services" "$dest$prefix/lib/ember/services"

@@ -27,9 +27,15 @@ chmod 0755 "$tmp" # dbus-daemon reads the service files as messagebus
 trap 'rm -rf "$tmp"' EXIT
 A=$TOP/tests/integration/activator
 mkdir -p "$tmp/services" "$tmp/system.d" "$tmp/system-services" "$tmp/inst"
-# ember's own files as make install lays them out: the unit and its enablement link.
+# ember's own files as make install lays them out, enabled as an administrator does.
 "$TOP/scripts/install.sh" "$tmp/inst" /usr /etc "$BIN" /nonexistent >/dev/null
+"$BIN/emberctl" --root "$tmp/inst" -q enable ember-activator || fail enable-activator "emberctl enable failed"
 cp -a "$tmp/inst/usr/lib/ember/services/." "$tmp/services/"
+mkdir -p "$tmp/services/dbus.service.wants"
+ln -s ../ember-activator.service "$tmp/services/dbus.service.wants/" # the link, in the test's one directory
+[ "$(readlink "$tmp/inst/etc/ember/services/dbus.service.wants/ember-activator.service")" = \
+	/usr/lib/ember/services/ember-activator.service ] && pass enable-links-into-dbus-wants ||
+	fail enable-links-into-dbus-wants "$(ls -l "$tmp/inst/etc/ember/services/dbus.service.wants" 2>&1)"
 sed -i "s|^ExecStart=.*|ExecStart=$BIN/ember-activator|" "$tmp/services/ember-activator.service"
 cp "$CORPUS/dbus/lib/systemd/system/dbus.service" \
 	"$CORPUS/dbus-system-bus-common/lib/systemd/system/dbus.socket" "$tmp/services/"

@@ -185,28 +185,25 @@ static void own_units_with_install_need_enabling(void)
 /* A unit enabled into a service (ember-activator, WantedBy=dbus.service, linked in
  * dbus.service.wants/ by its package) comes with that service and changes nothing on a
  * system without it: no target machinery is loaded for it. */
-static void own_unit_enabled_into_a_service(void)
+static void load_pure_ember_with_helper(bool with_bus)
 {
-	const char *const helper = "[Unit]\nBindsTo=bus.service\n[Service]\nExecStart=/bin/h\n"
-				   "[Install]\nWantedBy=bus.service\n";
-
 	setup();
 	rmdir(etc);
 	rmdir(lib);
-	put(own, "plain.service", simple);
-	put(own, "helper.service", helper);
+	put(own, with_bus ? "bus.service" : "plain.service", simple);
+	put(own, "helper.service", "[Unit]\nBindsTo=bus.service\n[Service]\nExecStart=/bin/h\n"
+				   "[Install]\nWantedBy=bus.service\n");
 	link_in(own, "bus.service.wants/helper.service", "../helper.service");
 	load();
+}
+
+static void own_unit_enabled_into_a_service(void)
+{
+	load_pure_ember_with_helper(false);
 	CHECK(count == 1 && named("plain") && !named("helper"));
 	CHECK(!named("multi-user.target"));
 	teardown();
-	setup();
-	rmdir(etc);
-	rmdir(lib);
-	put(own, "bus.service", simple);
-	put(own, "helper.service", helper);
-	link_in(own, "bus.service.wants/helper.service", "../helper.service");
-	load();
+	load_pure_ember_with_helper(true);
 	CHECK(count == 2 && named("bus") && named("helper"));
 	CHECK(!named("multi-user.target"));
 	teardown();
