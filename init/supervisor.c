@@ -1955,6 +1955,34 @@ void supervisor_notify_reloading(struct unit *u, unsigned long long monotonic_us
 	u->reload_notified = true;
 }
 
+/* As systemd's start job does, a start by name (emberctl start, socket traffic, a D-Bus
+ * activation, OnFailure=) starts what the unit wants and requires (Wants=, Requires=,
+ * BindsTo=, their .wants/ and .requires/ links): those that are down. One that ran to
+ * its successful end (a oneshot) is left as it is. The unit is WAITING already, so a
+ * cycle back to it ends there. */
+static void pull_in(struct unit *u)
+{
+	const struct service_name_list *lists[] = { &u->svc->wants, &u->svc->requires,
+						    &u->svc->binds_to };
+	char err[UNIT_ERROR_MAX];
+
+	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+		for (unsigned i = 0; i < lists[l]->count; i++) {
+			const char *name = service_str(u->svc, lists[l]->name[i]);
+			const struct unit *r = supervisor_find(name);
+			if (!r || unit_up(r) || r->state == UNIT_WAITING || r->state == UNIT_MASKED ||
+			    r->state == UNIT_INVALID || (r->state == UNIT_STOPPED &&
+							 r->svc->type == SERVICE_ONESHOT &&
+							 r->result == SVC_RESULT_SUCCESS && r->started_us >= 0))
+				continue;
+			if (supervisor_start(name, err, sizeof err) < 0)
+				log_warn("%s: %s, wanted by it: %s", name_of(u), name, err);
+			else
+				log_info("%s: starts %s, which it wants", name_of(u), name);
+		}
+	}
+}
+
 int supervisor_start(const char *name, char *err, size_t errlen)
 {
 	struct unit *u = supervisor_find(name) ? find_mutable(name, err, errlen)
@@ -1980,6 +2008,7 @@ int supervisor_start(const char *name, char *err, size_t errlen)
 	u->start_wanted = true;
 	backoff_reset(&u->backoff);
 	set_state(u, UNIT_WAITING);
+	pull_in(u);
 	return 0;
 }
 

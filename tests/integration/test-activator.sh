@@ -131,6 +131,16 @@ wait
 	ok flood-answered-activator-alive || bad flood-answered-activator-alive "pid \$pid -> \$(activator_pid)"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 
+# ---- the bus restarted: the activator goes with it and comes back with it
+"\$E" stop dbus >/dev/null 2>&1
+wait_state ember-activator stopped && ok activator-stops-with-bus || bad activator-stops-with-bus "ember-activator is \$(state ember-activator)"
+"\$E" start dbus >/dev/null 2>&1
+wait_state ember-activator ready && ok activator-back-with-bus || bad activator-back-with-bus "ember-activator is \$(state ember-activator)"
+"\$E" stop echo >/dev/null 2>&1
+wait_state echo stopped
+call --dest=org.ember.Echo /org/ember/Echo org.ember.Echo.AfterRestart | grep -q '^method return' &&
+	ok activation-after-bus-restart || bad activation-after-bus-restart "\$("\$E" log ember-activator | tail -n 2)"
+
 # ---- root powers off through it, as logind does for a power button: the last step.
 echo GUEST-CHECKS-DONE
 call --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.StartUnit string:poweroff.target string:replace-irreversibly

@@ -40,11 +40,13 @@ unit "$LIB/tied.service" '[Unit]\nBindsTo=vendor-on.service\nAfter=vendor-on.ser
 unit "$LIB/picky.service" '[Unit]\nRequisite=late.service\n[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/slowpoke.service" '[Service]\nExecStartPre=/bin/sleep 2\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/picky2.service" '[Unit]\nRequisite=slowpoke.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/lead.service" '[Unit]\nWants=helper.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/helper.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/late.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 
 # Enablement, offline, as on an image: what starts is decided here.
 R="$E --root=$tmp -q"
-$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 >/dev/null 2>&1 &&
+$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead >/dev/null 2>&1 &&
 	pass enable-offline || fail enable-offline "$($R enable cron 2>&1)"
 $R disable vendor-off
 $R mask masked
@@ -113,6 +115,10 @@ expect requisite-inactive-fails picky2 failed
 expect requisite-target-starts-on-its-own slowpoke ready
 "\$E" --root="$tmp" -q enable late && "\$E" reload >/dev/null && expect enable-then-reload-starts late ready ||
 	bad enable-then-reload-starts "enable or reload failed"
+# A start by name pulls in what the unit wants, as systemd's start job does.
+expect wanted-unit-up-at-boot helper ready
+"\$E" stop lead && "\$E" stop helper && wait_state helper "stopped" && wait_state lead stopped
+"\$E" start lead && expect start-pulls-in-wants helper ready || bad start-pulls-in-wants "start refused"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 exit 0
 EOS
