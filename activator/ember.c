@@ -3,23 +3,17 @@
  * hang. */
 #include "ember.h"
 
+#include "dbus-client.h" /* dbus_now_ms() */
+
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #define RECORDS_MAX 8192 /* a status reply is one record of well under this */
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int connect_control(const char *path, char *err, size_t errlen)
 {
@@ -47,7 +41,7 @@ static ssize_t next_packet(int fd, char *buf, size_t size, long long deadline, c
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long long left = deadline - now_ms();
+		long long left = deadline - dbus_now_ms();
 		ssize_t n;
 		if (left <= 0 || poll(&p, 1, (int)left) == 0) {
 			snprintf(err, errlen, "no complete answer from ember-init in time");
@@ -113,7 +107,7 @@ int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
 {
 	struct ctl_request req = { .verb = verb };
 	char buf[CTL_REQUEST_MAX + 1], rec[RECORDS_MAX];
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = dbus_now_ms() + timeout_ms;
 	int fd, len, status;
 
 	snprintf(req.name, sizeof req.name, "%s", name);

@@ -1957,9 +1957,8 @@ void supervisor_notify_reloading(struct unit *u, unsigned long long monotonic_us
 
 /* As systemd's start job does, a start by name (emberctl start, socket traffic, a D-Bus
  * activation, OnFailure=) starts what the unit wants and requires (Wants=, Requires=,
- * BindsTo=, their .wants/ and .requires/ links): those that are down. One that ran to
- * its successful end (a oneshot) is left as it is. The unit is WAITING already, so a
- * cycle back to it ends there. */
+ * BindsTo=, their .wants/ and .requires/ links) that is down (unit_pull_in_wanted()).
+ * The unit is WAITING already, so a cycle back to it ends there. */
 static void pull_in(struct unit *u)
 {
 	const struct service_name_list *lists[] = { &u->svc->wants, &u->svc->requires,
@@ -1970,10 +1969,7 @@ static void pull_in(struct unit *u)
 		for (unsigned i = 0; i < lists[l]->count; i++) {
 			const char *name = service_str(u->svc, lists[l]->name[i]);
 			const struct unit *r = supervisor_find(name);
-			if (!r || unit_up(r) || r->state == UNIT_WAITING || r->state == UNIT_MASKED ||
-			    r->state == UNIT_INVALID || (r->state == UNIT_STOPPED &&
-							 r->svc->type == SERVICE_ONESHOT &&
-							 r->result == SVC_RESULT_SUCCESS && r->started_us >= 0))
+			if (!r || unit_up(r) || !unit_pull_in_wanted(r))
 				continue;
 			if (supervisor_start(name, err, sizeof err) < 0)
 				log_warn("%s: %s, wanted by it: %s", name_of(u), name, err);
@@ -1981,6 +1977,16 @@ static void pull_in(struct unit *u)
 				log_info("%s: starts %s, which it wants", name_of(u), name);
 		}
 	}
+}
+
+/* Once shutdown has begun nothing starts any more: a start (or restart) asked for then
+ * would wait for ever, so it is refused, as systemd refuses the job. */
+static bool refused_in_shutdown(const char *name, char *err, size_t errlen)
+{
+	if (sv.stopping_all)
+		snprintf(err, errlen, "%s: the system is shutting down, nothing starts any more",
+			 name);
+	return sv.stopping_all;
 }
 
 int supervisor_start(const char *name, char *err, size_t errlen)
@@ -1999,11 +2005,8 @@ int supervisor_start(const char *name, char *err, size_t errlen)
 	}
 	if (unit_in_progress(u) || u->state == UNIT_READY || u->state == UNIT_STOPPING)
 		return 0;
-	if (sv.stopping_all) { /* it would wait for ever: nothing starts any more */
-		snprintf(err, errlen, "%s: the system is shutting down, nothing starts any more",
-			 name);
+	if (refused_in_shutdown(name, err, errlen))
 		return -1;
-	}
 	u->stop_wanted = false;
 	u->start_wanted = true;
 	backoff_reset(&u->backoff);
@@ -2040,7 +2043,9 @@ int supervisor_restart(const char *name, char *err, size_t errlen)
 
 	if (!u)
 		return -1;
-	if (!unit_up(u) || sv.stopping_all) /* in shutdown: refused there, as a start */
+	if (refused_in_shutdown(name, err, errlen))
+		return -1;
+	if (!unit_up(u))
 		return supervisor_start(name, err, errlen);
 	/* The start waits until the stop is complete. Set first: the stop signal depends on
 	 * it (RestartKillSignal=). */

@@ -38,6 +38,11 @@ static bool up(const struct unit *u)
 	       u->state == UNIT_READY || u->state == UNIT_WAITING;
 }
 
+bool unit_pull_in_wanted(const struct unit *r)
+{
+	return !up(r) && !active(r) && r->state != UNIT_MASKED && r->state != UNIT_INVALID;
+}
+
 const char *unit_requisite_inactive(const struct unit *u)
 {
 	const struct service *s = u->svc;
