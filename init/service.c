@@ -142,7 +142,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
-		  EXECENV_REFS + 1 /* sockets-accept */)
+		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */)
 /* U2: lifecycle strings */
 #define U2_REFS_MAX (4 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
@@ -177,6 +177,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 		refs[n++] = &s->envfile[i].path;
 	refs[n++] = &s->std_output.path;
 	refs[n++] = &s->std_error.path;
+	refs[n++] = &s->syslog_identifier; /* journal */
 	/* U2: lifecycle */
 	n = add_list_refs(refs, n, s->exec_start_post.line, s->exec_start_post.count);
 	n = add_list_refs(refs, n, s->exec_condition.line, s->exec_condition.count);
@@ -1127,17 +1128,24 @@ static int parse_rlimit(struct parser *p, const char *key, const char *value)
 
 #define EXECENV(member) offsetof(struct service, execenv.member)
 
-/* StandardOutput=/StandardError=. journal and syslog are ember's log (emberctl log), the
- * "+console" forms also copy each line to the console; see docs/services.md. */
+/* StandardOutput=/StandardError=. journal and syslog go to journald's stream where it
+ * listens, else to ember's log (emberctl log), as "log" always does; the "+console" forms
+ * also copy each line to the console; see docs/services.md. */
 static int parse_output_key(struct parser *p, const struct key *k, const char *value)
 {
-	static const struct { const char *name; enum service_output kind; bool console; } plain[] = {
-		{ "log", OUTPUT_LOG, false }, { "journal", OUTPUT_LOG, false },
-		{ "syslog", OUTPUT_LOG, false }, { "console", OUTPUT_CONSOLE, false },
-		{ "null", OUTPUT_NULL, false }, { "inherit", OUTPUT_INHERIT, false },
-		{ "kmsg", OUTPUT_KMSG, false }, { "tty", OUTPUT_TTY, false },
-		{ "socket", OUTPUT_SOCKET, false }, { "journal+console", OUTPUT_LOG, true },
-		{ "syslog+console", OUTPUT_LOG, true }, { "kmsg+console", OUTPUT_KMSG, true },
+	static const struct {
+		const char *name;
+		enum service_output kind;
+		bool console, journal;
+	} plain[] = {
+		{ "log", OUTPUT_LOG, false, false }, { "journal", OUTPUT_LOG, false, true },
+		{ "syslog", OUTPUT_LOG, false, true }, { "console", OUTPUT_CONSOLE, false, false },
+		{ "null", OUTPUT_NULL, false, false }, { "inherit", OUTPUT_INHERIT, false, false },
+		{ "kmsg", OUTPUT_KMSG, false, false }, { "tty", OUTPUT_TTY, false, false },
+		{ "socket", OUTPUT_SOCKET, false, false },
+		{ "journal+console", OUTPUT_LOG, true, true },
+		{ "syslog+console", OUTPUT_LOG, true, true },
+		{ "kmsg+console", OUTPUT_KMSG, true, false },
 	};
 	static const struct { const char *prefix; enum service_output kind; } files[] = {
 		{ "file:", OUTPUT_FILE }, { "append:", OUTPUT_APPEND },
@@ -1149,12 +1157,13 @@ static int parse_output_key(struct parser *p, const struct key *k, const char *v
 	if (!is_stderr)
 		p->svc->execenv.std_output_set = *value != '\0';
 	if (!*value)
-		value = is_stderr ? "inherit" : "log";
+		value = is_stderr ? "inherit" : "journal";
 	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
 		if (strcmp(value, plain[i].name) != 0)
 			continue;
 		out->kind = plain[i].kind;
 		out->also_console = plain[i].console;
+		out->journal = plain[i].journal;
 		out->path = 0;
 		return 0;
 	}
@@ -1166,10 +1175,59 @@ static int parse_output_key(struct parser *p, const struct key *k, const char *v
 			return invalid(p, k->name, value, "the file must be an absolute path");
 		out->kind = files[i].kind;
 		out->also_console = false;
+		out->journal = false;
 		return store(p, k->name, path, &out->path);
 	}
 	return invalid(p, k->name, value, "expected inherit, null, tty, journal, syslog, kmsg, "
 				      "log, console, socket, X+console, file:, append: or truncate:");
+}
+
+/* ---- journal: the header of the stream to journald (journal-stream.c) ---- */
+
+static int parse_syslog_identifier(struct parser *p, const struct key *k, const char *value)
+{
+	if (!*value) {
+		p->svc->syslog_identifier = 0;
+		return 0;
+	}
+	return store(p, k->name, value, &p->svc->syslog_identifier);
+}
+
+static int parse_syslog_level(struct parser *p, const struct key *k, const char *value)
+{
+	static const char *const levels[] = {
+		"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
+	};
+	uint8_t *prio = &p->svc->syslog_priority;
+
+	if (!*value)
+		value = "info";
+	for (unsigned i = 0; i < sizeof levels / sizeof *levels; i++)
+		if (strcmp(value, levels[i]) == 0) {
+			*prio = (uint8_t)((*prio & ~7u) | i);
+			return 0;
+		}
+	return invalid(p, k->name, value, "expected emerg, alert, crit, err, warning, notice, "
+				      "info or debug");
+}
+
+static int parse_syslog_facility(struct parser *p, const struct key *k, const char *value)
+{
+	static const char *const facilities[] = {
+		"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp",
+		"cron", "authpriv", "ftp", NULL, NULL, NULL, NULL, "local0", "local1", "local2",
+		"local3", "local4", "local5", "local6", "local7",
+	};
+	uint8_t *prio = &p->svc->syslog_priority;
+
+	if (!*value)
+		value = "daemon";
+	for (unsigned i = 0; i < sizeof facilities / sizeof *facilities; i++)
+		if (facilities[i] && strcmp(value, facilities[i]) == 0) {
+			*prio = (uint8_t)(i << 3 | (*prio & 7u));
+			return 0;
+		}
+	return invalid(p, k->name, value, "expected a syslog facility (daemon, user, local0, ...)");
 }
 
 static int parse_input_key(struct parser *p, const struct key *k, const char *value)
@@ -2030,6 +2088,10 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "IOWeight", parse_weight, F(io_weight), 0, 0, false },
 	{ SECTION_SERVICE, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },
 	{ SECTION_SERVICE, "StandardError", parse_output_key, F(std_error), 0, 0, true },
+	{ SECTION_SERVICE, "SyslogIdentifier", parse_syslog_identifier, 0, 0, 0, true },
+	{ SECTION_SERVICE, "SyslogLevel", parse_syslog_level, 0, 0, 0, false },
+	{ SECTION_SERVICE, "SyslogFacility", parse_syslog_facility, 0, 0, 0, false },
+	{ SECTION_SERVICE, "SyslogLevelPrefix", parse_bool_key, F(syslog_level_prefix), 1, 0, false },
 	{ SECTION_SERVICE, "LogRateLimitBurst", parse_count_key, F(log_rate_burst),
 	  LOG_RATE_LIMIT_BURST_DEFAULT, KMSG_FORWARD_BURST_MAX, false },
 	{ SECTION_SERVICE, "LogRateLimitIntervalSec", parse_span_key, F(log_rate_interval_ms),
@@ -2520,7 +2582,10 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->send_sigkill = true;         /* U2 */
 	svc->memory_max = svc->memory_high = svc->tasks_max = ~0ULL;
 	svc->std_output.kind = OUTPUT_LOG;
+	svc->std_output.journal = true; /* systemd's default, where journald listens */
 	svc->std_error.kind = OUTPUT_INHERIT;
+	svc->syslog_priority = SYSLOG_PRIORITY_DEFAULT;
+	svc->syslog_level_prefix = true;
 	svc->log_rate_burst = LOG_RATE_LIMIT_BURST_DEFAULT;
 	svc->log_rate_interval_ms = LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS;
 	execenv_defaults(svc);

@@ -48,6 +48,7 @@
 #define START_LIMIT_BURST_DEFAULT 5u          /* StartLimitBurst= */
 #define START_LIMIT_INTERVAL_DEFAULT_MS 10000UL /* StartLimitIntervalSec= */
 #define LOG_RATE_LIMIT_BURST_DEFAULT 100u            /* LogRateLimitBurst= */
+#define SYSLOG_PRIORITY_DEFAULT (3u << 3 | 6u)         /* daemon.info, as systemd */
 #define LOG_RATE_LIMIT_INTERVAL_DEFAULT_MS 5000UL    /* LogRateLimitIntervalSec= */
 #define SERVICE_CAPS_ALL (~(uint64_t)0)
 
@@ -104,6 +105,7 @@ struct service_output_spec {
 	enum service_output kind;
 	strref path; /* for file:, append:, truncate: */
 	bool also_console; /* U5: journal+console, syslog+console, kmsg+console */
+	bool journal;      /* OUTPUT_LOG: journald's stream where it listens (journal-stream.c) */
 };
 
 /* ---- U5: execution environment (docs/services.md, "Execution environment") ---- */
@@ -323,6 +325,11 @@ struct service {
 	struct service_output_spec std_output, std_error;
 	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
 	unsigned long log_rate_interval_ms; /* LogRateLimitIntervalSec=: 0 = no limit */
+	/* journal: the stream's header (SyslogIdentifier=, SyslogFacility= | SyslogLevel=,
+	 * SyslogLevelPrefix=); see docs/services.md "Output to the journal". */
+	strref syslog_identifier;
+	uint8_t syslog_priority;
+	bool syslog_level_prefix;
 	struct service_execenv execenv;     /* U5: directories, stdin/tty, sandboxing */
 	struct service_exec_more execmore;  /* exec keys (sandbox-more) */
 

@@ -12,6 +12,7 @@
 #include "exec-context.h"
 #include "exec-line.h"
 #include "io.h"
+#include "journal-stream.h"
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
@@ -463,6 +464,50 @@ static int pass_listen_fds(const struct listen_pass *pass, struct exec_context *
 	return -1;
 }
 
+/* journal: in the child, where journald can tell the unit from the sender's cgroup, and
+ * before privileges drop (journald takes the unit's name from root's streams only).
+ * stdout and stderr share one stream when both go to the journal, as under systemd; a
+ * stream that cannot be had leaves the pipe to ember's log in place. */
+static int journal_connect(const struct unit *u, const struct service_output_spec *o)
+{
+	const struct service *s = u->svc;
+	const char *ident = service_str(s, s->syslog_identifier);
+	const char *slash = strrchr(scratch.argv.path, '/');
+	char unit[SERVICE_NAME_MAX + 16];
+	struct journal_stream_header h = {
+		.identifier = *ident ? ident : slash ? slash + 1 : scratch.argv.path,
+		.unit = unit,
+		.priority = s->syslog_priority,
+		.level_prefix = s->syslog_level_prefix,
+		.to_console = o->also_console,
+	};
+
+	/* services' canonical names have no suffix ("sshd"), journald wants "sshd.service" */
+	snprintf(unit, sizeof unit, "%s%s", s->name, s->kind == UNIT_SERVICE ? ".service" : "");
+	return journal_stream_connect(JOURNAL_STREAM_SOCKET, &h);
+}
+
+static void attach_journal(const struct unit *u, struct exec_context *c)
+{
+	const struct service *s = u->svc;
+	bool out = s->std_output.kind == OUTPUT_LOG && s->std_output.journal;
+	bool err = s->std_error.kind == OUTPUT_LOG && s->std_error.journal;
+	bool shared = s->std_error.kind == OUTPUT_INHERIT ||
+		      (out && err && s->std_error.also_console == s->std_output.also_console);
+	int fd, stream = -1;
+	char line[64];
+
+	if (out && (fd = journal_connect(u, &s->std_output)) >= 0) {
+		c->stdout_fd = stream = fd;
+		if (shared)
+			c->stderr_fd = fd;
+	}
+	if (err && !(out && shared) && (fd = journal_connect(u, &s->std_error)) >= 0)
+		c->stderr_fd = stream = fd;
+	if (stream >= 0 && journal_stream_env(stream, line, sizeof line) == 0)
+		env_add(NULL, line); /* the child's copy of the table */
+}
+
 /* ---- back in PID 1 ---- */
 
 pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *env, int *exec_fd)
@@ -501,6 +546,7 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		/* In the child: plain syscalls only (see svc_cgroup_fork). setsid first, so
 		 * a stop can reach the whole session where there are no cgroups. */
 		setsid();
+		attach_journal(u, &ctx); /* journal */
 		if (watchdog_pid_field) /* unit-runtime2 */
 			sockets_write_pid(watchdog_pid_field, getpid());
 		if (listen_pid_field && pass_listen_fds(env->listen, &ctx, &fail) < 0) {

@@ -150,13 +150,23 @@ check distro-nmcli gssh 'nmcli general status'
 # systemd is not PID 1; docs/distro.md.)
 host=$(gssh 'busctl get-property org.freedesktop.hostname1 /org/freedesktop/hostname1 org.freedesktop.hostname1 StaticHostname' 2>&1)
 [ "$host" = 's "ember-debian"' ] && gssh 'emberctl status systemd-hostnamed' 2>/dev/null | grep -q 'State: ready' &&
-	pass distro-bus-activation-hostnamed || fail distro-bus-activation-hostnamed "got '$host'; $(gssh 'emberctl log ember-activator' 2>&1 | tail -n 3 | tr '\n' ' ')"
+	pass distro-bus-activation-hostnamed || fail distro-bus-activation-hostnamed "got '$host'; $(gssh 'journalctl -u ember-activator -q -o cat -n 3; emberctl log ember-activator' 2>&1 | tail -n 3 | tr '\n' ' ')"
 tz=$(gssh 'busctl get-property org.freedesktop.timedate1 /org/freedesktop/timedate1 org.freedesktop.timedate1 Timezone' 2>&1)
 case $tz in 's "'*) pass distro-bus-activation-timedated ;; *) fail distro-bus-activation-timedated "got '$tz'" ;; esac
 # The journal names each service's unit from its cgroup (ember.slice/NAME.service):
 # journalctl -u shows what NetworkManager sent the journal.
 jn=$(gssh 'journalctl -u NetworkManager --no-pager -q | grep -c "NetworkManager\[[0-9]*\]"' 2>&1)
 [ "${jn:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-by-unit || fail distro-journal-by-unit "journalctl -u NetworkManager: '$jn' lines"
+# Services' stdout/stderr go into the journal over journald's stream, as under systemd:
+# the failing test service's echo (a process gone before journald reads it: the unit
+# comes from the stream's header), and logind, which sees JOURNAL_STREAM and so logs to
+# the journal natively instead of to its stderr.
+jo=$(gssh 'journalctl -u ember-test-fails --no-pager -q -o cat | grep -c "failing on purpose"' 2>&1)
+[ "${jo:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-service-output ||
+	fail distro-journal-service-output "journalctl -u ember-test-fails: '$jo' lines; $(gssh 'journalctl --no-pager -q -o short -n 5 _TRANSPORT=stdout' 2>&1 | tr '\n' ' ')"
+jl=$(gssh 'journalctl -u systemd-logind --no-pager -q -o cat | grep -c "New seat\|Watching system buttons"' 2>&1)
+[ "${jl:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-native-logind ||
+	fail distro-journal-native-logind "journalctl -u systemd-logind: '$jl' lines; $(gssh 'emberctl log systemd-logind' 2>&1 | tail -n 3 | tr '\n' ' ')"
 # An SSH login makes logind ask systemd for a scope: answered at once, not held 25 s.
 t0=$(date +%s)
 gssh true
