@@ -12,6 +12,9 @@
 #include "sockets.h"
 #include "svc-runtime.h"
 
+/* journald stores one fd per stream and must get all of them back with its sockets. */
+_Static_assert(LISTEN_PASS_MAX >= FDSTORE_TOTAL_MAX + 32, "a service gets its whole store");
+
 /* The state PID 1 keeps about stored fds, in one place. Slots are used in order, so
  * a unit's fds come back in the order they were stored. */
 static struct {
@@ -120,17 +123,24 @@ void fdstore_release(const char *unit)
 		log_info("%s: %zu stored fd(s) released", unit, n);
 }
 
+/* What does not fit the service's fds or LISTEN_FDNAMES= stays in the store, unpassed:
+ * a service that gets most of its fds back is better than one that does not start (for
+ * journald, whose store holds its clients' streams, that would be the whole log). */
 int fdstore_collect(const char *unit, struct listen_pass *pass, char *err, size_t errlen)
 {
+	size_t left_out = 0;
+
+	(void)err;
+	(void)errlen;
 	for (size_t i = 0; i < store.used; i++) {
 		if (!owned_by(&store.e[i], unit))
 			continue;
-		if (runtime_pass_add(pass, store.e[i].fd, store.e[i].name) < 0) {
-			snprintf(err, errlen, "stored fds: more than %d fds or names for one service",
-				 LISTEN_PASS_MAX);
-			return -1;
-		}
+		if (left_out > 0 || runtime_pass_add(pass, store.e[i].fd, store.e[i].name) < 0)
+			left_out++;
 	}
+	if (left_out > 0)
+		log_warn("%s: %zu stored fd(s) not passed: more than %d fds or %d bytes of names "
+			 "for one service", unit, left_out, LISTEN_PASS_MAX, LISTEN_NAMES_MAX);
 	return 0;
 }
 

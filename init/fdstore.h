@@ -12,7 +12,7 @@
 #include "notify-msg.h"
 #include "service.h"
 
-#define FDSTORE_TOTAL_MAX 128 /* stored fds of every service together */
+#define FDSTORE_TOTAL_MAX 256 /* stored fds of every service together (journald: one per stream) */
 
 struct listen_pass;
 

@@ -14,8 +14,8 @@
 
 struct unit;
 
-#define LISTEN_PASS_MAX 32        /* fds passed to one service */
-#define LISTEN_NAMES_MAX 2048     /* LISTEN_FDNAMES=... */
+#define LISTEN_PASS_MAX 288 /* fds passed to one service: 32 sockets + every stored fd */
+#define LISTEN_NAMES_MAX 4096     /* LISTEN_FDNAMES=... */
 #define SOCKETS_POLL_MAX 64       /* poll slots for watched sockets */
 #define TRIGGER_LIMIT_BURST 20    /* activations per interval before the socket fails */
 #define TRIGGER_LIMIT_INTERVAL_MS 2000

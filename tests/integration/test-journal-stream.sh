@@ -19,6 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 J=$TOP/tests/integration/journal
 mkdir -p "$tmp/services"
 cp "$J"/*.service "$tmp/services/"
+rm "$tmp/services/many.service"
+n=1; while [ $n -le 40 ]; do cp "$J/many.service" "$tmp/services/many-$n.service"; n=$((n+1)); done
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -65,6 +67,22 @@ s1=\$(echo "\$e" | sed -n 's/.*_STREAM_ID=\\([0-9a-f]*\\).*/\\1/p'); s2=\$(echo 
 wait_log kept kept-out && "\$E" log kept | grep -q kept-err && ok log-keeps-ember-log || bad log-keeps-ember-log "\$("\$E" log kept)"
 "\$E" log kept | grep -q '^env=\$' && ok log-no-journal-stream-env || bad log-no-journal-stream-env "\$("\$E" log kept | grep env=)"
 [ -z "\$(entry kept-out)" ] && ok log-not-in-journal || bad log-not-in-journal "\$(entry kept-out)"
+
+# ---- journald restarted (a package upgrade does it): it keeps the streams in ember's fd
+# store and gets them back, so a writer neither dies of SIGPIPE nor loses its stream;
+# with 40 more writers, more streams than a service's sockets ever are.
+wait_entry "many many-40"; wait_entry "tick 3"
+tpid=\$(main_pid ticker)
+pids=\$(n=1; while [ \$n -le 40 ]; do main_pid many-\$n; n=\$((n+1)); done | tr '\n' ' ')
+"\$E" restart journald >/dev/null 2>&1
+i=0; while [ "\$(state journald)" != ready ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i+1)); done
+[ "\$(state journald)" = ready ] && ok journald-restarts-with-its-streams || bad journald-restarts-with-its-streams "journald is \$(state journald): \$("\$E" status journald | tail -n 3 | tr '\n' ' ')"
+last=\$(python3 "$J/entries.py" "tick " | tail -n 1 | sed -n 's/^MESSAGE=tick \\([0-9]*\\) .*/\\1/p')
+wait_entry "tick \$((last + 5))" && [ "\$(main_pid ticker)" = "\$tpid" ] && [ "\$(state ticker)" = ready ] &&
+	ok stream-survives-journald-restart || bad stream-survives-journald-restart "ticker \$tpid -> \$(main_pid ticker) (\$(state ticker)), last tick \$last; \$("\$E" log journald | tail -n 2 | tr '\n' ' ')"
+now=\$(n=1; while [ \$n -le 40 ]; do main_pid many-\$n; n=\$((n+1)); done | tr '\n' ' ')
+[ "\$now" = "\$pids" ] && ok many-writers-survive-journald-restart || bad many-writers-survive-journald-restart "before: \$pids; after: \$now"
+n=1; while [ \$n -le 40 ]; do "\$E" stop many-\$n >/dev/null 2>&1; n=\$((n+1)); done
 
 # ---- journald stopped: the lines go to ember's log, nothing is lost
 "\$E" stop journald >/dev/null 2>&1
