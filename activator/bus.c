@@ -28,6 +28,7 @@
 #define NO_REPLY_EXPECTED 0x1
 #define CONTROL_TIMEOUT_MS 5000
 #define CHECK_EVERY_MS 200
+#define SWEEP_EVERY_MS 10000
 #define LOG_BURST 10
 
 static bool is(const char *field, const char *want)
@@ -35,7 +36,7 @@ static bool is(const char *field, const char *want)
 	return field && strcmp(field, want) == 0;
 }
 
-static int send_msg(struct activator *a, struct dbus_out *o)
+int bus_send(struct activator *a, struct dbus_out *o)
 {
 	uint8_t buf[2048];
 	size_t n;
@@ -58,7 +59,7 @@ void reply_error(struct activator *a, const struct dbus_msg *m, const char *name
 			      .args = { text } };
 
 	if (!(m->flags & NO_REPLY_EXPECTED))
-		send_msg(a, &o);
+		bus_send(a, &o);
 }
 
 void reply_return(struct activator *a, const struct dbus_msg *m, const char *sig,
@@ -68,7 +69,7 @@ void reply_return(struct activator *a, const struct dbus_msg *m, const char *sig
 			      .destination = m->sender, .signature = sig, .args = { arg } };
 
 	if (!(m->flags & NO_REPLY_EXPECTED))
-		send_msg(a, &o);
+		bus_send(a, &o);
 }
 
 /* Tell the bus that unit will not come: dbus-daemon fails every activation waiting for
@@ -82,7 +83,7 @@ static void activation_failed(struct activator *a, const char *unit, const char 
 	char safe[160];
 
 	log_warn("%s: activation failed: %s", escape_text(unit, safe, sizeof safe), text);
-	send_msg(a, &o);
+	bus_send(a, &o);
 }
 
 /* ---- activation ---------------------------------------------------------------------- */
@@ -159,6 +160,27 @@ static void check_watches(struct activator *a)
 			check_watch(a, &a->watch[i]);
 }
 
+/* sessions: pending scope jobs are checked as often as activations; empty scopes are
+ * looked for on every message and otherwise every SWEEP_EVERY_MS (a phone's session
+ * lasts for days: the helper should not wake often). */
+static bool scope_jobs(const struct activator *a)
+{
+	for (size_t i = 0; i < SCOPE_MAX; i++)
+		if (a->scopes[i].used && a->scopes[i].job)
+			return true;
+	return false;
+}
+
+static void check_scopes(struct activator *a)
+{
+	static long long last_ms;
+
+	if (!scope_any(a) || (!scope_jobs(a) && dbus_now_ms() - last_ms < CHECK_EVERY_MS))
+		return;
+	last_ms = dbus_now_ms();
+	scope_tick(a);
+}
+
 static bool watching(const struct activator *a)
 {
 	for (size_t i = 0; i < WATCH_MAX; i++)
@@ -201,10 +223,11 @@ static enum ctl_verb power_verb(const char *unit)
 	return CTL_VERB_COUNT;
 }
 
-/* StartUnit of poweroff/reboot/halt.target, as logind sends it when someone powers the
- * machine off through it: carried out for root callers only, once the bus has said who
- * the caller is. */
-static void start_power_unit(struct activator *a, const struct dbus_msg *m, enum ctl_verb verb)
+/* Calls only root may make (StartUnit of poweroff/reboot/halt.target, as logind sends it
+ * when someone powers the machine off through it; a session's scope): carried out once
+ * the bus has said who the caller is. */
+static void ask_root(struct activator *a, const struct dbus_msg *m, enum ask_kind kind,
+		     enum ctl_verb verb, const struct scope_request *req)
 {
 	struct dbus_out o = { .type = DBUS_METHOD_CALL, .path = BUS_PATH, .interface = BUS_DRIVER,
 			      .member = "GetConnectionUnixUser", .destination = BUS_DRIVER,
@@ -214,19 +237,46 @@ static void start_power_unit(struct activator *a, const struct dbus_msg *m, enum
 		struct asking *q = &a->asking[i];
 		if (q->used)
 			continue;
-		if (send_msg(a, &o) < 0)
+		if (bus_send(a, &o) < 0)
 			break;
-		*q = (struct asking){ true, a->conn.serial, m->serial, "", verb };
+		q->used = true;
+		q->driver_serial = a->conn.serial;
+		q->call_serial = m->serial;
+		q->kind = kind;
+		q->verb = verb;
+		q->req = *req;
 		snprintf(q->caller, sizeof q->caller, "%s", m->sender);
 		return;
 	}
 	reply_error(a, m, "org.freedesktop.DBus.Error.LimitsExceeded", "too many requests at once");
 }
 
-/* The bus's answer to GetConnectionUnixUser for a power request. */
-static bool handle_caller_uid(struct activator *a, const struct dbus_msg *m)
+static const char *ask_name(const struct asking *q)
+{
+	return q->kind == ASK_POWER ? ctl_verb_name(q->verb) : q->kind == ASK_SCOPE_START
+	       ? "StartTransientUnit" : q->kind == ASK_SCOPE_STOP ? "StopUnit" : "AbandonScope";
+}
+
+static void carry_out(struct activator *a, const struct asking *q, const struct dbus_msg *caller)
 {
 	char err[CTL_PACKET_MAX];
+
+	switch (q->kind) {
+	case ASK_SCOPE_START: scope_start(a, caller, &q->req); return;
+	case ASK_SCOPE_STOP: scope_stop(a, caller, q->req.name); return;
+	case ASK_SCOPE_ABANDON: scope_abandon(a, caller, q->req.name); return;
+	case ASK_POWER: break;
+	}
+	log_info("%s requested by %.64s over D-Bus", ctl_verb_name(q->verb), q->caller);
+	reply_return(a, caller, "o", JOB_PATH);
+	if (ember_request(a->control, q->verb, "", CONTROL_TIMEOUT_MS, NULL, NULL, 0, err,
+			  sizeof err) != CTL_STATUS_OK)
+		log_error("%s: ember-init did not take it: %s", ctl_verb_name(q->verb), err);
+}
+
+/* The bus's answer to GetConnectionUnixUser for a root-only call. */
+static bool handle_caller_uid(struct activator *a, const struct dbus_msg *m)
+{
 	uint32_t uid;
 
 	for (size_t i = 0; i < ASKING_MAX; i++) {
@@ -237,16 +287,14 @@ static bool handle_caller_uid(struct activator *a, const struct dbus_msg *m)
 		q->used = false;
 		if (m->type != DBUS_METHOD_RETURN || dbus_body_u32(m, &uid) < 0 || uid != 0) {
 			reply_error(a, &caller, "org.freedesktop.DBus.Error.AccessDenied",
-				    "only root may power the machine off or restart it through ember");
-			log_warn("%s from %.64s refused: %s", ctl_verb_name(q->verb), q->caller,
+				    q->kind == ASK_POWER
+				    ? "only root may power the machine off or restart it through ember"
+				    : "only root may make or end scopes through ember");
+			log_warn("%s from %.64s refused: %s", ask_name(q), q->caller,
 				 m->type == DBUS_METHOD_RETURN ? "not root" : "the bus does not know it");
 			return true;
 		}
-		log_info("%s requested by %.64s over D-Bus", ctl_verb_name(q->verb), q->caller);
-		reply_return(a, &caller, "o", JOB_PATH);
-		if (ember_request(a->control, q->verb, "", CONTROL_TIMEOUT_MS, NULL, NULL, 0, err,
-				  sizeof err) != CTL_STATUS_OK)
-			log_error("%s: ember-init did not take it: %s", ctl_verb_name(q->verb), err);
+		carry_out(a, q, &caller);
 		return true;
 	}
 	return false;
@@ -280,6 +328,48 @@ static bool log_allowed(struct activator *a)
 	return a->logged++ < LOG_BURST;
 }
 
+static const struct scope_request no_scope;
+
+static bool ends_with_scope(const char *name)
+{
+	size_t len = strlen(name);
+	return len > 6 && strcmp(name + len - 6, ".scope") == 0;
+}
+
+/* sessions: logind's calls about a session's scope (scope.h). */
+static bool scope_call(struct activator *a, const struct dbus_msg *m)
+{
+	struct scope_request req = { .name = "" };
+	const char *args[2];
+	char why[160];
+	bool manager = !m->interface || is(m->interface, MANAGER_IFACE);
+	enum ask_kind kind;
+
+	if (manager && is(m->member, "StartTransientUnit")) {
+		if (scope_request_parse(m, &req, why, sizeof why) < 0) {
+			reply_error(a, m, "org.freedesktop.DBus.Error.InvalidArgs", why);
+			return true;
+		}
+		kind = ASK_SCOPE_START;
+	} else if (manager && is(m->member, "StopUnit") && dbus_body_strings(m, args, 2) == 0 &&
+		   ends_with_scope(args[0])) {
+		kind = ASK_SCOPE_STOP;
+	} else if (manager && is(m->member, "AbandonScope") && dbus_body_strings(m, args, 1) == 0 &&
+		   ends_with_scope(args[0])) {
+		kind = ASK_SCOPE_ABANDON;
+	} else if (is(m->interface, "org.freedesktop.systemd1.Scope") && is(m->member, "Abandon") &&
+		   m->path && unit_of_path(m->path, req.name, sizeof req.name) == 0 &&
+		   ends_with_scope(req.name)) {
+		kind = ASK_SCOPE_ABANDON;
+	} else {
+		return false;
+	}
+	if (kind != ASK_SCOPE_START && !req.name[0]) /* StopUnit, AbandonScope: by name */
+		snprintf(req.name, sizeof req.name, "%s", args[0]);
+	ask_root(a, m, kind, CTL_VERB_COUNT, &req);
+	return true;
+}
+
 static void handle_call(struct activator *a, const struct dbus_msg *m)
 {
 	const char *args[2];
@@ -298,9 +388,11 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 		return;
 	if (is(m->member, "StartUnit") && (!m->interface || is(m->interface, MANAGER_IFACE)) &&
 	    dbus_body_strings(m, args, 2) == 0 && power_verb(args[0]) != CTL_VERB_COUNT) {
-		start_power_unit(a, m, power_verb(args[0]));
+		ask_root(a, m, ASK_POWER, power_verb(args[0]), &no_scope);
 		return;
 	}
+	if (scope_call(a, m)) /* sessions */
+		return;
 	escape_text(m->interface ? m->interface : "?", iface, sizeof iface);
 	escape_text(m->member ? m->member : "?", member, sizeof member);
 	snprintf(text, sizeof text, "ember-init runs this system; ember-activator does not "
@@ -359,7 +451,8 @@ int activator_run(struct activator *a)
 	struct dbus_msg m;
 
 	for (;;) {
-		long long deadline = watching(a) ? dbus_now_ms() + CHECK_EVERY_MS : -1;
+		long long deadline = watching(a) || scope_jobs(a) ? dbus_now_ms() + CHECK_EVERY_MS
+				     : scope_any(a) ? dbus_now_ms() + SWEEP_EVERY_MS : -1;
 		int r = dbus_conn_read(&a->conn, &m, deadline);
 		if (r < 0 && errno == ECONNRESET) {
 			log_info("the bus went away");
@@ -373,6 +466,7 @@ int activator_run(struct activator *a)
 		if (r > 0)
 			handle(a, &m);
 		check_watches(a);
+		check_scopes(a);
 	}
 }
 

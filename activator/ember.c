@@ -101,17 +101,14 @@ static void first_field(char *rec, const char *field, char *value, size_t size)
 	snprintf(value, size, "%s", v ? v : "");
 }
 
-int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
-		  long timeout_ms, const char *field, char *value, size_t value_size, char *err,
-		  size_t errlen)
+static int request(const char *socket_path, const struct ctl_request *req, long timeout_ms,
+		   const char *field, char *value, size_t value_size, char *err, size_t errlen)
 {
-	struct ctl_request req = { .verb = verb };
 	char buf[CTL_REQUEST_MAX + 1], rec[RECORDS_MAX];
 	long long deadline = dbus_now_ms() + timeout_ms;
 	int fd, len, status;
 
-	snprintf(req.name, sizeof req.name, "%s", name);
-	len = ctl_request_format(&req, buf, sizeof buf, err, errlen);
+	len = ctl_request_format(req, buf, sizeof buf, err, errlen);
 	if (len < 0 || (fd = connect_control(socket_path, err, errlen)) < 0)
 		return -1;
 	if (send(fd, buf, (size_t)len, MSG_NOSIGNAL) != len) {
@@ -124,4 +121,23 @@ int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
 	if (status >= 0 && field)
 		first_field(rec, field, value, value_size);
 	return status;
+}
+
+int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
+		  long timeout_ms, const char *field, char *value, size_t value_size, char *err,
+		  size_t errlen)
+{
+	struct ctl_request req = { .verb = verb };
+
+	snprintf(req.name, sizeof req.name, "%s", name);
+	return request(socket_path, &req, timeout_ms, field, value, value_size, err, errlen);
+}
+
+int ember_request_opts(const char *socket_path, enum ctl_verb verb, const char *name,
+		       unsigned options, long timeout_ms, char *err, size_t errlen)
+{
+	struct ctl_request req = { .verb = verb, .options = options };
+
+	snprintf(req.name, sizeof req.name, "%s", name);
+	return request(socket_path, &req, timeout_ms, NULL, NULL, 0, err, errlen);
 }

@@ -13,4 +13,7 @@
 int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
 		  long timeout_ms, const char *field, char *value, size_t value_size, char *err,
 		  size_t errlen);
+/* The same with request options (CTL_OPT_*), no field read back. */
+int ember_request_opts(const char *socket_path, enum ctl_verb verb, const char *name,
+		       unsigned options, long timeout_ms, char *err, size_t errlen);
 #endif

@@ -18,7 +18,7 @@
 
 /* The unit name an object path stands for, into out. 0, or -1 when the path is not a
  * unit's or does not decode to a valid unit name. */
-static int unit_of_path(const char *path, char *out, size_t size)
+int unit_of_path(const char *path, char *out, size_t size)
 {
 	const char *p = path + strlen(UNIT_PATH_PREFIX);
 	size_t n = 0;
@@ -40,6 +40,25 @@ static int unit_of_path(const char *path, char *out, size_t size)
 	}
 	out[n] = '\0';
 	return 0;
+}
+
+void unit_path_of(const char *unit, char *out, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = (size_t)snprintf(out, size, "%s", UNIT_PATH_PREFIX);
+
+	for (const unsigned char *c = (const unsigned char *)unit; *c && n + 4 < size; c++) {
+		bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= '0' && *c <= '9');
+		if (plain) {
+			out[n++] = (char)*c;
+			continue;
+		}
+		out[n++] = '_';
+		out[n++] = hex[*c >> 4];
+		out[n++] = hex[*c & 15];
+	}
+	out[n] = '\0';
 }
 
 /* What systemd would say of a unit ember-init has not loaded. The power targets are
@@ -73,6 +92,10 @@ bool unit_property(struct activator *a, const struct dbus_msg *m)
 			field = fields[i][1];
 	if (!field || unit_of_path(m->path, unit, sizeof unit) < 0)
 		return false;
+	if (strlen(unit) > 6 && strcmp(unit + strlen(unit) - 6, ".scope") == 0) { /* sessions */
+		reply_return(a, m, "v", scope_property(a, unit, args[1]));
+		return true;
+	}
 	if (unit_name_canonical(unit, name, sizeof name, NULL) < 0 || !ctl_name_valid(name)) {
 		reply_return(a, m, "v", unloaded_value("", args[1]));
 		return true;

@@ -353,7 +353,11 @@ static void change(struct client *c, const struct ctl_request *r)
 		return;
 	}
 	switch (r->verb) {
-	case CTL_START: rc = supervisor_start(r->name, err, sizeof err); break;
+	case CTL_START:
+		rc = supervisor_start(r->name, err, sizeof err);
+		if (rc == 0 && (r->options & CTL_OPT_HOLD)) /* sessions */
+			supervisor_hold(r->name);
+		break;
 	case CTL_STOP: rc = supervisor_stop(r->name, err, sizeof err); break;
 	case CTL_RESTART: rc = supervisor_restart(r->name, err, sizeof err); break;
 	case CTL_RELOAD: /* U2: with a name, reload that service (ExecReload=) */

@@ -2003,16 +2003,29 @@ int supervisor_start(const char *name, char *err, size_t errlen)
 			 u->error[0] ? ": " : "", u->error);
 		return -1;
 	}
-	if (unit_in_progress(u) || u->state == UNIT_READY || u->state == UNIT_STOPPING)
+	if (unit_in_progress(u) || u->state == UNIT_READY)
 		return 0;
 	if (refused_in_shutdown(name, err, errlen))
 		return -1;
+	if (u->state == UNIT_STOPPING) { /* as systemd queues a start after a running stop */
+		u->start_after_stop = true;
+		return 0;
+	}
 	u->stop_wanted = false;
 	u->start_wanted = true;
 	backoff_reset(&u->backoff);
 	set_state(u, UNIT_WAITING);
 	pull_in(u);
 	return 0;
+}
+
+/* sessions: what a session's scope requires stays needed until stopped by name. */
+void supervisor_hold(const char *name)
+{
+	struct unit *u = (struct unit *)supervisor_find(name);
+
+	if (u)
+		u->held = true;
 }
 
 int supervisor_stop(const char *name, char *err, size_t errlen)
@@ -2027,6 +2040,7 @@ int supervisor_stop(const char *name, char *err, size_t errlen)
 		if (depgraph_set_has(&req, i) && unit_up(&sv.units[i]))
 			begin_stop(&sv.units[i], true);
 	u->restart_pending = false;
+	u->held = false; /* sessions */
 	if (unit_up(u))
 		begin_stop(u, true);
 	else if (u->state == UNIT_WAITING || u->state == UNIT_FAILED || u->state == UNIT_PERMANENT) {

@@ -54,6 +54,7 @@ struct unit {
 	long long deadline_ms;      /* start/stop timeout or restart time; -1 none */
 	pid_t pgid;                 /* session of the last main process (no-cgroup fallback) */
 	bool start_wanted, stop_wanted, restart_pending, killed, start_after_stop;
+	bool held;                  /* sessions: started with "hold": needed until stopped by name */
 	struct backoff_state backoff;
 	unsigned restarts;
 	int exit_status;            /* last main process status, -1 none */
@@ -113,6 +114,8 @@ const char *unit_state_name(enum unit_state s);
 void supervisor_init(const struct supervisor_config *cfg);
 /* Start, stop, restart one service on request (emberctl). 0, or -1 with a message. */
 int supervisor_start(const char *name, char *err, size_t errlen);
+/* sessions: the unit counts as needed (StopWhenUnneeded=) until stopped by name. */
+void supervisor_hold(const char *name);
 int supervisor_stop(const char *name, char *err, size_t errlen);
 int supervisor_restart(const char *name, char *err, size_t errlen);
 /* U2: reload one running service (systemctl reload NAME): its ExecReload= lines, and for

@@ -176,7 +176,7 @@ bool runtime_unneeded(const struct unit *u)
 	const char *name = u->svc->name;
 
 	if (!u->svc->stop_when_unneeded || u->state != UNIT_READY || u->stop_wanted ||
-	    u->control_pid > 0)
+	    u->control_pid > 0 || u->held) /* sessions: held by a session's scope */
 		return false;
 	for (size_t i = 0; i < supervisor_count(); i++) {
 		const struct unit *o = supervisor_unit(i);

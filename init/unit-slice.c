@@ -21,29 +21,6 @@
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC)
 
-int unit_slice_path(const char *slice, char *out, size_t size)
-{
-	size_t stem, used = 0;
-
-	out[0] = '\0';
-	if (!slice || !*slice || strcmp(slice, "-.slice") == 0)
-		return 0;
-	stem = strlen(slice) - strlen(".slice");
-	/* "a-b-c.slice" -> "a.slice/a-b.slice/a-b-c.slice" */
-	for (size_t i = 0; i <= stem; i++) {
-		int n;
-		if (i < stem && slice[i] != '-')
-			continue;
-		if (i == 0 || slice[i - 1] == '-')
-			return -1; /* "-a.slice", "a--b.slice": no such level */
-		n = snprintf(out + used, size - used, "%s%.*s.slice", used ? "/" : "", (int)i, slice);
-		if (n < 0 || (size_t)n >= size - used)
-			return -1;
-		used += (size_t)n;
-	}
-	return 0;
-}
-
 static void enable_in(int dirfd, unsigned controllers)
 {
 	char cmd[16];

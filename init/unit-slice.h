@@ -4,12 +4,10 @@
 #include <stddef.h>
 
 #include "service.h"
+#include "unit-name.h"
 
 #define UNIT_SLICE_PATH_MAX 512
-
-/* The path of slice below ember's subtree: "" for none or "-.slice", "a.slice/a-b.slice"
- * for "a-b.slice". -1 when it does not fit or has an empty level ("a--b.slice"). */
-int unit_slice_path(const char *slice, char *out, size_t size);
+/* unit_slice_path() is in lib/unit-name.h: ember-activator places session scopes too. */
 /* Create (EEXIST is fine) every level of slice below subtree_fd, enable controllers in
  * each level's subtree_control, and open the last one into *fd (a dup of subtree_fd for
  * none). 0, or -1 with errno. */

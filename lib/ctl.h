@@ -53,6 +53,9 @@ enum ctl_verb {
 #define CTL_OPT_FOLLOW 0x1u /* "follow": log keeps sending new lines */
 /* emberctl verbs (issue 17) */
 #define CTL_OPT_STAMPED 0x2u /* "stamped": log sends records with each line's time */
+/* sessions: "hold" on start: the unit counts as needed (StopWhenUnneeded=) until it is
+ * stopped by name, as a logind session's scope needs user-runtime-dir@ (ember-activator) */
+#define CTL_OPT_HOLD 0x4u
 
 /* kill's "whom=": which of the service's processes get the signal (systemctl
  * --kill-whom=). Every process of its cgroup is the default, as for systemctl. */

@@ -236,6 +236,202 @@ int dbus_body_u32(const struct dbus_msg *m, uint32_t *out)
 	return 0;
 }
 
+/* ---- StartTransientUnit's body: "ssa(sv)a(sa(sv))" ------------------------------------ */
+
+#define NESTING_MAX 16 /* containers within containers; the specification allows 64 */
+
+static size_t type_alignment(char t)
+{
+	switch (t) {
+	case 'n': case 'q': return 2;
+	case 'b': case 'i': case 'u': case 'h': case 's': case 'o': case 'a': return 4;
+	case 'x': case 't': case 'd': case '(': case '{': return 8;
+	default: return 1; /* y, g, v */
+	}
+}
+
+static size_t fixed_size(char t)
+{
+	switch (t) {
+	case 'y': return 1;
+	case 'n': case 'q': return 2;
+	case 'b': case 'i': case 'u': case 'h': return 4;
+	case 'x': case 't': case 'd': return 8;
+	default: return 0;
+	}
+}
+
+/* The end of the one complete type that starts at sig, or NULL. */
+static const char *type_end(const char *sig, int depth)
+{
+	if (depth > NESTING_MAX)
+		return NULL;
+	if (fixed_size(*sig) || (*sig && strchr("sogv", *sig)))
+		return sig + 1;
+	if (*sig == 'a')
+		return type_end(sig + 1, depth + 1);
+	if (*sig == '(' || *sig == '{') {
+		char close = *sig == '(' ? ')' : '}';
+		const char *p = sig + 1;
+		int members = 0;
+		while (p && *p && *p != close) {
+			p = type_end(p, depth + 1);
+			members++;
+		}
+		if (!p || *p != close || members == 0 || (close == '}' && members != 2))
+			return NULL;
+		return p + 1;
+	}
+	return NULL;
+}
+
+static int skip_value(struct reader *r, const char *sig, int depth);
+
+static int skip_array(struct reader *r, const char *elem, int depth)
+{
+	uint32_t len;
+	size_t end, saved_end = r->end;
+
+	if (read_u32(r, &len) < 0 || align(r, type_alignment(*elem)) < 0 ||
+	    len > r->end - r->pos)
+		return -1;
+	end = r->pos + len;
+	r->end = end;
+	while (r->pos < end)
+		if (skip_value(r, elem, depth + 1) < 0)
+			return -1;
+	r->end = saved_end;
+	return 0;
+}
+
+static int skip_value(struct reader *r, const char *sig, int depth)
+{
+	const char *s;
+	size_t n = fixed_size(*sig);
+
+	if (depth > NESTING_MAX || align(r, type_alignment(*sig)) < 0)
+		return -1;
+	if (n) {
+		if (r->end - r->pos < n)
+			return -1;
+		r->pos += n;
+		return 0;
+	}
+	switch (*sig) {
+	case 's': case 'o': return read_string(r, &s);
+	case 'g': return read_signature(r, &s);
+	case 'a': return skip_array(r, sig + 1, depth);
+	case 'v':
+		if (read_signature(r, &s) < 0 || type_end(s, depth) != s + strlen(s) || !*s)
+			return -1;
+		return skip_value(r, s, depth + 1);
+	case '(': case '{': {
+		const char *p = sig + 1;
+		while (p && *p != ')' && *p != '}') {
+			if (skip_value(r, p, depth + 1) < 0)
+				return -1;
+			p = type_end(p, depth + 1);
+		}
+		return p ? 0 : -1;
+	}
+	}
+	return -1;
+}
+
+/* An "as" into out[], or a "au" into pids[]: what does not fit sets t->overflow. */
+static int read_string_array(struct reader *r, const char **out, size_t max, size_t *count,
+			     bool *overflow)
+{
+	uint32_t len;
+	size_t end;
+
+	if (read_u32(r, &len) < 0 || len > r->end - r->pos)
+		return -1;
+	end = r->pos + len;
+	while (r->pos < end) {
+		const char *s;
+		if (read_string(r, &s) < 0 || r->pos > end)
+			return -1;
+		if (*count < max)
+			out[(*count)++] = s;
+		else
+			*overflow = true;
+	}
+	return 0;
+}
+
+static int read_u32_array(struct reader *r, uint32_t *out, size_t max, size_t *count,
+			  bool *overflow)
+{
+	uint32_t len, v;
+	size_t end;
+
+	if (read_u32(r, &len) < 0 || len % 4 || len > r->end - r->pos)
+		return -1;
+	end = r->pos + len;
+	while (r->pos < end) {
+		if (read_u32(r, &v) < 0)
+			return -1;
+		if (*count < max)
+			out[(*count)++] = v;
+		else
+			*overflow = true;
+	}
+	return 0;
+}
+
+/* One (sv) of the properties: the few ember uses are taken, the others skipped, a known
+ * one of the wrong type refused. */
+static int read_property(struct reader *r, struct dbus_transient *t)
+{
+	const char *name, *sig;
+
+	if (align(r, 8) < 0 || read_string(r, &name) < 0 || read_signature(r, &sig) < 0 ||
+	    !*sig || type_end(sig, 1) != sig + strlen(sig))
+		return -1;
+	if (strcmp(name, "Slice") == 0 || strcmp(name, "Description") == 0) {
+		if (strcmp(sig, "s") != 0)
+			return -1;
+		return read_string(r, name[0] == 'S' ? &t->slice : &t->description);
+	}
+	if (strcmp(name, "PIDs") == 0) {
+		if (strcmp(sig, "au") != 0)
+			return -1;
+		return read_u32_array(r, t->pids, DBUS_TRANSIENT_PIDS_MAX, &t->pid_count,
+				      &t->overflow);
+	}
+	if (strcmp(name, "Requires") == 0 || strcmp(name, "Wants") == 0) {
+		if (strcmp(sig, "as") != 0)
+			return -1;
+		return read_string_array(r, t->wants, DBUS_TRANSIENT_UNITS_MAX, &t->want_count,
+					 &t->overflow);
+	}
+	return skip_value(r, sig, 2);
+}
+
+int dbus_body_transient_unit(const struct dbus_msg *m, struct dbus_transient *t)
+{
+	struct reader r = body_reader(m);
+	uint32_t len;
+	size_t end;
+
+	memset(t, 0, sizeof *t);
+	if (!m->signature || strcmp(m->signature, "ssa(sv)a(sa(sv))") != 0 ||
+	    read_string(&r, &t->name) < 0 || read_string(&r, &t->mode) < 0 ||
+	    read_u32(&r, &len) < 0 || align(&r, 8) < 0 || len > r.end - r.pos)
+		return -1;
+	end = r.pos + len;
+	while (r.pos < end) {
+		size_t saved_end = r.end;
+		r.end = end;
+		if (read_property(&r, t) < 0)
+			return -1;
+		r.end = saved_end;
+	}
+	/* the auxiliary units: ember makes none, but the body must still be well-formed */
+	return skip_value(&r, "a(sa(sv))", 0) < 0 || r.pos != r.end ? -1 : 0;
+}
+
 /* ---- writing (little-endian) ---------------------------------------------------------- */
 
 struct writer {

@@ -44,6 +44,24 @@ int dbus_body_strings(const struct dbus_msg *m, const char **out, size_t n);
 int dbus_body_bool(const struct dbus_msg *m, bool *out);
 int dbus_body_u32(const struct dbus_msg *m, uint32_t *out); /* signature exactly "u" */
 
+/* StartTransientUnit(name, mode, properties a(sv), aux a(sa(sv))), as logind sends it
+ * for a session's scope: the name and mode, and of the properties Slice=, Description=,
+ * PIDs= and Requires=/Wants= (together in wants[]); every other property and the aux
+ * units are checked for form and skipped. Strings point into the message. overflow: more
+ * PIDs or units than fit. 0, or -1 when the body is malformed or a property ember reads
+ * has the wrong type. */
+#define DBUS_TRANSIENT_PIDS_MAX 16
+#define DBUS_TRANSIENT_UNITS_MAX 8
+struct dbus_transient {
+	const char *name, *mode, *slice, *description;
+	uint32_t pids[DBUS_TRANSIENT_PIDS_MAX];
+	size_t pid_count;
+	const char *wants[DBUS_TRANSIENT_UNITS_MAX];
+	size_t want_count;
+	bool overflow;
+};
+int dbus_body_transient_unit(const struct dbus_msg *m, struct dbus_transient *t);
+
 /* A method call to the bus driver (org.freedesktop.DBus) named member, with no argument
  * (arg NULL), a string, or a string and a uint32 (with_u32). Little-endian. Returns the
  * message's length, or 0 when it does not fit in size. */
@@ -53,9 +71,9 @@ size_t dbus_call_build(uint8_t *buf, size_t size, uint32_t serial, const char *m
 /* Any message, for a program that answers on the bus (ember-activator(8)): header fields
  * that are NULL (or reply_serial 0) are left out. The body is what signature spells, at
  * most DBUS_ARGS_MAX arguments: 's' and 'o' take args[i] at their position, 'v' too (a
- * variant holding that string), one 'u' takes u32. Little-endian. Returns the message's length, or 0 when it does not fit in size or
+ * variant holding that string), one 'u' takes u32 (JobRemoved's "uoss"). Little-endian. Returns the message's length, or 0 when it does not fit in size or
  * the signature is not of that form. */
-#define DBUS_ARGS_MAX 3
+#define DBUS_ARGS_MAX 4
 struct dbus_out {
 	uint8_t type, flags;
 	uint32_t serial, reply_serial;

@@ -76,4 +76,8 @@ struct unit_spec_ctx {
  * is one, its usual replacement ("%d (credentials directory) is not supported: ..."). */
 int unit_specifiers_expand(const struct unit_spec_ctx *ctx, const char *in, char *out,
 			   size_t size, char *err, size_t err_size);
+/* The cgroup path of a slice below the root slice: "" for none or "-.slice",
+ * "a.slice/a-b.slice" for "a-b.slice". -1 when it does not fit or has an empty level
+ * ("a--b.slice", "-a.slice"). (ember-init for Slice=, ember-activator for scopes.) */
+int unit_slice_path(const char *slice, char *out, size_t size);
 #endif

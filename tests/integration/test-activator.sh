@@ -10,7 +10,7 @@
 # calls is answered and leaves the activator up. Last, root powers off through it, as
 # logind does.
 . "$(dirname "$0")/../lib.sh"
-for tool in dbus-daemon dbus-send python3 unshare setpriv; do
+for tool in dbus-daemon dbus-send busctl python3 unshare setpriv; do
 	command -v $tool >/dev/null || { skip activator "$tool missing (scripts/deps.sh installs it)"; finish; }
 done
 [ "$(id -u)" = 0 ] || { skip activator "needs root (namespaces, dbus-daemon --system)"; finish; }
@@ -130,6 +130,39 @@ wait
 [ "\$(activator_pid)" = "\$pid" ] && call --dest=org.freedesktop.systemd1 / org.freedesktop.DBus.Peer.Ping | grep -q '^method return' &&
 	ok flood-answered-activator-alive || bad flood-answered-activator-alive "pid \$pid -> \$(activator_pid)"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
+
+# ---- sessions: logind's StartTransientUnit of a login's scope. Root only; the body is
+# checked; on this host (cgroup v1 controllers, no cgroup2 at /sys/fs/cgroup) the scope
+# cannot be made and the caller is told so at once (tests/qemu/test-distro.sh makes real
+# ones).
+st() { timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartTransientUnit 'ssa(sv)a(sa(sv))' "\$@" 2>&1; }
+sleep 1000 & victim=\$!
+out=\$(nobody timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartTransientUnit 'ssa(sv)a(sa(sv))' session-9.scope fail 2 PIDs au 1 \$victim Slice s user-0.slice 0 2>&1)
+# busctl shows any AccessDenied as "Access denied": the activator's log says it was its refusal.
+echo "\$out" | grep -q 'Access denied' && "\$E" log ember-activator | grep -q 'StartTransientUnit from :1\.[0-9]* refused: not root' &&
+	ok scope-nonroot-refused || bad scope-nonroot-refused "\$out; \$("\$E" log ember-activator | tail -n 2 | tr '\n' ' ')"
+out=\$(st evil.service fail 1 PIDs au 1 \$victim 0)
+echo "\$out" | grep -q 'of kind scope only' && ok scope-only-scopes || bad scope-only-scopes "\$out"
+out=\$(st session-9.scope fail 1 PIDs au 1 1 0)
+echo "\$out" | grep -q 'names PID 1' && ok scope-pid1-refused || bad scope-pid1-refused "\$out"
+out=\$(st session-9.scope fail 1 PIDs s 4242 0)
+echo "\$out" | grep -q 'malformed StartTransientUnit' && ok scope-wrong-type-refused || bad scope-wrong-type-refused "\$out"
+out=\$(st session-9.scope fail 2 PIDs au 1 \$victim Slice s user--0.slice 0)
+echo "\$out" | grep -q "is not a slice's name" && ok scope-bad-slice-refused || bad scope-bad-slice-refused "\$out"
+out=\$(st ../../etc.scope fail 1 PIDs au 1 \$victim 0)
+echo "\$out" | grep -q 'of kind scope only' && ok scope-path-name-refused || bad scope-path-name-refused "\$out"
+if [ "\$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
+	echo "SKIP scope-no-cgroup2-said: this host has cgroup2 at /sys/fs/cgroup"
+else
+	out=\$(st session-9.scope fail 2 PIDs au 1 \$victim Slice s user-0.slice 0)
+	echo "\$out" | grep -q 'no cgroup2 hierarchy' && ok scope-no-cgroup2-said || bad scope-no-cgroup2-said "\$out"
+fi
+out=\$(timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager AbandonScope s session-404.scope 2>&1)
+echo "\$out" | grep -q 'no such scope' && ok scope-abandon-unknown || bad scope-abandon-unknown "\$out"
+out=\$(timeout 40 busctl get-property org.freedesktop.systemd1 /org/freedesktop/systemd1/unit/session_2d404_2escope org.freedesktop.systemd1.Unit LoadState 2>&1)
+[ "\$out" = 's "not-found"' ] && ok scope-unknown-not-found || bad scope-unknown-not-found "\$out"
+kill \$victim
+[ "\$(activator_pid)" = "\$pid" ] && ok activator-alive-after-scopes || bad activator-alive-after-scopes "pid \$pid -> \$(activator_pid)"
 
 # ---- the bus restarted: the activator goes with it and comes back with it
 "\$E" stop dbus >/dev/null 2>&1

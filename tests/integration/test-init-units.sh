@@ -26,6 +26,7 @@ printf '[Service]\nExecStart=\nExecStart=/bin/sh -c "echo cron-from-dropin; exec
 
 unit() { printf '%b' "$2" >"$1"; }
 unit "$OWN/own.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$OWN/slowstop.service" '[Service]\nExecStart=/bin/sleep 1000\nExecStop=/bin/sleep 1\n'
 unit "$LIB/vendor-on.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/vendor-off.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/greeter@.service" '[Unit]\nDescription=greeter %I\n[Service]\nExecStart=/bin/sh -c "echo greet %i %I; exec sleep 1000"\n[Install]\nWantedBy=multi-user.target\nDefaultInstance=world\n'
@@ -119,6 +120,13 @@ expect requisite-target-starts-on-its-own slowpoke ready
 expect wanted-unit-up-at-boot helper ready
 "\$E" stop lead && "\$E" stop helper && wait_state helper "stopped" && wait_state lead stopped
 "\$E" start lead && expect start-pulls-in-wants helper ready || bad start-pulls-in-wants "start refused"
+# A start while the unit is stopping runs once the stop is done (systemd queues it).
+pid0=\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p')
+"\$E" stop slowstop
+[ "\$(state slowstop)" = stopping ] && "\$E" start slowstop && expect start-while-stopping-starts-again slowstop ready ||
+	bad start-while-stopping-starts-again "slowstop is \$(state slowstop)"
+[ "\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p')" != "\$pid0" ] &&
+	ok start-while-stopping-new-run || bad start-while-stopping-new-run "main pid \$pid0 still"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 exit 0
 EOS

@@ -37,7 +37,10 @@ static void parses_every_verb(void)
 	CHECK(parse("list") == 0 && req.verb == CTL_LIST && req.name[0] == '\0');
 	CHECK(parse("status sshd") == 0 && req.verb == CTL_STATUS);
 	CHECK_STR(req.name, "sshd");
-	CHECK(parse("start a") == 0 && req.verb == CTL_START);
+	CHECK(parse("start a") == 0 && req.verb == CTL_START && req.options == 0);
+	/* sessions: ember-activator's start of what a scope requires */
+	CHECK(parse("start user-runtime-dir@1000 hold") == 0 && req.options == CTL_OPT_HOLD);
+	CHECK(parse("stop a hold") < 0 && parse("log a hold") < 0);
 	CHECK(parse("stop a") == 0 && req.verb == CTL_STOP);
 	CHECK(parse("restart a") == 0 && req.verb == CTL_RESTART);
 	CHECK(parse("reload") == 0 && req.verb == CTL_RELOAD);

@@ -206,8 +206,19 @@ static void built_messages_round_trip(void)
 	CHECK(m.body_len == 3 + 1 + 4 + 7 && memcmp(m.body, "\1s\0", 3) == 0);
 	CHECK(memcmp(m.body + 8, "loaded", 7) == 0);
 	/* Only what the builder knows: at most three arguments of s, o, v and one u. */
-	sig.signature = "ssss";
+	sig.signature = "sssss"; /* more than DBUS_ARGS_MAX */
 	CHECK(dbus_msg_build(buf, sizeof buf, &sig) == 0);
+	{ /* JobRemoved(u job, o path, s unit, s result): the u takes u32, the rest args[i] */
+		struct dbus_out jr = { .type = DBUS_SIGNAL, .serial = 11, .path = "/org/freedesktop/systemd1",
+				       .interface = "org.freedesktop.systemd1.Manager", .member = "JobRemoved",
+				       .signature = "uoss", .u32 = 7,
+				       .args = { NULL, "/org/freedesktop/systemd1/job/7", "session-3.scope", "done" } };
+		n = dbus_msg_build(buf, sizeof buf, &jr);
+		CHECK(n > 0 && dbus_msg_parse(buf, n, &m) == 0);
+		CHECK_STR(m.signature, "uoss");
+		/* 4 + (4 + 31 + 1) + (4 + 15 + 1) + (4 + 4 + 1) = 69 bytes */
+		CHECK(m.body_len == 69 && m.body[0] == 7 && memcmp(m.body + 8, "/org/", 5) == 0);
+	}
 	sig.signature = "a";
 	CHECK(dbus_msg_build(buf, sizeof buf, &sig) == 0);
 	sig.signature = "uu";
