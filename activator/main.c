@@ -82,6 +82,7 @@ int main(int argc, char **argv)
 	a.control = env && env[0] ? env : CTL_SOCKET_PATH;
 	parse_args(argc, argv, &a);
 	connect_bus(&a);
+	scope_adopt(&a); /* sessions */
 	if (activator_claim_name(&a) < 0)
 		return 1;
 	notify_ready();

@@ -3,6 +3,7 @@
  * or a root script could send anything. */
 #include "scope.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -433,6 +434,43 @@ void scope_tick(struct activator *a)
 			release(a, s);
 	}
 	release_due(a);
+}
+
+/* Scopes a previous run of this program made (it goes and comes back with the bus) are
+ * taken over, so they are still removed once empty. What they held is not known any
+ * more and stays held. */
+static void adopt_in(struct activator *a, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char path[640];
+		struct scope *s;
+		if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+		    snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+			continue;
+		if (depth < 4 && len > 6 && strcmp(e->d_name + len - 6, ".slice") == 0)
+			adopt_in(a, path, depth + 1);
+		if (!is_scope_name(e->d_name) || find(a, e->d_name) || !(s = free_slot(a)))
+			continue;
+		memset(s, 0, sizeof *s);
+		s->used = true;
+		snprintf(s->name, sizeof s->name, "%.127s", e->d_name); /* checked: it fits */
+		snprintf(s->dir, sizeof s->dir, "%s", path);
+		log_info("%s: taken over from an earlier run", s->name);
+	}
+	if (d)
+		closedir(d);
+}
+
+void scope_adopt(struct activator *a)
+{
+	char subtree[512];
+
+	if (subtree_dir(subtree, sizeof subtree) == 0)
+		adopt_in(a, subtree, 0);
 }
 
 bool scope_any(const struct activator *a)

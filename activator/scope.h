@@ -62,4 +62,6 @@ const char *scope_property(struct activator *a, const char *name, const char *pr
 /* Pending jobs and empty scopes, every few hundred ms while there are any. */
 void scope_tick(struct activator *a);
 bool scope_any(const struct activator *a);
+/* At start: scopes an earlier run made, found in ember's subtree. */
+void scope_adopt(struct activator *a);
 #endif

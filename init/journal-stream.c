@@ -13,6 +13,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "io.h"
+
 #define HEADER_MAX 640
 #define NAME_MAX_LEN 255
 
@@ -45,20 +47,6 @@ size_t journal_stream_header(char *buf, size_t size, const struct journal_stream
 	return at + (size_t)n;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int journal_stream_connect(const char *socket_path, const struct journal_stream_header *h)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -75,7 +63,7 @@ int journal_stream_connect(const char *socket_path, const struct journal_stream_
 	/* Non-blocking: a journald that is stopped with its socket still held, or drowning in
 	 * connections, must not hold the service's start. The header fits an empty buffer. */
 	if (connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
-	    shutdown(fd, SHUT_RD) < 0 || write_all(fd, header, len) < 0 ||
+	    shutdown(fd, SHUT_RD) < 0 || io_write_all(fd, header, len) < 0 ||
 	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
 		close(fd);
 		return -1;

@@ -22,4 +22,13 @@ expect_fail() {
 	if "$@" >/dev/null 2>&1; then fail "$name" "command succeeded: $*"; else pass "$name"; fi
 }
 
+# guest_results LOG RC: the cases a guest script (ember.run=) printed into ember-init's
+# output, and whether it got to its last line, GUEST-CHECKS-DONE.
+guest_results() {
+	grep -E '^(PASS|FAIL|SKIP) ' "$1"
+	grep -q '^FAIL ' "$1" && FAILED=1
+	grep -q '^GUEST-CHECKS-DONE$' "$1" && pass guest-completed ||
+		fail guest-completed "rc $2; $(tail -5 "$1" | tr '\n' ' ')"
+}
+
 finish() { exit "$FAILED"; }

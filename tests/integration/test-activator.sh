@@ -189,9 +189,7 @@ timeout 200 unshare --net --mount --propagation private sh -c 'ip link set lo up
 	ember.services="$0/services" ember.run="$0/guest.sh" ember.shell=none' \
 	"$tmp" "$BIN/ember-init" >"$tmp/log" 2>&1
 rc=$?
-grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
-grep -q '^FAIL ' "$tmp/log" && FAILED=1
-grep -q '^GUEST-CHECKS-DONE$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+guest_results "$tmp/log" $rc
 grep -q 'control: poweroff requested by uid 0' "$tmp/log" && pass root-poweroff-through-bus || fail root-poweroff-through-bus "no line"
 grep -q '^EMBER-RUN-EXIT=0' "$tmp/log" && fail poweroff-ended-the-run "the guest script ran to its end" || pass poweroff-ended-the-run
 [ $rc -ne 124 ] && pass pid1-powered-off || fail pid1-powered-off "ember-init still ran after 200 s"

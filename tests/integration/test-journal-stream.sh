@@ -126,8 +126,6 @@ timeout 120 unshare --mount --propagation private sh -c '
 	ember.services="$0/services" ember.run="$0/guest.sh" ember.shell=none' \
 	"$tmp" "$BIN/ember-init" >"$tmp/log" 2>&1
 rc=$?
-grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
-grep -q '^FAIL ' "$tmp/log" && FAILED=1
-grep -q '^GUEST-CHECKS-DONE$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+guest_results "$tmp/log" $rc
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
 finish

@@ -183,6 +183,11 @@ printf '%s\n' "$sess" | grep -q '^rt=/run/user/0$' && printf '%s\n' "$sess" | gr
 	pass distro-login-runtime-dir || fail distro-login-runtime-dir "$(printf '%s' "$sess" | tr '\n' ' ')"
 printf '%s\n' "$sess" | grep -q '^o "/org/freedesktop/login1/session/' &&
 	pass distro-login-session-known || fail distro-login-session-known "$(printf '%s' "$sess" | tr '\n' ' ')"
+# ember-activator restarted (it goes and comes back with the bus) takes over the scopes
+# its earlier run made, this login's among them.
+ad=$(gssh 'emberctl restart ember-activator; sleep 3; journalctl -u ember-activator -q -o cat | grep -c "session-[0-9]*\.scope: taken over"' 2>&1)
+[ "${ad:-0}" -ge 1 ] 2>/dev/null && pass distro-activator-restart-adopts-scopes ||
+	fail distro-activator-restart-adopts-scopes "'$ad' scopes taken over"
 # Ended logins leave nothing behind: their scopes go once empty (ember-activator looks
 # every 10 s), while the runtime directory stays held for the login still open.
 sleep 12

@@ -216,64 +216,52 @@ static void logind_scope_request(void)
 	CHECK_STR(t.wants[1], "user@1000.service");
 }
 
-static void many_pids(struct w *w)
+/* A body with one property written by prop(), no aux units. */
+static void body_with(struct w *w, const char *name, void (*prop)(struct w *))
+{
+	size_t props;
+
+	str(w, name);
+	str(w, "fail");
+	props = array_begin(w, 8);
+	prop(w);
+	array_end(w, props, 8);
+	array_end(w, array_begin(w, 8), 8);
+}
+
+static void forty_pids(struct w *w)
 {
 	uint32_t pids[40];
-	size_t props;
 
 	for (int i = 0; i < 40; i++)
 		pids[i] = 100 + (uint32_t)i;
-	str(w, "session-4.scope");
-	str(w, "fail");
-	props = array_begin(w, 8);
 	prop_au(w, "PIDs", pids, 40);
-	array_end(w, props, 8);
-	array_end(w, array_begin(w, 8), 8);
 }
 
-static void wrong_type(struct w *w)
+static void pids_as_string(struct w *w) { prop_s(w, "PIDs", "4242"); }
+
+/* variants 40 deep */
+static void deep(struct w *w)
 {
-	size_t props;
-
-	str(w, "session-5.scope");
-	str(w, "fail");
-	props = array_begin(w, 8);
-	prop_s(w, "PIDs", "4242"); /* a string where numbers belong */
-	array_end(w, props, 8);
-	array_end(w, array_begin(w, 8), 8);
-}
-
-/* A property whose variant holds variants 40 deep. */
-static void deep_variant(struct w *w)
-{
-	size_t props;
-
-	str(w, "session-6.scope");
-	str(w, "fail");
-	props = array_begin(w, 8);
 	prop_begin(w, "X-Deep", "v");
 	for (int i = 0; i < 40; i++)
 		sig(w, "v");
 	sig(w, "u");
 	u32(w, 7);
-	array_end(w, props, 8);
-	array_end(w, array_begin(w, 8), 8);
 }
 
-/* An array claiming more bytes than the message has. */
-static void lying_length(struct w *w)
+/* an array claiming more bytes than the message has */
+static void lying(struct w *w)
 {
-	size_t props;
-
-	str(w, "session-7.scope");
-	str(w, "fail");
-	props = array_begin(w, 8);
 	prop_begin(w, "PIDs", "au");
 	u32(w, 0x7ffffff0);
 	u32(w, 1);
-	array_end(w, props, 8);
-	array_end(w, array_begin(w, 8), 8);
 }
+
+static void many_pids(struct w *w) { body_with(w, "session-4.scope", forty_pids); }
+static void wrong_type(struct w *w) { body_with(w, "session-5.scope", pids_as_string); }
+static void deep_variant(struct w *w) { body_with(w, "session-6.scope", deep); }
+static void lying_length(struct w *w) { body_with(w, "session-7.scope", lying); }
 
 static void hostile_bodies(void)
 {

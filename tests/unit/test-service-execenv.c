@@ -152,12 +152,54 @@ static void strings_survive_compaction(void)
 	CHECK_STR(S(E.dirs[DIR_STATE]), "keep");
 }
 
+/* journal: StandardOutput=journal is the default; the Syslog*= keys fill the stream's header. */
+static void journal_is_the_default(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\n") == 0);
+	CHECK(svc.std_output.kind == OUTPUT_LOG && svc.std_output.journal);
+	CHECK(svc.std_error.kind == OUTPUT_INHERIT);
+	CHECK(svc.syslog_priority == (3 << 3 | 6) && svc.syslog_level_prefix);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=log\nStandardError=syslog\n") == 0);
+	CHECK(!svc.std_output.journal && svc.std_error.journal);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=log\nStandardOutput=\n") == 0);
+	CHECK(svc.std_output.journal); /* empty: back to the default */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=journal+console\n") == 0);
+	CHECK(svc.std_output.journal && svc.std_output.also_console);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardOutput=kmsg\n") == 0);
+	CHECK(!svc.std_output.journal);
+}
+
+static void syslog_keys(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nSyslogIdentifier=my-%N\nSyslogLevel=warning\n"
+		    "SyslogFacility=local7\nSyslogLevelPrefix=no\n") == 0 && warnings == 0);
+	CHECK_STR(service_str(&svc, svc.syslog_identifier), "my-serial-getty-ttyS0");
+	CHECK(svc.syslog_priority == (23 << 3 | 4) && !svc.syslog_level_prefix);
+	/* the level and the facility are independent, in either order */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nSyslogFacility=auth\nSyslogLevel=debug\n") == 0);
+	CHECK(svc.syslog_priority == (4 << 3 | 7));
+	CHECK(parse("[Service]\nExecStart=/bin/a\nSyslogLevel=debug\nSyslogLevel=\n"
+		    "SyslogIdentifier=x\nSyslogIdentifier=\n") == 0);
+	CHECK(svc.syslog_priority == (3 << 3 | 6) && svc.syslog_identifier == 0);
+}
+
+static void bad_syslog_values_are_errors(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nSyslogLevel=loud\n") < 0 && errors > 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nSyslogFacility=local8\n") < 0 && errors > 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nSyslogFacility=12\n") < 0 && errors > 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nSyslogLevelPrefix=maybe\n") < 0 && errors > 0);
+}
+
 int main(void)
 {
 	RUN(defaults_change_nothing);
 	RUN(serial_getty_keys);
 	RUN(tty_input_makes_stdout_inherit);
 	RUN(output_kinds_of_real_units);
+	RUN(journal_is_the_default);
+	RUN(syslog_keys);
+	RUN(bad_syslog_values_are_errors);
 	RUN(directories_lists_and_modes);
 	RUN(sandboxing_keys);
 	RUN(strings_survive_compaction);
