@@ -21,7 +21,20 @@ struct watch {
 };
 
 /* What a root-only call asks for, carried out once the bus says the caller is root. */
-enum ask_kind { ASK_POWER, ASK_SCOPE_START, ASK_SCOPE_STOP, ASK_SCOPE_ABANDON };
+enum ask_kind { ASK_POWER, ASK_SCOPE_START, ASK_SCOPE_STOP, ASK_SCOPE_ABANDON, ASK_UNIT_JOB };
+
+#define UNIT_JOB_MAX 16     /* unit jobs watched until JobRemoved */
+#define UNIT_JOB_MS 90000   /* the longest one is watched (systemd's default start timeout) */
+
+/* A start, stop or restart asked for over D-Bus (jobs.c). */
+struct unit_job {
+	bool used;
+	uint32_t id;
+	enum ctl_verb verb;
+	char unit[SCOPE_NAME_MAX]; /* as the caller named it, for JobRemoved */
+	char name[CTL_NAME_MAX];   /* ember's name */
+	long long until_ms;
+};
 
 struct asking {
 	bool used;
@@ -29,8 +42,8 @@ struct asking {
 	uint32_t call_serial;    /* the caller's call */
 	char caller[256];        /* its unique name */
 	enum ask_kind kind;
-	enum ctl_verb verb;      /* ASK_POWER: CTL_POWEROFF, CTL_REBOOT or CTL_HALT */
-	struct scope_request req; /* ASK_SCOPE_*: req.name is the scope */
+	enum ctl_verb verb;      /* ASK_POWER: CTL_POWEROFF, ...; ASK_UNIT_JOB: CTL_START, ... */
+	struct scope_request req; /* ASK_SCOPE_*: req.name is the scope; ASK_UNIT_JOB: the unit */
 };
 
 struct activator {
@@ -43,6 +56,7 @@ struct activator {
 	unsigned logged;
 	struct scope scopes[SCOPE_MAX]; /* sessions */
 	struct scope_release releases[SCOPE_MAX];
+	struct unit_job jobs[UNIT_JOB_MAX];
 	uint32_t next_job;
 };
 
@@ -58,6 +72,10 @@ void reply_return(struct activator *a, const struct dbus_msg *m, const char *sig
 		  const char *arg);
 /* Send a message (its serial is set here). 0, or -1 when it could not be. */
 int bus_send(struct activator *a, struct dbus_out *o);
+/* Jobs as systemd names them: JOB_PATH_PREFIX and a number; JobRemoved(id, path, unit,
+ * result) is what callers such as logind wait for. */
+#define JOB_PATH_PREFIX "/org/freedesktop/systemd1/job/"
+void bus_job_removed(struct activator *a, uint32_t job, const char *unit, const char *result);
 /* Unit object paths: /org/freedesktop/systemd1/unit/ and the name with every byte
  * outside [A-Za-z0-9] written as _XX. unit_of_path: 0, or -1 when not a unit's. */
 int unit_of_path(const char *path, char *out, size_t size);
@@ -65,6 +83,16 @@ void unit_path_of(const char *unit, char *out, size_t size);
 /* Properties.Get of a unit's LoadState, ActiveState or SubState on its object path:
  * answered from ember-init's status (true), or false when m asks for something else. */
 bool unit_property(struct activator *a, const struct dbus_msg *m);
+
+/* Unit jobs over D-Bus (jobs.c): the verb of a Manager method (StartUnit, ...), 0 or -1;
+ * whether a unit name may be asked for (0, or -1 with why); carrying out a root caller's
+ * call; and the watch until JobRemoved. */
+int unit_job_verb(const char *member, enum ctl_verb *verb);
+int unit_job_check_name(const char *unit, char *why, size_t size);
+void unit_job_start(struct activator *a, const struct dbus_msg *call, enum ctl_verb verb,
+		    const char *unit);
+void unit_job_tick(struct activator *a);
+bool unit_jobs_pending(const struct activator *a);
 
 /* sd_notify READY=1 to $NOTIFY_SOCKET, when there is one. */
 void notify_ready(void);

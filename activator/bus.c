@@ -51,6 +51,20 @@ int bus_send(struct activator *a, struct dbus_out *o)
 	return io_write_all(a->conn.fd, buf, n);
 }
 
+void bus_job_removed(struct activator *a, uint32_t job, const char *unit, const char *result)
+{
+	char path[64];
+	struct dbus_out o = { .type = DBUS_SIGNAL, .path = "/org/freedesktop/systemd1",
+			      .interface = "org.freedesktop.systemd1.Manager",
+			      .member = "JobRemoved", .signature = "uoss", .u32 = job };
+
+	snprintf(path, sizeof path, JOB_PATH_PREFIX "%u", (unsigned)job);
+	o.args[1] = path;
+	o.args[2] = unit;
+	o.args[3] = result;
+	bus_send(a, &o);
+}
+
 void reply_error(struct activator *a, const struct dbus_msg *m, const char *name,
 		 const char *text)
 {
@@ -181,6 +195,16 @@ static void check_scopes(struct activator *a)
 	scope_tick(a);
 }
 
+static void check_unit_jobs(struct activator *a)
+{
+	static long long last_ms;
+
+	if (!unit_jobs_pending(a) || dbus_now_ms() - last_ms < CHECK_EVERY_MS)
+		return;
+	last_ms = dbus_now_ms();
+	unit_job_tick(a);
+}
+
 static bool watching(const struct activator *a)
 {
 	for (size_t i = 0; i < WATCH_MAX; i++)
@@ -253,8 +277,9 @@ static void ask_root(struct activator *a, const struct dbus_msg *m, enum ask_kin
 
 static const char *ask_name(const struct asking *q)
 {
-	return q->kind == ASK_POWER ? ctl_verb_name(q->verb) : q->kind == ASK_SCOPE_START
-	       ? "StartTransientUnit" : q->kind == ASK_SCOPE_STOP ? "StopUnit" : "AbandonScope";
+	return q->kind == ASK_POWER || q->kind == ASK_UNIT_JOB ? ctl_verb_name(q->verb)
+	       : q->kind == ASK_SCOPE_START ? "StartTransientUnit"
+	       : q->kind == ASK_SCOPE_STOP ? "StopUnit" : "AbandonScope";
 }
 
 static void carry_out(struct activator *a, const struct asking *q, const struct dbus_msg *caller)
@@ -265,6 +290,7 @@ static void carry_out(struct activator *a, const struct asking *q, const struct 
 	case ASK_SCOPE_START: scope_start(a, caller, &q->req); return;
 	case ASK_SCOPE_STOP: scope_stop(a, caller, q->req.name); return;
 	case ASK_SCOPE_ABANDON: scope_abandon(a, caller, q->req.name); return;
+	case ASK_UNIT_JOB: unit_job_start(a, caller, q->verb, q->req.name); return;
 	case ASK_POWER: break;
 	}
 	log_info("%s requested by %.64s over D-Bus", ctl_verb_name(q->verb), q->caller);
@@ -289,6 +315,7 @@ static bool handle_caller_uid(struct activator *a, const struct dbus_msg *m)
 			reply_error(a, &caller, "org.freedesktop.DBus.Error.AccessDenied",
 				    q->kind == ASK_POWER
 				    ? "only root may power the machine off or restart it through ember"
+				    : q->kind == ASK_UNIT_JOB ? "only root may start or stop units through ember"
 				    : "only root may make or end scopes through ember");
 			log_warn("%s from %.64s refused: %s", ask_name(q), q->caller,
 				 m->type == DBUS_METHOD_RETURN ? "not root" : "the bus does not know it");
@@ -370,6 +397,26 @@ static bool scope_call(struct activator *a, const struct dbus_msg *m)
 	return true;
 }
 
+/* Manager.StartUnit(name, mode) and its kin (jobs.c), for root callers. */
+static bool unit_call(struct activator *a, const struct dbus_msg *m)
+{
+	struct scope_request req = { .name = "" };
+	const char *args[2];
+	enum ctl_verb verb;
+	char why[96];
+
+	if ((m->interface && !is(m->interface, MANAGER_IFACE)) || unit_job_verb(m->member, &verb) < 0 ||
+	    dbus_body_strings(m, args, 2) < 0)
+		return false;
+	if (unit_job_check_name(args[0], why, sizeof why) < 0) {
+		reply_error(a, m, "org.freedesktop.systemd1.NoSuchUnit", why);
+		return true;
+	}
+	snprintf(req.name, sizeof req.name, "%s", args[0]);
+	ask_root(a, m, ASK_UNIT_JOB, verb, &req);
+	return true;
+}
+
 static void handle_call(struct activator *a, const struct dbus_msg *m)
 {
 	const char *args[2];
@@ -392,6 +439,8 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 		return;
 	}
 	if (scope_call(a, m)) /* sessions */
+		return;
+	if (unit_call(a, m)) /* units */
 		return;
 	escape_text(m->interface ? m->interface : "?", iface, sizeof iface);
 	escape_text(m->member ? m->member : "?", member, sizeof member);
@@ -451,7 +500,8 @@ int activator_run(struct activator *a)
 	struct dbus_msg m;
 
 	for (;;) {
-		long long deadline = watching(a) || scope_jobs(a) ? dbus_now_ms() + CHECK_EVERY_MS
+		long long deadline = watching(a) || scope_jobs(a) || unit_jobs_pending(a)
+				     ? dbus_now_ms() + CHECK_EVERY_MS
 				     : scope_any(a) ? dbus_now_ms() + SWEEP_EVERY_MS : -1;
 		int r = dbus_conn_read(&a->conn, &m, deadline);
 		if (r < 0 && errno == ECONNRESET) {
@@ -467,6 +517,7 @@ int activator_run(struct activator *a)
 			handle(a, &m);
 		check_watches(a);
 		check_scopes(a);
+		check_unit_jobs(a);
 	}
 }
 

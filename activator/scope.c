@@ -24,7 +24,6 @@
 #define CGROUP_ROOT "/sys/fs/cgroup"
 #define CGROUP2_MAGIC 0x63677270
 #define CONTROL_TIMEOUT_MS 5000
-#define JOB_PATH_PREFIX "/org/freedesktop/systemd1/job/"
 
 static int fail(char *why, size_t size, const char *text)
 {
@@ -249,20 +248,6 @@ static void release_due(struct activator *a)
 
 /* ---- the signals logind waits for ------------------------------------------------------ */
 
-static void job_removed(struct activator *a, uint32_t job, const char *unit, const char *result)
-{
-	char path[64];
-	struct dbus_out o = { .type = DBUS_SIGNAL, .path = "/org/freedesktop/systemd1",
-			      .interface = "org.freedesktop.systemd1.Manager",
-			      .member = "JobRemoved", .signature = "uoss", .u32 = job };
-
-	snprintf(path, sizeof path, JOB_PATH_PREFIX "%u", (unsigned)job);
-	o.args[1] = path;
-	o.args[2] = unit;
-	o.args[3] = result;
-	bus_send(a, &o);
-}
-
 static void unit_removed(struct activator *a, const char *unit)
 {
 	char path[SCOPE_NAME_MAX * 3 + 64];
@@ -360,7 +345,7 @@ void scope_stop(struct activator *a, const struct dbus_msg *call, const char *na
 	log_info("%s: stopping %d process(es)", s->name, signal_all(s->dir, SIGTERM));
 	signal_all(s->dir, SIGHUP);
 	signal_all(s->dir, SIGCONT);
-	job_removed(a, job, s->name, "done");
+	bus_job_removed(a, job, s->name, "done");
 }
 
 void scope_abandon(struct activator *a, const struct dbus_msg *call, const char *name)
@@ -408,7 +393,7 @@ static void check_job(struct activator *a, struct scope *s)
 		else if (status != CTL_STATUS_OK || strcmp(state, "ready") != 0)
 			result = "dependency";
 	}
-	job_removed(a, s->job, s->name, result);
+	bus_job_removed(a, s->job, s->name, result);
 	s->job = 0;
 }
 

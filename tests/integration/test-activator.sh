@@ -5,9 +5,11 @@
 # make install makes, owns org.freedesktop.systemd1, and a call to a bus-activatable name
 # starts the unit its service file names; a unit that is missing or fails gives the
 # caller an error at once (not after the bus's 25 s timeout); calls meant for systemd
-# are answered. Hostile clients: forged ActivationRequest signals (from root and from
-# nobody) start nothing, a non-root StartUnit of poweroff.target is refused, a flood of
-# calls is answered and leaves the activator up. Last, root powers off through it, as
+# are answered; root starts, restarts and stops units over D-Bus (JobRemoved follows);
+# logind's scope requests are checked. Hostile clients: forged ActivationRequest signals
+# (from root and from nobody) start nothing, a non-root StartUnit (of poweroff.target, of
+# a unit) and a non-root scope request are refused, a flood of calls is answered and
+# leaves the activator up. Last, root powers off through it, as
 # logind does.
 . "$(dirname "$0")/../lib.sh"
 for tool in dbus-daemon dbus-send busctl python3 unshare setpriv; do
@@ -89,8 +91,8 @@ call --dest=org.ember.Echo /org/ember/Echo org.ember.Echo.Again | grep -q '^meth
 call --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.DBus.Peer.Ping | grep -q '^method return' && ok ping-answered || bad ping-answered "no return"
 e=\$(error_of --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.GetUnit string:dbus.service)
 [ "\$e" = org.freedesktop.DBus.Error.UnknownMethod ] && ok manager-call-answered || bad manager-call-answered "error '\$e'"
-e=\$(error_of --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.StartUnit string:canary.service string:replace)
-[ "\$e" = org.freedesktop.DBus.Error.UnknownMethod ] && [ ! -e "$tmp/canary-started" ] && ok start-unit-not-offered || bad start-unit-not-offered "error '\$e'"
+e=\$(nobody dbus-send --system --print-reply --reply-timeout=30000 --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.StartUnit string:canary.service string:replace 2>&1 | sed -n 's/^Error \\([^:]*\\).*/\\1/p')
+[ "\$e" = org.freedesktop.DBus.Error.AccessDenied ] && [ ! -e "$tmp/canary-started" ] && ok start-unit-root-only || bad start-unit-root-only "error '\$e'"
 # Unit properties systemd-logind reads before it powers off (is the target masked?).
 prop() { call --dest=org.freedesktop.systemd1 "/org/freedesktop/systemd1/unit/\$1" org.freedesktop.DBus.Properties.Get string:org.freedesktop.systemd1.Unit string:\$2 | sed -n 's/^ *variant *string "\(.*\)"/\1/p'; }
 [ "\$(prop dbus_2eservice LoadState)" = loaded ] && [ "\$(prop dbus_2eservice ActiveState)" = active ] &&
@@ -130,6 +132,41 @@ wait
 [ "\$(activator_pid)" = "\$pid" ] && call --dest=org.freedesktop.systemd1 / org.freedesktop.DBus.Peer.Ping | grep -q '^method return' &&
 	ok flood-answered-activator-alive || bad flood-answered-activator-alive "pid \$pid -> \$(activator_pid)"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
+
+# ---- units over D-Bus: StartUnit, RestartUnit, StopUnit from root, with the JobRemoved
+# signal callers wait for; nothing from anybody else.
+dbus-monitor --system "type='signal',interface='org.freedesktop.systemd1.Manager',member='JobRemoved'" >"$tmp/jobs.log" 2>&1 &
+mon=\$!
+sleep 0.5
+mgr() { timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager "\$@" 2>&1; }
+worker_pid() { "\$E" --json status worker | sed -n 's/.*"main_pid":\\([0-9]*\\).*/\\1/p'; }
+out=\$(nobody timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartUnit ss canary.service replace 2>&1)
+sleep 0.5
+echo "\$out" | grep -q 'Access denied' && [ ! -e "$tmp/canary-started" ] &&
+	"\$E" log ember-activator | grep -q 'start from :1\.[0-9]* refused: not root' &&
+	ok unit-start-nonroot-refused || bad unit-start-nonroot-refused "\$out"
+out=\$(mgr StartUnit ss worker.service replace)
+echo "\$out" | grep -q '^o "/org/freedesktop/systemd1/job/[0-9]*"' && wait_state worker ready &&
+	ok unit-start-over-bus || bad unit-start-over-bus "\$out; worker is \$(state worker)"
+p1=\$(worker_pid)
+mgr RestartUnit ss worker.service replace >/dev/null
+i=0; while { [ "\$(worker_pid)" = "\$p1" ] || [ "\$(state worker)" != ready ]; } && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i+1)); done
+[ "\$(worker_pid)" != "\$p1" ] && [ "\$(state worker)" = ready ] && ok unit-restart-over-bus || bad unit-restart-over-bus "pid \$p1 -> \$(worker_pid)"
+mgr StopUnit ss worker.service replace >/dev/null
+wait_state worker stopped && ok unit-stop-over-bus || bad unit-stop-over-bus "worker is \$(state worker)"
+out=\$(mgr StartUnit ss failing.service replace)
+wait_state failing failed
+out=\$(mgr StartUnit ss missing.service replace)
+echo "\$out" | grep -q 'no such' && ok unit-start-missing-says-so || bad unit-start-missing-says-so "\$out"
+out=\$(mgr StartUnit ss user@0.service replace)
+echo "\$out" | grep -q 'no per-user systemd manager' && ok unit-start-user-manager-refused || bad unit-start-user-manager-refused "\$out"
+sleep 0.6
+kill \$mon
+n_done=\$(grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -c 'string "done"')
+grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -q 'string "worker.service"' && [ "\$n_done" -ge 3 ] &&
+	ok unit-jobs-removed-done || bad unit-jobs-removed-done "\$n_done done; \$(tr '\n' ' ' <"$tmp/jobs.log" | cut -c1-400)"
+grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -B1 'string "failed"' | grep -q 'string "failing.service"' &&
+	ok unit-job-failed-said || bad unit-job-failed-said "\$(tr '\n' ' ' <"$tmp/jobs.log" | cut -c1-400)"
 
 # ---- sessions: logind's StartTransientUnit of a login's scope. Root only; the body is
 # checked; on this host (cgroup v1 controllers, no cgroup2 at /sys/fs/cgroup) the scope

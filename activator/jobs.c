@@ -1,0 +1,129 @@
+/* Start, stop, restart and reload of units over D-Bus, as systemd's Manager offers them
+ * (docs/dbus.md, "Units"): for root callers (the bus says who), carried out through
+ * ember-init's control socket. The reply is a job path; JobRemoved follows once the unit
+ * got where the job was taking it, which is what callers such as timedated wait for. */
+#include <stdio.h>
+#include <string.h>
+
+#include "activator.h"
+#include "ember.h"
+#include "escape.h"
+#include "log.h"
+#include "unit-name.h"
+
+#define CONTROL_TIMEOUT_MS 5000
+
+static const struct {
+	const char *member;
+	enum ctl_verb verb;
+} members[] = {
+	{ "StartUnit", CTL_START }, { "StopUnit", CTL_STOP }, { "RestartUnit", CTL_RESTART },
+	{ "ReloadUnit", CTL_RELOAD },
+};
+
+int unit_job_verb(const char *member, enum ctl_verb *verb)
+{
+	for (size_t i = 0; i < sizeof members / sizeof *members; i++)
+		if (member && strcmp(member, members[i].member) == 0) {
+			*verb = members[i].verb;
+			return 0;
+		}
+	return -1;
+}
+
+int unit_job_check_name(const char *unit, char *why, size_t size)
+{
+	char name[CTL_NAME_MAX];
+
+	if (strlen(unit) >= SCOPE_NAME_MAX ||
+	    unit_name_canonical(unit, name, sizeof name, NULL) < 0 || !ctl_name_valid(name)) {
+		snprintf(why, size, "ember has no unit of that name or kind");
+		return -1;
+	}
+	/* systemd's per-user manager needs a PAM session ember does not open (docs/dbus.md) */
+	if (strncmp(name, "user@", 5) == 0) {
+		snprintf(why, size, "ember runs no per-user systemd manager");
+		return -1;
+	}
+	return 0;
+}
+
+static void watch_job(struct activator *a, uint32_t id, enum ctl_verb verb, const char *unit,
+		      const char *name)
+{
+	for (size_t i = 0; i < UNIT_JOB_MAX; i++) {
+		struct unit_job *j = &a->jobs[i];
+		if (j->used)
+			continue;
+		*j = (struct unit_job){ true, id, verb, "", "", dbus_now_ms() + UNIT_JOB_MS };
+		snprintf(j->unit, sizeof j->unit, "%s", unit);
+		snprintf(j->name, sizeof j->name, "%s", name);
+		return;
+	}
+	bus_job_removed(a, id, unit, "done"); /* too many to watch: said done at once */
+}
+
+void unit_job_start(struct activator *a, const struct dbus_msg *call, enum ctl_verb verb,
+		    const char *unit)
+{
+	char name[CTL_NAME_MAX], err[CTL_PACKET_MAX], path[64], safe[SCOPE_NAME_MAX + 8];
+	uint32_t id;
+	int status;
+
+	unit_name_canonical(unit, name, sizeof name, NULL); /* checked when the call came */
+	status = ember_request(a->control, verb, name, CONTROL_TIMEOUT_MS, NULL, NULL, 0, err,
+			       sizeof err);
+	if (status != CTL_STATUS_OK) {
+		reply_error(a, call, status == CTL_STATUS_NO_SUCH_SERVICE
+			    ? "org.freedesktop.systemd1.NoSuchUnit" : "org.freedesktop.systemd1.UnitFailed",
+			    status < 0 || err[0] ? err : "refused by ember-init");
+		return;
+	}
+	id = ++a->next_job;
+	snprintf(path, sizeof path, JOB_PATH_PREFIX "%u", (unsigned)id);
+	reply_return(a, call, "o", path);
+	log_info("%s %s over D-Bus", ctl_verb_name(verb), escape_text(unit, safe, sizeof safe));
+	if (verb == CTL_RELOAD)
+		bus_job_removed(a, id, unit, "done"); /* ember-init answers once it is done */
+	else
+		watch_job(a, id, verb, unit, name);
+}
+
+/* Where the unit is now, for the job taking it somewhere: NULL while on its way. */
+static const char *job_result(enum ctl_verb verb, const char *state)
+{
+	bool moving = !strcmp(state, "waiting") || !strcmp(state, "starting") ||
+		      !strcmp(state, "stopping") || (verb != CTL_STOP && !strcmp(state, "running"));
+
+	if (moving)
+		return NULL;
+	if (verb == CTL_STOP)
+		return "done";
+	return !strcmp(state, "failed") || !strcmp(state, "invalid") ? "failed" : "done";
+}
+
+void unit_job_tick(struct activator *a)
+{
+	for (size_t i = 0; i < UNIT_JOB_MAX; i++) {
+		struct unit_job *j = &a->jobs[i];
+		char state[32], err[CTL_PACKET_MAX];
+		const char *result;
+		if (!j->used)
+			continue;
+		if (ember_request(a->control, CTL_STATUS, j->name, CONTROL_TIMEOUT_MS, "state", state,
+				  sizeof state, err, sizeof err) != CTL_STATUS_OK)
+			result = "failed";
+		else if (!(result = job_result(j->verb, state)) && dbus_now_ms() < j->until_ms)
+			continue;
+		j->used = false;
+		bus_job_removed(a, j->id, j->unit, result ? result : "timeout");
+	}
+}
+
+bool unit_jobs_pending(const struct activator *a)
+{
+	for (size_t i = 0; i < UNIT_JOB_MAX; i++)
+		if (a->jobs[i].used)
+			return true;
+	return false;
+}
