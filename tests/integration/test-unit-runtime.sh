@@ -320,6 +320,16 @@ expect stop-when-unneeded helperd "stopped stopping"
 [ "\$(state stopper)" = ready ] && ok needed-units-without-key-stay || bad needed-units-without-key-stay "stopper is \$(state stopper)"
 "\$E" start helperd; sleep 0.5
 expect unneeded-manual-start-stops-again helperd "stopped stopping"
+# sessions: a start with the control protocol's "hold" (ember-activator's, for what a
+# session's scope requires) keeps a StopWhenUnneeded= unit up, until a stop by name.
+wait_state helperd stopped
+held=\$(python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET); s.connect("/run/ember/control")
+s.send(b"start helperd hold"); print(s.recv(4096).decode())')
+sleep 1
+[ "\$held" = X0 ] && [ "\$(state helperd)" = ready ] && ok held-unit-stays-needed || bad held-unit-stays-needed "reply '\$held', helperd is \$(state helperd)"
+"\$E" stop helperd; wait_state helperd stopped; "\$E" start helperd; sleep 0.5
+expect stop-by-name-ends-hold helperd "stopped stopping"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 exit 0
 EOS
