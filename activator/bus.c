@@ -248,8 +248,8 @@ static enum ctl_verb power_verb(const char *unit)
 }
 
 /* Calls only root may make (StartUnit of poweroff/reboot/halt.target, as logind sends it
- * when someone powers the machine off through it; a session's scope): carried out once
- * the bus has said who the caller is. */
+ * when someone powers the machine off through it; a unit's start, stop, restart, reload;
+ * a session's scope): carried out once the bus has said who the caller is. */
 static void ask_root(struct activator *a, const struct dbus_msg *m, enum ask_kind kind,
 		     enum ctl_verb verb, const struct scope_request *req)
 {
