@@ -266,9 +266,8 @@ static void hold_wanted(struct activator *a, struct scope *s, const struct scope
 
 	for (size_t i = 0; i < req->want_count && s->held_count < SCOPE_HELD_MAX; i++) {
 		const char *unit = req->wants[i];
-		/* user@UID.service is systemd's per-user manager; it needs a PAM session ember
-		 * does not open (PAMName=), so it is not started (docs/dbus.md). */
-		if (strncmp(unit, "user@", 5) == 0)
+		/* what ember refuses over D-Bus too: user@UID, the per-user manager (jobs.c) */
+		if (unit_job_check_name(unit, err, sizeof err) < 0)
 			continue;
 		release_cancel(a, unit);
 		if (ember_request_opts(a->control, CTL_START, unit, CTL_OPT_HOLD, CONTROL_TIMEOUT_MS,
