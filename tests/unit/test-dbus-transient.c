@@ -173,10 +173,9 @@ static void logind_body(struct w *w)
 	array_end(w, aux, 8);
 }
 
-static void parse(const uint8_t *buf, size_t n, struct dbus_msg *m, int want)
+static void parse(const uint8_t *buf, size_t n, struct dbus_msg *m)
 {
 	CHECK(dbus_msg_parse(buf, n, m) == 0);
-	(void)want;
 }
 
 /* EMBER_DUMP_SEED=DIR writes the messages built here as seeds for
@@ -203,7 +202,7 @@ static void logind_scope_request(void)
 	struct dbus_msg m;
 	struct dbus_transient t;
 
-	parse(buf, n, &m, 0);
+	parse(buf, n, &m);
 	dump_seed("logind-scope", buf, n);
 	CHECK(dbus_body_transient_unit(&m, &t) == 0);
 	CHECK_STR(t.name, "session-3.scope");
@@ -271,21 +270,21 @@ static void hostile_bodies(void)
 	size_t n = message(buf, "ssa(sv)a(sa(sv))", many_pids);
 
 	dump_seed("many-pids", buf, n);
-	parse(buf, n, &m, 0);
+	parse(buf, n, &m);
 	CHECK(dbus_body_transient_unit(&m, &t) == 0);
 	CHECK(t.pid_count == DBUS_TRANSIENT_PIDS_MAX && t.overflow && t.pids[15] == 115);
 	n = message(buf, "ssa(sv)a(sa(sv))", wrong_type);
-	parse(buf, n, &m, 0);
+	parse(buf, n, &m);
 	CHECK(dbus_body_transient_unit(&m, &t) < 0);
 	n = message(buf, "ssa(sv)a(sa(sv))", deep_variant);
 	dump_seed("deep-variant", buf, n);
-	parse(buf, n, &m, 0);
+	parse(buf, n, &m);
 	CHECK(dbus_body_transient_unit(&m, &t) < 0);
 	n = message(buf, "ssa(sv)a(sa(sv))", lying_length);
-	parse(buf, n, &m, 0);
+	parse(buf, n, &m);
 	CHECK(dbus_body_transient_unit(&m, &t) < 0);
 	n = message(buf, "ssa(sv)", logind_body); /* another method's signature */
-	parse(buf, n, &m, 0);
+	parse(buf, n, &m);
 	CHECK(dbus_body_transient_unit(&m, &t) < 0);
 }
 
@@ -296,7 +295,7 @@ static void every_corruption_and_truncation(void)
 	struct dbus_msg m;
 	int parsed = 0;
 
-	parse(good, n, &m, 0);
+	parse(good, n, &m);
 	body_at = (size_t)(m.body - good);
 	for (size_t at = body_at; at < n; at++) {
 		static const uint8_t values[] = { 0, 1, 4, 0x7f, 0x80, 0xff, 'v', 'a', '(', '{' };
