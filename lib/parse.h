@@ -9,8 +9,9 @@ int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned lo
 int parse_long(const char *s, long min, long max, long *out);
 /* "yes/no/true/false/on/off/1/0" */
 int parse_bool(const char *s, bool *out);
-/* A duration such as "90", "90s", "500ms", "2min", "1h", "infinity" -> milliseconds
- * (infinity -> ~0UL). */
+/* A time span as systemd.time(7) writes it: "90" (seconds), "500ms", "2min", "1.5h",
+ * "2h 30min", "1d", "1w", "infinity" -> milliseconds (infinity -> ~0UL; below 1 ms
+ * rounds up). */
 int parse_duration_ms(const char *s, unsigned long *out);
 /* A size such as "512", "64K", "10M", "1G", "infinity" (-> ~0ULL) in bytes. */
 int parse_size(const char *s, unsigned long long *out);

@@ -41,6 +41,29 @@ static void durations_have_units(void)
 	CHECK(parse_duration_ms("infinity", &ms) == 0 && ms == ~0UL);
 	CHECK(parse_duration_ms("5 parsecs", &ms) < 0);
 	CHECK(parse_duration_ms("s", &ms) < 0);
+	/* systemd.time(7) spans, as Debian's timers write them */
+	CHECK(parse_duration_ms("15min", &ms) == 0 && ms == 900000);
+	CHECK(parse_duration_ms("1d", &ms) == 0 && ms == 86400000);
+	CHECK(parse_duration_ms("12h", &ms) == 0 && ms == 43200000);
+	CHECK(parse_duration_ms("60m", &ms) == 0 && ms == 3600000);
+	CHECK(parse_duration_ms("6000", &ms) == 0 && ms == 6000000);
+	CHECK(parse_duration_ms("2h 30min", &ms) == 0 && ms == 9000000);
+	CHECK(parse_duration_ms("1h30m5s", &ms) == 0 && ms == 5405000);
+	CHECK(parse_duration_ms("1.5h", &ms) == 0 && ms == 5400000);
+	CHECK(parse_duration_ms("0.25s", &ms) == 0 && ms == 250);
+	CHECK(parse_duration_ms("1w", &ms) == 0 && ms == 604800000UL);
+	CHECK(parse_duration_ms("5 min", &ms) == 0 && ms == 300000);
+	CHECK(parse_duration_ms("1us", &ms) == 0 && ms == 1); /* rounds up: only 0 is 0 */
+	CHECK(parse_duration_ms("0", &ms) == 0 && ms == 0);
+	CHECK(parse_duration_ms("1M", &ms) == 0 && ms == 2629800000UL);
+	CHECK(parse_duration_ms("1 mi", &ms) < 0);     /* no such unit */
+	CHECK(parse_duration_ms("1minx", &ms) < 0);
+	CHECK(parse_duration_ms("-5s", &ms) < 0);
+	CHECK(parse_duration_ms("5s -1s", &ms) < 0);
+	CHECK(parse_duration_ms(".5s", &ms) < 0);
+	CHECK(parse_duration_ms("", &ms) < 0);
+	CHECK(parse_duration_ms("99999999999999999999y", &ms) < 0); /* overflow, no wrap */
+	CHECK(parse_duration_ms("600000000y", &ms) < 0);
 }
 
 static void sizes_have_binary_units(void)

@@ -1,4 +1,4 @@
-// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c
+// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c
 /* Invalid service files: each bad value fails the service with a message naming the
  * file, the line, the key and the reason; syntax errors too. */
 #include "harness.h"
@@ -79,7 +79,7 @@ static const struct bad_value bad_values[] = {
 	{ "Service", "RestartSec=5 fortnights", "expected a time span" },
 	{ "Service", "TimeoutStartSec=5x", "expected a time span" },
 	{ "Service", "TimeoutStopSec=s", "expected a time span" },
-	{ "Service", "TimeoutSec=1d", "expected a time span" },
+	{ "Service", "TimeoutSec=1fortnight", "expected a time span" },
 	{ "Service", "KillSignal=SIGFOO", "expected a signal name" },
 	{ "Service", "KillSignal=0", "expected a signal name" },
 	{ "Service", "KillSignal=65", "expected a signal name" },
