@@ -1310,7 +1310,10 @@ long long supervisor_next_deadline(void)
 			long long poll_at = now_ms() + UNIT_DEVICE_POLL_MS;
 			d = d < 0 || poll_at < d ? poll_at : d;
 		}
-		if (u->state == UNIT_READY && u->main_pid <= 0 && !u->remain) {
+		/* Only a service can lose its processes: a reached target, a mounted mount, a
+		 * waiting timer has none to watch (no wake-up every second for them). */
+		if (u->svc->kind == UNIT_SERVICE && u->state == UNIT_READY && u->main_pid <= 0 &&
+		    !u->remain) {
 			long long poll_at = now_ms() + CGROUP_WATCH_MS; /* U2: see lifecycle_tick */
 			d = d < 0 || poll_at < d ? poll_at : d;
 		}

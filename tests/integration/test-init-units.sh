@@ -127,6 +127,13 @@ pid0=\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p'
 	bad start-while-stopping-starts-again "slowstop is \$(state slowstop)"
 [ "\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p')" != "\$pid0" ] &&
 	ok start-while-stopping-new-run || bad start-while-stopping-new-run "main pid \$pid0 still"
+# Idle, PID 1 sleeps: reached targets and exited oneshots give it nothing to poll (it
+# used to wake every second for each of them).
+sleep 1
+w0=\$(awk '/^voluntary_ctxt_switches/ { print \$2 }' /proc/1/status)
+sleep 4
+w1=\$(awk '/^voluntary_ctxt_switches/ { print \$2 }' /proc/1/status)
+[ \$((w1 - w0)) -le 2 ] && ok pid1-idle-sleeps || bad pid1-idle-sleeps "\$((w1 - w0)) wake-ups in 4 s"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 exit 0
 EOS
