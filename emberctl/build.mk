@@ -3,8 +3,8 @@ EMBERCTL_SRC = emberctl/main.c emberctl/client.c emberctl/records.c emberctl/sho
                emberctl/analyze.c emberctl/enable.c emberctl/verify.c \
                emberctl/cat.c emberctl/filter.c emberctl/journal.c emberctl/kill.c \
                emberctl/props.c emberctl/since.c \
-               emberctl/verify-seccomp.c \
+               emberctl/verify-seccomp.c emberctl/timers.c emberctl/calendar-cmd.c \
                init/service.c init/unit-runtime-keys.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c \
-               init/unit-kinds.c
+               init/unit-kinds.c init/unit-timer.c
 $(eval $(call musl_prog,emberctl,$(EMBERCTL_SRC)))
 MANPAGES += man/emberctl.8.scd

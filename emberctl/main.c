@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "calendar-cmd.h"
 #include "cat.h"
 #include "cli.h"
 #include "client.h"
@@ -27,6 +28,7 @@
 #include "records.h"
 #include "show.h"
 #include "since.h"
+#include "timers.h"
 #include "unit-name.h"
 #include "verify.h"
 
@@ -37,9 +39,10 @@ enum {
 };
 
 /* Verbs emberctl answers from other replies and files (emberctl verbs, issue 17). */
-enum client_verb { CV_NONE, CV_IS_ACTIVE, CV_IS_FAILED, CV_SHOW, CV_CAT, CV_DAEMON_RELOAD };
+enum client_verb { CV_NONE, CV_IS_ACTIVE, CV_IS_FAILED, CV_SHOW, CV_CAT, CV_DAEMON_RELOAD,
+	CV_LIST_TIMERS /* timer units */ };
 static const char *const client_verbs[] = {
-	"", "is-active", "is-failed", "show", "cat", "daemon-reload",
+	"", "is-active", "is-failed", "show", "cat", "daemon-reload", "list-timers",
 };
 
 struct options {
@@ -59,6 +62,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: emberctl [--json] list [--failed] [--state=STATE,...] [PATTERN...]\n"
+		"       emberctl [--json] list-timers\n"
 		"       emberctl [--json] status NAME\n"
 		"       emberctl start|stop|restart|reload NAME...\n"
 		"       emberctl reload | daemon-reload\n"
@@ -72,8 +76,9 @@ static void usage(FILE *f)
 		"       emberctl poweroff|reboot|halt|daemon-reexec\n"
 		"       emberctl [--root DIR] enable|disable|mask|unmask|is-enabled NAME...\n"
 		"       emberctl verify [--json] [--verbose] [--root=DIR] FILE|NAME...\n"
+		"       emberctl calendar [--iterations N] [--json] EVENT...\n"
 		"Talk to ember-init (PID 1) over its control socket (default %s).\n"
-		"  --json          JSON output (list, status, analyze, verify)\n"
+		"  --json          JSON output (list, list-timers, status, analyze, verify)\n"
 		"  --socket PATH   another control socket (also $%s)\n"
 		"  --timeout SEC   give up when PID 1 has not answered within SEC seconds\n"
 		"                  (default %d; 0: wait forever; log -f waits for lines forever)\n"
@@ -280,7 +285,7 @@ static void check_options(const struct options *o, int verb, enum client_verb cv
 	bool status = cv == CV_NONE && verb == CTL_STATUS;
 	bool kill = cv == CV_NONE && verb == CTL_KILL;
 
-	if (o->json && !list && !status && !analyze)
+	if (o->json && !list && !status && !analyze && cv != CV_LIST_TIMERS)
 		die(EXIT_USAGE, "%s: --json is only for list, status and analyze", name);
 	if (o->follow && !log)
 		die(EXIT_USAGE, "%s: -f is only for log", name);
@@ -535,6 +540,28 @@ static void list_units(const struct options *o, struct reply *r, struct record_s
 /* systemctl's rule: 0 when at least one name is in a good state; else 4 when no name
  * has a unit file, else 3 (is-active) or 1 (is-failed). Without names, is-failed asks
  * whether the system is degraded (some unit failed). */
+/* timer units: systemctl list-timers */
+static int cmd_list_timers(struct options *o)
+{
+	struct ctl_request req = request_for(CTL_LIST, NULL);
+	struct record_set set;
+	struct reply r;
+	int status = exchange(o, &req, &r, stderr, false);
+
+	if (status != CTL_STATUS_OK) {
+		reply_free(&r);
+		return status;
+	}
+	load(&r, &set);
+	if (o->json)
+		show_timers_json(stdout, &set);
+	else
+		show_timers(stdout, &set, (long long)time(NULL));
+	records_free(&set);
+	reply_free(&r);
+	return EXIT_OK;
+}
+
 static int cmd_is_state(const struct options *o, bool active)
 {
 	struct record_set set;
@@ -767,13 +794,14 @@ static int verb_index(int argc, char **argv)
 	return -1;
 }
 
-/* verify runs offline (emberctl/verify.c): it never talks to PID 1. */
-static bool is_verify(int argc, char **argv)
+/* verify and calendar run offline (emberctl/verify.c, calendar-cmd.c): they never talk
+ * to PID 1. */
+static bool is_offline(int argc, char **argv, const char *name)
 {
 	int v = verb_index(argc, argv);
 	char *verb;
 
-	if (v < 0 || strcmp(argv[v], "verify") != 0)
+	if (v < 0 || strcmp(argv[v], name) != 0)
 		return false;
 	verb = argv[v]; /* argv becomes "verify" followed by every other word, in order */
 	memmove(argv + 2, argv + 1, (size_t)(v - 1) * sizeof *argv);
@@ -798,6 +826,7 @@ static int run(struct options *o)
 		return cmd_is_state(o, cv == CV_IS_ACTIVE);
 	case CV_SHOW: check_names(o, 1, (size_t)-1); return cmd_show(o);
 	case CV_CAT: check_names(o, 1, (size_t)-1); return cmd_cat(o);
+	case CV_LIST_TIMERS: check_names(o, 0, 0); return cmd_list_timers(o);
 	case CV_DAEMON_RELOAD: /* systemctl's name for reload without a name */
 		check_names(o, 0, 0);
 		return cmd_plain(o, CTL_RELOAD);
@@ -824,8 +853,10 @@ int main(int argc, char **argv)
 	int code;
 
 	log_open("emberctl");
-	if (is_verify(argc, argv))
+	if (is_offline(argc, argv, "verify"))
 		return verify_main(argc - 1, argv + 1);
+	if (is_offline(argc, argv, "calendar")) /* timer units */
+		return calendar_main(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) { /* enable & co. work on files, not on PID 1 */
 		if (takes_value(argv[i])) {
 			i++;

@@ -1,7 +1,9 @@
 /* emberctl list and emberctl status: tables and systemctl-like text, or JSON. */
 #include "show.h"
+#include "timers.h"
 
 #include <string.h>
+#include <time.h>
 
 #define COLUMN_GAP 2
 
@@ -209,6 +211,7 @@ void show_status(FILE *f, const struct ctl_record *rec, long long now_us)
 	fputc('\n', f);
 	line_state(f, rec, now_us);
 	line_str(f, "Type", rec_str(rec, "type"));
+	show_timer_lines(f, rec, (long long)time(NULL)); /* timer units */
 	if (rec_int(rec, "main_pid") > 0)
 		line_int(f, "Main PID", rec_int(rec, "main_pid"));
 	line_int(f, "Restarts", rec_int(rec, "restarts"));

@@ -198,7 +198,10 @@ static const char *unsupported_kind(const char *file)
 		return NULL;
 	if (has_suffix(file, ".mount") || has_suffix(file, ".slice")) /* unit-kinds */
 		return NULL;
-	return "not a unit file ember reads (.service, .socket, .target, .mount or .slice)";
+	if (has_suffix(file, ".timer")) /* timer units */
+		return NULL;
+	return "not a unit file ember reads (.service, .socket, .target, .mount, .slice or "
+	       ".timer)";
 }
 
 static char text[SERVICE_FILE_MAX + 2];

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
+#include "unit-timer.h" /* timer units */
 
 #define LOG_PIECE_MAX 1000 /* text bytes per record: escaped, it still fits one packet */
 
@@ -20,6 +21,8 @@ static const char *active_sub(const struct unit *u)
 		return "reload";
 	if (u->svc->kind == UNIT_SOCKET)
 		return "listening";
+	if (u->svc->kind == UNIT_TIMER) /* timer units, as systemd names them */
+		return timer_unit_due(u) >= 0 ? "waiting" : "elapsed";
 	return u->main_pid > 0 ? "running" : "exited";
 }
 

@@ -13,6 +13,7 @@
 #include "io.h"
 #include "log.h"
 #include "supervisor.h"
+#include "unit-timer.h" /* timer units */
 #include "svc-runtime.h" /* unit-runtime2 */
 #include "svc-cgroup.h"
 
@@ -229,7 +230,14 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 	ctl_record_add_str(w, "description", service_str(s, s->description));
 	ctl_record_add_str(w, "status_text", u->status_text);
 	ctl_record_add_str(w, "error", u->error);
-	ctl_record_add_str(w, "type", s->kind == UNIT_SOCKET ? "socket" : type_name(s->type));
+	ctl_record_add_str(w, "type", s->kind == UNIT_SOCKET ? "socket" :
+			   s->kind == UNIT_TIMER ? "timer" : type_name(s->type));
+	if (s->kind == UNIT_TIMER) { /* timer units: what list-timers and status show */
+		char target[SERVICE_NAME_MAX];
+		ctl_record_add_str(w, "triggers", unit_timer_target(s, target, sizeof target));
+		ctl_record_add_int(w, "next_elapse_s", timer_unit_next_wall(u));
+		ctl_record_add_int(w, "last_elapse_s", timer_unit_last_wall(u));
+	}
 	verbs_add_summary(w, u); /* emberctl verbs (issue 17) */
 }
 

@@ -75,6 +75,10 @@ static const struct field {
 	UF("watchdog_deadline_ms", watchdog_deadline_ms, F_LL, false),
 	UF("watchdog_usec_override", watchdog_usec_override, F_LL, false),
 	UF("watchdog_fired", watchdog_fired, F_BOOL, false),
+	/* timer units: when they last elapsed (the next elapse is computed again) */
+	UF("timer_last_ms", timer_last_ms, F_LL, false),
+	UF("timer_last_wall", timer_last_wall, F_LL, false),
+	UF("timer_start_wall", timer_start_wall, F_LL, false),
 	/* sockets-accept: U2 lifecycle results and U4 socket units' fds and counters */
 	UF("result", result, F_U8, false),
 	UF("exit_signal", exit_signal, F_U8, false),

@@ -5,6 +5,7 @@
 #include "service.h"
 #include "pages.h" /* compact */
 #include "socket-unit.h"
+#include "unit-timer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -838,26 +839,32 @@ static const struct service_name_list *pulls(const struct service *s, size_t k)
 	}
 }
 
-/* The service a socket unit activates, when it is loaded. */
-static struct service *activated_by(struct loader *l, const struct service *sock)
+/* The unit a socket or timer unit starts (its name in name), NULL for other kinds. */
+static const char *triggered_name(const struct service *s, char *name, size_t size)
 {
-	char name[SERVICE_NAME_MAX];
-
-	if (sock->kind != UNIT_SOCKET)
-		return NULL;
-	return find(l, socket_unit_service(sock, name, sizeof name));
+	if (s->kind == UNIT_SOCKET)
+		return socket_unit_service(s, name, size);
+	return unit_timer_target(s, name, size); /* timer units */
 }
 
-/* Load everything the loaded units pull in (Wants Requires BindsTo), and the service
- * each socket unit activates, breadth first: the table itself is the queue. */
+/* The unit a socket or timer unit starts, when it is loaded. */
+static struct service *activated_by(struct loader *l, const struct service *s)
+{
+	char name[SERVICE_NAME_MAX];
+	const char *target = triggered_name(s, name, sizeof name);
+
+	return target ? find(l, target) : NULL;
+}
+
+/* Load everything the loaded units pull in (Wants Requires BindsTo), and the unit each
+ * socket or timer unit starts, breadth first: the table itself is the queue. */
 static void load_pulled(struct loader *l, size_t from)
 {
 	for (size_t i = from; i < l->count; i++) {
-		if (l->out[i].kind == UNIT_SOCKET) {
-			char name[SERVICE_NAME_MAX];
-			socket_unit_service(&l->out[i], name, sizeof name);
-			load_unit(l, name); /* a missing one fails the socket unit at run time */
-		}
+		char target[SERVICE_NAME_MAX];
+		/* A missing one fails the socket or timer unit at run time. */
+		if (!l->out[i].failed && triggered_name(&l->out[i], target, sizeof target))
+			load_unit(l, target);
 		for (size_t k = 0; k < PULLS; k++) {
 			const struct service_name_list *list = pulls(&l->out[i], k);
 			for (size_t j = 0; j < list->count; j++) {
@@ -887,8 +894,8 @@ static bool reach(bool *set, size_t i)
 	return true;
 }
 
-/* Grow set to everything its units pull in; with triggers, also to the services its
- * socket units activate (they are needed, but started on traffic, not pulled in). */
+/* Grow set to everything its units pull in; with triggers, also to the units its
+ * socket and timer units start (they are needed, but started on traffic, not pulled in). */
 static void spread(struct loader *l, bool *set, bool triggers)
 {
 	bool changed = true;

@@ -27,11 +27,13 @@
 #include "socket-unit.h"
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h"
+#include "unit-timer.h"
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
 	       SECTION_INSTALL, /* U1 */
-	       SECTION_MOUNT, SECTION_SLICE /* unit kinds (unit-kinds): init/unit-kinds.c */ };
+	       SECTION_MOUNT, SECTION_SLICE, /* unit kinds (unit-kinds): init/unit-kinds.c */
+	       SECTION_TIMER /* timer units: init/unit-timer.c */ };
 
 struct parser {
 	struct service *svc;
@@ -2002,6 +2004,12 @@ static int parse_unit_kinds(struct parser *p, const struct key *k, const char *v
 	return unit_kinds_parse(p->svc, p->diag, p->line, k->name, value);
 }
 
+/* timer units: the [Timer] keys (unit-timer.c) */
+static int parse_unit_timer(struct parser *p, const struct key *k, const char *value)
+{
+	return unit_timer_parse(p->svc, p->diag, p->line, k->name, value);
+}
+
 /* JobTimeoutSec=: for a device how long a start waits for it to appear (unit-kinds), for
  * every other unit how long a start waits on its dependencies (unit-runtime2). */
 static int parse_job_timeout(struct parser *p, const struct key *k, const char *value)
@@ -2039,6 +2047,22 @@ static const struct key keys[] = {
 	{ SECTION_UNIT, "WantsMountsFor", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Slice", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Delegate", parse_unit_kinds, 0, 0, 0, false },
+	/* timer units (unit-timer.c) */
+	{ SECTION_TIMER, "OnActiveSec", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "OnBootSec", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "OnStartupSec", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "OnUnitActiveSec", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "OnUnitInactiveSec", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "OnCalendar", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "Unit", parse_unit_timer, 0, 0, 0, true },
+	{ SECTION_TIMER, "Persistent", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "RemainAfterElapse", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "RandomizedDelaySec", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "FixedRandomDelay", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "AccuracySec", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "WakeSystem", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "OnClockChange", parse_unit_timer, 0, 0, 0, false },
+	{ SECTION_TIMER, "OnTimezoneChange", parse_unit_timer, 0, 0, 0, false },
 	{ SECTION_MOUNT, "What", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_MOUNT, "Where", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_MOUNT, "Type", parse_unit_kinds, 0, 0, 0, false },
@@ -2284,6 +2308,7 @@ static const char *section_name(enum section section)
 	case SECTION_INSTALL: return "Install";
 	case SECTION_MOUNT: return "Mount"; /* unit-kinds */
 	case SECTION_SLICE: return "Slice";
+	case SECTION_TIMER: return "Timer"; /* timer units */
 	default: return "?";
 	}
 }
@@ -2381,6 +2406,8 @@ static void section_header(struct parser *p, char *line)
 		p->section = SECTION_MOUNT;
 	} else if (strcmp(name, "Slice") == 0 && p->svc->kind == UNIT_SLICE) {
 		p->section = SECTION_SLICE;
+	} else if (strcmp(name, "Timer") == 0 && p->svc->kind == UNIT_TIMER) {
+		p->section = SECTION_TIMER;
 	} else if (strcmp(name, "Install") == 0) { /* U1 */
 		p->section = SECTION_INSTALL;
 		p->svc->has_install = true;
@@ -2527,6 +2554,7 @@ static void validate(struct service *svc, const struct service_diag *diag)
 	if (svc->type == SERVICE_DBUS && !svc->bus_name) /* U4 */
 		service_fail(svc, diag, 0, "Type=dbus without BusName=");
 	unit_kinds_validate(svc, diag); /* unit kinds (unit-kinds) */
+	unit_timer_validate(svc, diag); /* timer units */
 	if (svc->kind != UNIT_SERVICE)
 		return; /* U1: targets have nothing to run */
 	if (unit_name_is_template(svc->name)) {
@@ -2605,6 +2633,7 @@ int service_init(struct service *svc, const char *name, const char *path)
 	str_copy(svc->name, sizeof svc->name, name);
 	svc->kind = unit_name_kind(name); /* U1 */
 	svc->default_dependencies = true;
+	svc->timer.flags = TIMER_KEEP; /* RemainAfterElapse=yes */
 	return 0;
 }
 

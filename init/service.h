@@ -269,6 +269,18 @@ struct unit_kinds_spec {
 	uint8_t delegate;        /* Delegate=: 0 no, else UNIT_DELEGATE_YES | controllers */
 };
 
+/* timer units (init/unit-timer.h, docs/timers.md): the [Timer] section */
+#define TIMER_MONO_MAX 8 /* OnActiveSec=, OnBootSec= ... assignments in one unit */
+struct timer_spec {
+	strref calendar;          /* OnCalendar=: the events as written, "\n"-separated */
+	strref unit;              /* Unit=: canonical; 0: the service named as the timer */
+	uint64_t mono_ms[TIMER_MONO_MAX]; /* the On*Sec= spans, in file order */
+	uint8_t mono_base[TIMER_MONO_MAX]; /* enum timer_base of each */
+	uint8_t mono_count;
+	uint8_t flags;            /* TIMER_PERSISTENT, TIMER_KEEP, TIMER_FIXED_DELAY */
+	uint32_t random_delay_ms; /* RandomizedDelaySec= (capped at ~49 days) */
+};
+
 /* Each service starts on a page of its own (sizeof is then 3 pages): only its used bytes
  * are ever touched (service_copy()), ~3 KiB for a typical unit, so a loaded unit costs
  * PID 1 one resident page instead of the two a 10.8 KiB stride straddles. */
@@ -360,6 +372,7 @@ struct service {
 	struct service_name_list wanted_by, required_by, alias, also;
 	strref default_instance;
 	struct unit_kinds_spec kinds; /* unit kinds (unit-kinds) */
+	struct timer_spec timer;      /* timer units: kind == UNIT_TIMER only */
 
 	/* runtime keys (unit-runtime2): parsed by unit-runtime-keys.c, acted on by
 	 * svc-runtime.c and fdstore.c */

@@ -33,6 +33,7 @@
 #include "svc-runtime.h"      /* unit-runtime2 */
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h" /* unit kinds (unit-kinds) */
+#include "unit-timer.h" /* timer units */
 #include "parse.h"
 
 #define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
@@ -127,6 +128,7 @@ static void set_state(struct unit *u, enum unit_state s)
 		return;
 	u->state = s;
 	u->since_us = now_us();
+	timer_units_changed(); /* timer units: OnUnitActiveSec= ... count from such changes */
 	log_debug("%s: %s", name_of(u), state_names[s]);
 	stop_bound(u, s);
 }
@@ -165,6 +167,7 @@ static void unit_reset(struct unit *u, struct service *svc)
 		u->listen_fd[i] = -1;
 	u->trigger_window_ms = u->failure_window_ms = -1;
 	u->watchdog_deadline_ms = u->watchdog_usec_override = -1; /* unit-runtime2 */
+	u->timer_due_ms = u->timer_last_ms = u->timer_last_wall = u->timer_next_wall = -1;
 }
 
 /* U4: a service a socket unit activates waits for traffic instead of starting at boot,
@@ -174,6 +177,12 @@ static bool waits_for_socket(const struct unit *u, const struct service *all, si
 {
 	return u->svc->kind == UNIT_SERVICE && !u->svc->pulled &&
 	       sockets_activate(all, n, u->svc->name);
+}
+
+/* timer units: what a timer starts waits for the timer, unless pulled in. */
+static bool waits_for_timer(const struct unit *u, const struct service *all, size_t n)
+{
+	return !u->svc->pulled && unit_timer_triggers(all, n, u->svc->name);
 }
 
 static void unit_classify(struct unit *u, const struct service *all, size_t n)
@@ -187,7 +196,7 @@ static void unit_classify(struct unit *u, const struct service *all, size_t n)
 		snprintf(u->error, sizeof u->error, "%s", s->error);
 	} else if (sv.cfg.essential_only && !s->essential) {
 		u->state = UNIT_INACTIVE;
-	} else if (waits_for_socket(u, all, n)) {
+	} else if (waits_for_socket(u, all, n) || waits_for_timer(u, all, n)) {
 		u->state = UNIT_INACTIVE;
 	} else {
 		u->state = UNIT_WAITING;
@@ -217,6 +226,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	sv.spawn.console_fd = -1;
 	sv.spawn.caught_signals = emergency_caught_signals();
 	svc_cgroup_init(cfg->cgroup_root, cfg->cgroup_options);
+	timer_units_set_startup(cfg->userspace_start_us / 1000); /* timer units */
 	unit_cmdline_target(sv.default_target, sizeof sv.default_target);
 	load_units(sv.services, &sv.count);
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
@@ -720,6 +730,39 @@ static void recheck_passive(void)
 	}
 }
 
+/* timer units (unit-timer-run.c): a timer is ready once it knows what it starts. */
+static void start_timer(struct unit *u)
+{
+	char err[UNIT_ERROR_MAX];
+
+	u->started_us = now_us();
+	u->ready_us = -1;
+	u->result = SVC_RESULT_SUCCESS;
+	if (timer_unit_start(u, err, sizeof err) < 0)
+		fail_unit(u, "%s", err);
+	else
+		mark_ready(u);
+}
+
+static void tick_timer(struct unit *u, long long now)
+{
+	if (sv.stopping_all) /* shutdown starts nothing more */
+		return;
+	switch (timer_unit_tick(u, now)) {
+	case TIMER_DONE: /* RemainAfterElapse=no */
+		log_info("%s: elapsed for the last time", name_of(u));
+		u->stopped_us = now_us();
+		set_state(u, UNIT_STOPPED);
+		break;
+	case TIMER_LIMIT:
+		fail_unit(u, "trigger limit hit: elapsed more than %d times within %d ms",
+			  TIMER_TRIGGER_BURST, TIMER_TRIGGER_WINDOW_MS);
+		break;
+	case TIMER_WAIT:
+		break;
+	}
+}
+
 static void begin_start(struct unit *u)
 {
 	char err[UNIT_ERROR_MAX];
@@ -747,6 +790,10 @@ static void begin_start(struct unit *u)
 	}
 	if (unit_kind_passive(u->svc->kind)) { /* unit kinds (unit-kinds) */
 		start_passive(u);
+		return;
+	}
+	if (u->svc->kind == UNIT_TIMER) { /* timer units: active while waiting to elapse */
+		start_timer(u);
 		return;
 	}
 	if (u->svc->kind == UNIT_TARGET) { /* U1: reached once what it is after is done */
@@ -1278,6 +1325,7 @@ void supervisor_tick(long long now)
 		if (u->deadline_ms >= 0 && now >= u->deadline_ms)
 			handle_timeout(u);
 		runtime_tick(u, now); /* unit-runtime2 */
+		tick_timer(u, now); /* timer units */
 		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL))
 			maybe_stopped(u);
 		lifecycle_tick(u);
@@ -1319,6 +1367,8 @@ long long supervisor_next_deadline(void)
 		}
 		if (runtime_next_deadline(u) >= 0 && (d < 0 || runtime_next_deadline(u) < d))
 			d = runtime_next_deadline(u); /* unit-runtime2 */
+		if (timer_unit_due(u) >= 0 && (d < 0 || timer_unit_due(u) < d))
+			d = timer_unit_due(u); /* timer units */
 		if (d >= 0 && (next < 0 || d < next))
 			next = d;
 	}
@@ -1356,6 +1406,7 @@ size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 	if (n == 3 * sv.count) /* U4: watched sockets after the units' slots */
 		n += sockets_pollfds(sv.units, sv.count, fds + n, max - n);
 	n += passive_pollfds(fds + n, max - n); /* unit kinds (unit-kinds) */
+	n += timer_units_pollfds(sv.units, sv.count, fds + n, max - n); /* timer units */
 	return n;
 }
 
@@ -1477,6 +1528,7 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
 			socket_traffic(sock);
 	}
 	unit_kinds_handle_pollfds(fds, n); /* unit kinds (unit-kinds) */
+	timer_units_handle_pollfds(sv.units, sv.count, fds, n); /* timer units */
 }
 
 /* ---- notify ------------------------------------------------------------------------- */

@@ -90,6 +90,14 @@ struct unit {
 	long long watchdog_deadline_ms;   /* next WATCHDOG=1 due (CLOCK_BOOTTIME), -1: off */
 	long long watchdog_usec_override; /* WATCHDOG_USEC= from the service, -1: none */
 	bool watchdog_fired;              /* this stop sends WatchdogSignal= */
+	/* timer units (init/unit-timer-run.c); the times carry over a re-exec */
+	long long timer_due_ms;      /* next elapse (CLOCK_BOOTTIME ms), -1 none */
+	long long timer_last_ms;     /* last elapse (CLOCK_BOOTTIME ms), -1 never */
+	long long timer_last_wall;   /* last elapse, seconds since the epoch (Persistent=), -1 */
+	long long timer_start_wall;  /* when the timer started, seconds since the epoch */
+	long long timer_next_wall;   /* next calendar elapse, seconds since the epoch, -1 */
+	uint32_t timer_random_ms;    /* RandomizedDelaySec= drawn for the coming elapse */
+	unsigned timer_gen;          /* the generation timer_due_ms was computed in */
 };
 
 struct supervisor_config {

@@ -29,6 +29,9 @@ enum unit_compat_class { COMPAT_HARMLESS, COMPAT_CHANGES, COMPAT_REFUSED };
 #define COMPAT_SERVICE 0x2u
 #define COMPAT_SOCKET 0x4u
 #define COMPAT_INSTALL 0x8u
+/* sections of the other unit kinds: the docs' table names them (no row uses them) */
+#define COMPAT_MOUNT 0x10u
+#define COMPAT_TIMER 0x20u
 /* systemd.exec(5), systemd.kill(5) and systemd.resource-control(5) keys */
 #define COMPAT_EXEC (COMPAT_SERVICE | COMPAT_SOCKET)
 

@@ -4,7 +4,7 @@
 #
 # Each package is fetched with `apt-get download` (apt-get update first when apt has no
 # package lists), and only its system unit files are kept: *.service, *.socket, *.target,
-# drop-ins (*.d/*.conf) and .wants/.requires links, exactly as the package ships them,
+# *.timer, drop-ins (*.d/*.conf) and .wants/.requires links, exactly as the package ships them,
 # under $EMBER_UNIT_CORPUS/<package>/<path in the package>, e.g.
 #   ~/.cache/ember/unit-corpus/dbus-daemon/lib/systemd/system/dbus.service
 # Debian 12 ships units in lib/systemd/system and usr/lib/systemd/system; user units
@@ -40,6 +40,8 @@ if [ "${1:-}" = "--list" ]; then
 fi
 [ $# -gt 0 ] && PACKAGES="$*"
 
+# The kinds kept: a change re-extracts every package (from the .debs kept below).
+KINDS=kinds-2 # service socket target timer
 mkdir -p "$CORPUS/.debs"
 status=0
 
@@ -62,7 +64,7 @@ keep_units() {
 		\( -type f -o -type l \) 2>/dev/null) |
 	while IFS= read -r f; do
 		case "$f" in
-		*.service | *.socket | *.target | *.d/*.conf) ;;
+		*.service | *.socket | *.target | *.timer | *.d/*.conf) ;;
 		*) continue ;;
 		esac
 		mkdir -p "$2/$(dirname "$f")"
@@ -84,7 +86,7 @@ fetch() {
 		echo "unit-corpus: $pkg: no such package in apt's lists" >&2
 		return 1
 	fi
-	if [ -f "$CORPUS/$pkg/.version" ] && [ "$(cat "$CORPUS/$pkg/.version")" = "$version" ]; then
+	if [ -f "$CORPUS/$pkg/.version" ] && [ "$(cat "$CORPUS/$pkg/.version")" = "$version $KINDS" ]; then
 		return 0
 	fi
 	deb=$(find "$CORPUS/.debs" -name "${pkg}_*.deb" 2>/dev/null | head -n 1)
@@ -102,7 +104,7 @@ fetch() {
 	mkdir -p "$CORPUS/$pkg.new"
 	keep_units "$tmp" "$CORPUS/$pkg.new"
 	rm -rf "$tmp"
-	echo "$version" >"$CORPUS/$pkg.new/.version"
+	echo "$version $KINDS" >"$CORPUS/$pkg.new/.version"
 	rm -rf "$CORPUS/$pkg"
 	mv "$CORPUS/$pkg.new" "$CORPUS/$pkg"
 }

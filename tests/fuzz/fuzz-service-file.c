@@ -1,6 +1,7 @@
-// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c
-/* A service file (init/service.c init/unit-runtime-keys.c): any bytes are parsed, validated, and either usable or
- * failed; never a crash. */
+// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c
+/* A unit file (init/service.c init/unit-runtime-keys.c): any bytes are parsed,
+ * validated, and either usable or failed; never a crash. Each input is read twice: as a
+ * service and as a timer unit (its [Timer] keys, OnCalendar= events: unit-timer.c). */
 #include "fuzz.h"
 #include "service.h"
 
@@ -16,6 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct service_diag diag = { quiet, NULL, false };
 
 	if (service_init(&svc, "fuzz", "/fuzz/fuzz.service") < 0)
+		abort();
+	service_parse(&svc, (const char *)data, size, &diag);
+	if (service_init(&svc, "fuzz.timer", "/fuzz/fuzz.timer") < 0) /* timer units */
 		abort();
 	service_parse(&svc, (const char *)data, size, &diag);
 	return 0;

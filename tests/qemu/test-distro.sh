@@ -92,14 +92,16 @@ stop_guest() {
 keep_log() { cp "$1" "$TOP/out/test-logs/qemu-console-$2.log"; echo "console log kept: out/test-logs/qemu-console-$2.log"; }
 
 # ---- systemd's reference: the services it brings up on this disk (cached) -------------
-ref=$cache/systemd-services-$refkey.txt
-if [ ! -s "$ref" ]; then
+ref=$cache/systemd-services-$refkey.txt tref=$cache/systemd-timers-$refkey.txt
+if [ ! -s "$ref" ] || [ ! -e "$tref" ]; then
 	log=$work/console-systemd.log
 	boot systemd "$log"
 	if wait_ssh; then
 		sleep 20 # its timers and late starters
 		gssh 'systemctl list-units --type=service --state=active --no-legend --plain' |
 			awk '{ sub(/\.service$/, "", $1); print $1 }' | sort >"$ref.tmp" && mv "$ref.tmp" "$ref"
+		gssh 'systemctl list-units --type=timer --state=active --no-legend --plain' |
+			awk '{ print $1 }' | sort >"$tref.tmp" && mv "$tref.tmp" "$tref"
 	fi
 	stop_guest "$log" || echo "distro: the systemd boot did not power off in time"
 	[ -s "$ref" ] || { keep_log "$log" distro-systemd; skip distro-compare-systemd "systemd's boot gave no service list"; }
@@ -247,6 +249,34 @@ if [ -s "$ref" ]; then
 	[ -z "$missing" ] && pass distro-same-services-as-systemd ||
 		fail distro-same-services-as-systemd "not up under ember: $(echo $missing)"
 fi
+
+# ---- the same timers as systemd (docs/timers.md) ----------------------------------------
+if [ -s "$tref" ]; then
+	awk 'NR > 1 && $2 == "ready" && $1 ~ /\.timer$/ { print $1 }' "$list" | sort >"$work/ember-timers.txt"
+	echo "distro: timers active under systemd: $(echo $(cat "$tref"))"
+	missing=$(comm -23 "$tref" "$work/ember-timers.txt")
+	[ -z "$missing" ] && pass distro-same-timers-as-systemd ||
+		fail distro-same-timers-as-systemd "not active under ember: $(echo $missing)"
+fi
+timers=$(gssh 'emberctl list-timers' 2>&1)
+echo "distro: emberctl list-timers:"
+printf '%s\n' "$timers" | sed 's/^/  /'
+# apt-daily.timer's next elapse is one of its calendar times (6:00 or 18:00, plus up to
+# 12 h of RandomizedDelaySec=): a date, not n/a
+printf '%s\n' "$timers" | grep -Eq '^[A-Z][a-z]{2} [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8} .* apt-daily\.timer +apt-daily$' &&
+	pass distro-timer-next-elapse || fail distro-timer-next-elapse "no next elapse for apt-daily.timer"
+# The clock is stepped two days ahead (NTP on a phone that booted at its RTC's time): the
+# calendar timers count from the new time, none elapses for the days "missed" (their
+# stamps were made at this boot), each next elapse is after the new time. Then back.
+jumped=$(gssh 'date -s "+2 days" >/dev/null; sleep 1; date +%s; emberctl --json list-timers; date -s "-2 days" >/dev/null' 2>&1)
+now2=$(printf '%s\n' "$jumped" | head -n 1)
+late=$(printf '%s\n' "$jumped" | tail -n +2 | tr '{' '\n' |
+	awk -v now="$now2" -F'"next_elapse_s":' '/"name":"(apt-daily|apt-daily-upgrade|dpkg-db-backup|fstrim|e2scrub_all)\.timer"/ {
+		split($2, v, ","); if (v[1] + 0 < now + 0) print "next-in-the-past" }
+		/"name":"(apt-daily|apt-daily-upgrade|dpkg-db-backup|fstrim|e2scrub_all)\.timer"/ && !/"last_elapse_s":-1/ { print "elapsed" }')
+seen=$(gssh 'dmesg' 2>/dev/null | grep -c 'the clock was set')
+[ -z "$late" ] && [ "${seen:-0}" -ge 1 ] && pass distro-timers-clock-step ||
+	fail distro-timers-clock-step "after the step: ${late:-ok}; 'clock was set' logged ${seen:-0} times; $(printf '%s' "$jumped" | head -c 600)"
 
 # ---- poweroff: a file written just before it survives, the file system is clean --------
 token="ember-$(date +%s)-$$"

@@ -1,9 +1,10 @@
-// sources: emberctl/records.c emberctl/show.c
+// sources: emberctl/records.c emberctl/show.c emberctl/timers.c
 /* emberctl's views of list and status replies, from fixed record texts: the table,
  * the systemctl-like status, JSON, and never a raw control byte on the terminal. */
 #include "harness.h"
 #include "records.h"
 #include "show.h"
+#include "timers.h"
 
 #include <stdlib.h>
 
@@ -193,6 +194,45 @@ static void terminal_output_is_escaped(void)
 	CHECK(safe_width("\xc3\xa9t\x01") == 6);
 }
 
+/* timer units: list-timers shows the active timers only, in local time (TZ=UTC here),
+ * with hostile names escaped; status adds Trigger/Triggers/Last. */
+static const char timer_reply[] =
+	"name=apt-daily.timer\nstate=ready\ntype=timer\ntriggers=apt-daily\n"
+	"next_elapse_s=1796544000\nlast_elapse_s=-1\n\n"
+	"name=sshd\nstate=running\ntype=notify\n\n"
+	"name=gone.timer\nstate=stopped\ntype=timer\ntriggers=gone\nnext_elapse_s=-1\n"
+	"last_elapse_s=1796450000\n\n"
+	"name=x\\x1b[2J.timer\nstate=ready\ntype=timer\ntriggers=e\\x1b]0;t\nnext_elapse_s=-1\n"
+	"last_elapse_s=1796450000\n\n";
+
+static void list_timers_table(void)
+{
+	FILE *f;
+
+	setenv("TZ", "UTC", 1);
+	load(timer_reply);
+	f = capture();
+	show_timers(f, &set, 1796540400); /* Sun 2026-12-06 07:00 UTC, 1 h before apt-daily */
+	fclose(f);
+	CHECK(strstr(out, "Sun 2026-12-06 08:00:00 UTC  1h 0min") != NULL);
+	CHECK(strstr(out, "apt-daily.timer              apt-daily\n") != NULL);
+	CHECK(strstr(out, "gone.timer") == NULL && strstr(out, "sshd") == NULL);
+	CHECK(strstr(out, "x\\x1b[2J.timer") != NULL && strchr(out, 0x1b) == NULL);
+	CHECK(strstr(out, "n/a") != NULL);
+	CHECK(strstr(out, "2 timers listed.") != NULL);
+	f = capture();
+	show_timers_json(f, &set);
+	fclose(f);
+	CHECK(strstr(out, "\"next_elapse_s\":1796544000") != NULL);
+	CHECK(strstr(out, "gone.timer") == NULL);
+	f = capture();
+	show_status(f, &set.rec[0], 0);
+	fclose(f);
+	CHECK(strstr(out, "     Trigger: Sun 2026-12-06 08:00:00 UTC (in ") != NULL);
+	CHECK(strstr(out, "    Triggers: apt-daily\n") != NULL);
+	CHECK(strstr(out, "        Last: n/a\n") != NULL);
+}
+
 static void malformed_records_are_refused(void)
 {
 	char err[256];
@@ -215,6 +255,7 @@ int main(void)
 	RUN(durations_and_sizes);
 	RUN(terminal_output_is_escaped);
 	RUN(malformed_records_are_refused);
+	RUN(list_timers_table);
 	records_free(&set);
 	free(out);
 	return harness_done();

@@ -1,0 +1,100 @@
+/* emberctl list-timers and the timer lines of status; see timers.h. */
+#include "timers.h"
+
+#include <string.h>
+#include <time.h>
+
+static bool is_timer(const struct ctl_record *rec)
+{
+	return strcmp(rec_str(rec, "type"), "timer") == 0;
+}
+
+/* As systemctl list-timers: the timers that are active (waiting to elapse). */
+static bool listed(const struct ctl_record *rec)
+{
+	return is_timer(rec) && strcmp(rec_str(rec, "state"), "ready") == 0;
+}
+
+/* "Sat 2026-12-05 06:00:00 UTC", or "n/a" when unset. */
+static void format_wall(char *buf, size_t size, long long at)
+{
+	time_t t = (time_t)at;
+	struct tm tm;
+
+	if (at < 0 || !localtime_r(&t, &tm) ||
+	    strftime(buf, size, "%a %Y-%m-%d %H:%M:%S %Z", &tm) == 0)
+		snprintf(buf, size, "n/a");
+}
+
+/* How far at is from now: "3h 2min", "n/a" when unset. */
+static void format_gap(char *buf, size_t size, long long at, long long now)
+{
+	if (at < 0) {
+		snprintf(buf, size, "n/a");
+		return;
+	}
+	format_duration(buf, size, (at > now ? at - now : now - at) * 1000000LL);
+}
+
+void show_timers(FILE *f, const struct record_set *set, long long now)
+{
+	char next[48], left[32], last[48], passed[32];
+	size_t shown = 0;
+
+	fprintf(f, "%-28s %-12s %-28s %-12s %-28s %s\n", "NEXT", "LEFT", "LAST", "PASSED",
+		"UNIT", "ACTIVATES");
+	for (size_t i = 0; i < set->count; i++) {
+		const struct ctl_record *r = &set->rec[i];
+		if (!listed(r))
+			continue;
+		format_wall(next, sizeof next, rec_int(r, "next_elapse_s"));
+		format_gap(left, sizeof left, rec_int(r, "next_elapse_s"), now);
+		format_wall(last, sizeof last, rec_int(r, "last_elapse_s"));
+		format_gap(passed, sizeof passed, rec_int(r, "last_elapse_s"), now);
+		fprintf(f, "%-28s %-12s %-28s %-12s ", next, left, last, passed);
+		print_safe(f, rec_str(r, "name"));
+		for (size_t w = safe_width(rec_str(r, "name")); w < 29; w++)
+			fputc(' ', f);
+		print_safe(f, rec_str(r, "triggers"));
+		fputc('\n', f);
+		shown++;
+	}
+	fprintf(f, "\n%zu timer%s listed.\n", shown, shown == 1 ? "" : "s");
+}
+
+void show_timers_json(FILE *f, const struct record_set *set)
+{
+	bool first = true;
+
+	fputc('[', f);
+	for (size_t i = 0; i < set->count; i++) {
+		if (!listed(&set->rec[i]))
+			continue;
+		if (!first)
+			fputc(',', f);
+		record_json(f, &set->rec[i]);
+		first = false;
+	}
+	fputs("]\n", f);
+}
+
+void show_timer_lines(FILE *f, const struct ctl_record *rec, long long now)
+{
+	char when[48], gap[32];
+
+	if (!is_timer(rec))
+		return;
+	format_wall(when, sizeof when, rec_int(rec, "next_elapse_s"));
+	format_gap(gap, sizeof gap, rec_int(rec, "next_elapse_s"), now);
+	fprintf(f, "%12s: %s%s%s%s\n", "Trigger", when, rec_int(rec, "next_elapse_s") < 0 ? "" : " (in ",
+		rec_int(rec, "next_elapse_s") < 0 ? "" : gap,
+		rec_int(rec, "next_elapse_s") < 0 ? "" : ")");
+	fprintf(f, "%12s: ", "Triggers");
+	print_safe(f, rec_str(rec, "triggers"));
+	fputc('\n', f);
+	format_wall(when, sizeof when, rec_int(rec, "last_elapse_s"));
+	format_gap(gap, sizeof gap, rec_int(rec, "last_elapse_s"), now);
+	fprintf(f, "%12s: %s%s%s%s\n", "Last", when, rec_int(rec, "last_elapse_s") < 0 ? "" : " (",
+		rec_int(rec, "last_elapse_s") < 0 ? "" : gap,
+		rec_int(rec, "last_elapse_s") < 0 ? "" : " ago)");
+}

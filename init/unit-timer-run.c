@@ -1,0 +1,400 @@
+/* Timer units at run time: the next elapse of each active timer, starting its unit, the
+ * Persistent= stamps and the clock watch. See unit-timer.h and docs/timers.md.
+ *
+ * The next elapse is computed again only when something it depends on changed (a unit
+ * started or stopped, the clock was set, the timer elapsed): a generation counter, so a
+ * busy boot does not parse calendar events on every turn of the main loop. */
+#include "unit-timer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "calendar.h"
+#include "io.h"
+#include "log.h"
+#include "parse.h"
+#include "supervisor.h"
+
+static struct {
+	unsigned generation;     /* bumped by timer_units_changed() */
+	int clock_fd;            /* the clock watch (timerfd), -1 until a calendar timer runs */
+	long long armed_wall;    /* where clock_fd is armed, seconds since the epoch; -1 */
+	long long startup_ms;    /* PID 1's start, CLOCK_BOOTTIME ms */
+} tm = { 1, -1, -1, 0 };
+
+static long long boot_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static long long wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void timer_units_changed(void)
+{
+	tm.generation++;
+}
+
+void timer_units_set_startup(long long startup_ms)
+{
+	tm.startup_ms = startup_ms;
+}
+
+/* ---- Persistent=: the stamp file ---------------------------------------------------- */
+
+static int stamp_path(const struct unit *u, char *out, size_t size)
+{
+	int n = snprintf(out, size, "%s/stamp-%s", TIMER_STAMP_DIR, u->svc->name);
+
+	return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+/* As systemd: a stamp is the time of the last elapse; a missing one is made now (so a
+ * first boot does not count as missed); one in the future (a clock set back) is not
+ * used. */
+static void stamp_read(struct unit *u, long long now_wall)
+{
+	char path[SERVICE_PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (stamp_path(u, path, sizeof path) < 0)
+		return;
+	if (stat(path, &st) == 0) {
+		if ((long long)st.st_mtime <= now_wall)
+			u->timer_last_wall = (long long)st.st_mtime;
+		else
+			log_warn("%s: %s lies in the future, not used", u->svc->name, path);
+		return;
+	}
+	if (errno != ENOENT || (io_mkdir_p(TIMER_STAMP_DIR, 0755) < 0 && errno != EEXIST))
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void stamp_write(const struct unit *u, long long wall)
+{
+	char path[SERVICE_PATH_MAX];
+	struct timespec times[2] = { { .tv_sec = (time_t)wall }, { .tv_sec = (time_t)wall } };
+	int fd;
+
+	if (stamp_path(u, path, sizeof path) < 0 ||
+	    (io_mkdir_p(TIMER_STAMP_DIR, 0755) < 0 && errno != EEXIST))
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 || futimens(fd, times) < 0)
+		log_warn("%s: cannot record the elapse in %s: %s", u->svc->name, path,
+			 strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- RandomizedDelaySec= -------------------------------------------------------------- */
+
+/* FixedRandomDelay=yes: the same delay on every elapse of this timer on this machine,
+ * from the machine id and the unit's name. */
+static uint32_t fixed_delay(const struct unit *u)
+{
+	char id[64] = "";
+	uint32_t h = 2166136261u;
+
+	if (io_read_file("/etc/machine-id", id, sizeof id) < 0)
+		id[0] = '\0';
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (const char *p = u->svc->name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return h;
+}
+
+static void draw_delay(struct unit *u)
+{
+	uint32_t r = 0, range = u->svc->timer.random_delay_ms;
+
+	if (range == 0) {
+		u->timer_random_ms = 0;
+		return;
+	}
+	if (u->svc->timer.flags & TIMER_FIXED_DELAY)
+		r = fixed_delay(u);
+	else if (getrandom(&r, sizeof r, GRND_NONBLOCK) != sizeof r)
+		r = (uint32_t)boot_ms() * 2654435761u; /* no entropy yet: spread is all we need */
+	u->timer_random_ms = r % range;
+}
+
+/* ---- the next elapse ---------------------------------------------------------------- */
+
+static const struct unit *target_of(const struct unit *u)
+{
+	char name[SERVICE_NAME_MAX];
+
+	return supervisor_find(unit_timer_target(u->svc, name, sizeof name));
+}
+
+static long long latest(long long a, long long b)
+{
+	return a > b ? a : b;
+}
+
+/* What a monotonic trigger counts from (CLOCK_BOOTTIME ms), -1 when it has not happened
+ * (OnUnitActiveSec= of a unit that never ran waits for its first run). */
+static long long mono_base(const struct unit *u, enum timer_base base)
+{
+	const struct unit *t;
+
+	switch (base) {
+	case TIMER_ON_ACTIVE:
+		return u->started_us < 0 ? -1 : u->started_us / 1000;
+	case TIMER_ON_BOOT:
+		return 0;
+	case TIMER_ON_STARTUP:
+		return tm.startup_ms;
+	case TIMER_ON_UNIT_ACTIVE:
+		t = target_of(u);
+		return t && t->started_us >= 0 ? t->started_us / 1000 : -1;
+	case TIMER_ON_UNIT_INACTIVE:
+		t = target_of(u);
+		return t ? latest(t->stopped_us, t->failed_us) / 1000 : -1;
+	}
+	return -1;
+}
+
+/* Each monotonic trigger elapses once per base: not again once the timer elapsed at or
+ * after that time. */
+static long long next_mono(const struct unit *u)
+{
+	const struct timer_spec *t = &u->svc->timer;
+	long long next = -1;
+
+	for (unsigned i = 0; i < t->mono_count; i++) {
+		long long base = mono_base(u, (enum timer_base)t->mono_base[i]), at;
+		if (base < 0)
+			continue;
+		at = base + (long long)t->mono_ms[i];
+		if (u->timer_last_ms >= 0 && u->timer_last_ms >= at)
+			continue;
+		if (next < 0 || at < next)
+			next = at;
+	}
+	return next;
+}
+
+/* The first calendar elapse after the last one (or after the timer's start), seconds
+ * since the epoch; -1 none. A Persistent= timer's last elapse comes from its stamp, so
+ * one missed while the system was off is in the past: it elapses at once. */
+static long long next_wall(const struct unit *u)
+{
+	char events[SERVICE_LINE_MAX], err[128];
+	char *save = NULL;
+	long long base = u->timer_last_wall >= 0 ? u->timer_last_wall : u->timer_start_wall;
+	long long next = -1, at;
+
+	if (!u->svc->timer.calendar)
+		return -1;
+	str_copy(events, sizeof events, service_str(u->svc, u->svc->timer.calendar));
+	for (char *e = strtok_r(events, "\n", &save); e; e = strtok_r(NULL, "\n", &save)) {
+		struct calendar_spec spec;
+		if (calendar_parse(e, &spec, err, sizeof err) < 0 ||
+		    calendar_next(&spec, base, &at) < 0)
+			continue;
+		if (next < 0 || at < next)
+			next = at;
+	}
+	return next;
+}
+
+static void compute(struct unit *u, long long now)
+{
+	long long mono = next_mono(u), due = mono;
+
+	u->timer_next_wall = next_wall(u);
+	if (u->timer_next_wall >= 0) {
+		long long cal = now + u->timer_next_wall * 1000 - wall_ms();
+		cal = cal < now ? now : cal;
+		due = due < 0 || cal < due ? cal : due;
+	}
+	u->timer_due_ms = due < 0 ? -1 : due + u->timer_random_ms;
+	u->timer_gen = tm.generation;
+}
+
+/* ---- the supervisor's calls ---------------------------------------------------------- */
+
+int timer_unit_start(struct unit *u, char *err, size_t size)
+{
+	char name[SERVICE_NAME_MAX];
+	const struct unit *t = supervisor_find(unit_timer_target(u->svc, name, sizeof name));
+	long long now_wall = wall_ms() / 1000;
+
+	if (!t || t->state == UNIT_MASKED || t->state == UNIT_INVALID) {
+		snprintf(err, size, "%s: %s, nothing to start", name, !t ? "not found"
+			 : unit_state_name(t->state));
+		return -1;
+	}
+	u->timer_start_wall = now_wall;
+	if ((u->svc->timer.flags & TIMER_PERSISTENT) && u->timer_last_wall < 0)
+		stamp_read(u, now_wall);
+	draw_delay(u);
+	compute(u, boot_ms());
+	return 0;
+}
+
+static void elapse(struct unit *u, long long now)
+{
+	char name[SERVICE_NAME_MAX], err[UNIT_ERROR_MAX];
+	long long wall = wall_ms() / 1000;
+
+	unit_timer_target(u->svc, name, sizeof name);
+	/* The wall clock may read a hair before the elapse the boot clock reached: the last
+	 * elapse is at least that one, so it is not found again. */
+	if (u->timer_next_wall >= 0 && u->timer_next_wall <= wall + 1)
+		wall = latest(wall, u->timer_next_wall);
+	u->timer_last_ms = now;
+	u->timer_last_wall = wall;
+	if (u->svc->timer.flags & TIMER_PERSISTENT)
+		stamp_write(u, wall);
+	log_info("%s: elapsed, starting %s", u->svc->name, name);
+	if (supervisor_start(name, err, sizeof err) < 0)
+		log_warn("%s: %s", u->svc->name, err);
+	draw_delay(u);
+	timer_units_changed();
+}
+
+/* The elapses of one timer in the current window (the fields sockets use for theirs). */
+static bool within_limit(struct unit *u, long long now)
+{
+	if (u->trigger_window_ms < 0 || now - u->trigger_window_ms >= TIMER_TRIGGER_WINDOW_MS) {
+		u->trigger_window_ms = now;
+		u->triggers = 0;
+	}
+	return ++u->triggers <= TIMER_TRIGGER_BURST;
+}
+
+enum timer_tick timer_unit_tick(struct unit *u, long long now)
+{
+	if (u->svc->kind != UNIT_TIMER || u->state != UNIT_READY)
+		return TIMER_WAIT;
+	if (u->timer_gen != tm.generation)
+		compute(u, now);
+	if (u->timer_due_ms < 0 || now < u->timer_due_ms)
+		return TIMER_WAIT;
+	if (!within_limit(u, now))
+		return TIMER_LIMIT;
+	elapse(u, now);
+	compute(u, now);
+	return u->timer_due_ms < 0 && !(u->svc->timer.flags & TIMER_KEEP) ? TIMER_DONE
+									   : TIMER_WAIT;
+}
+
+long long timer_unit_due(const struct unit *u)
+{
+	return u->svc->kind == UNIT_TIMER && u->state == UNIT_READY ? u->timer_due_ms : -1;
+}
+
+long long timer_unit_next_wall(const struct unit *u)
+{
+	long long due = timer_unit_due(u);
+
+	/* The next elapse on the wall clock, whichever trigger it is. */
+	return due < 0 ? -1 : (wall_ms() + due - boot_ms()) / 1000;
+}
+
+long long timer_unit_last_wall(const struct unit *u)
+{
+	return u->svc->kind == UNIT_TIMER ? u->timer_last_wall : -1;
+}
+
+/* ---- the clock watch ---------------------------------------------------------------- */
+
+/* Armed at the earliest calendar elapse (or a year ahead, only to hear of a clock that
+ * is set), with TFD_TIMER_CANCEL_ON_SET: a read then fails with ECANCELED. */
+static void arm(long long wall)
+{
+	struct itimerspec its = { .it_value = { .tv_sec = (time_t)wall } };
+
+	if (wall == tm.armed_wall)
+		return;
+	if (timerfd_settime(tm.clock_fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &its,
+			    NULL) == 0)
+		tm.armed_wall = wall;
+	else
+		log_warn("timers: cannot watch the clock: %s", strerror(errno));
+}
+
+size_t timer_units_pollfds(const struct unit *units, size_t n, struct pollfd *fds, size_t max)
+{
+	long long earliest = -1;
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct unit *u = &units[i];
+		if (u->svc->kind != UNIT_TIMER || u->state != UNIT_READY || !u->svc->timer.calendar)
+			continue;
+		any = true;
+		long long at = u->timer_next_wall + (long long)u->timer_random_ms / 1000;
+		if (u->timer_next_wall >= 0 && (earliest < 0 || at < earliest))
+			earliest = at;
+	}
+	if (!any || max == 0)
+		return 0;
+	if (tm.clock_fd < 0) {
+		tm.clock_fd = timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+		if (tm.clock_fd < 0)
+			return 0;
+	}
+	arm(earliest >= 0 ? earliest : wall_ms() / 1000 + 365LL * 86400);
+	fds[0] = (struct pollfd){ .fd = tm.clock_fd, .events = POLLIN };
+	return 1;
+}
+
+/* The clock was set (NTP stepping a phone's clock from 1970, or back). A timer that has
+ * not elapsed yet counts from now, not from its start on the old clock: otherwise every
+ * daily timer would elapse at once after the step. A last elapse that now lies in the
+ * future is taken as now, so the timer does not wait for the old clock to come back. */
+static void rebase(struct unit *units, size_t n)
+{
+	long long wall = wall_ms() / 1000;
+
+	for (size_t i = 0; i < n; i++) {
+		struct unit *u = &units[i];
+		if (u->svc->kind != UNIT_TIMER)
+			continue;
+		if (u->timer_last_wall < 0)
+			u->timer_start_wall = wall;
+		else if (u->timer_last_wall > wall)
+			u->timer_last_wall = wall;
+	}
+}
+
+void timer_units_handle_pollfds(struct unit *units, size_t n_units, const struct pollfd *fds,
+				size_t n)
+{
+	uint64_t expirations;
+
+	for (size_t i = 0; i < n; i++) {
+		if (tm.clock_fd < 0 || fds[i].fd != tm.clock_fd || !fds[i].revents)
+			continue;
+		if (read(tm.clock_fd, &expirations, sizeof expirations) < 0 && errno == ECANCELED) {
+			log_info("timers: the clock was set, computing the next elapses again");
+			rebase(units, n_units);
+		}
+		tm.armed_wall = -1; /* re-armed on the next turn */
+		timer_units_changed();
+	}
+}
