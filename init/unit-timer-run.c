@@ -312,7 +312,7 @@ long long timer_unit_next_wall(const struct unit *u)
 	long long due = timer_unit_due(u);
 
 	/* The next elapse on the wall clock, whichever trigger it is. */
-	return due < 0 ? -1 : (wall_ms() + due - boot_ms()) / 1000;
+	return due < 0 ? -1 : (wall_ms() + due - boot_ms() + 500) / 1000; /* the nearest second */
 }
 
 long long timer_unit_last_wall(const struct unit *u)
