@@ -144,7 +144,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
-		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */)
+		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 12 /* kinds, timers */)
 /* U2: lifecycle strings */
 #define U2_REFS_MAX (4 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
@@ -208,6 +208,19 @@ static size_t collect_refs(struct service *s, strref **refs)
 	n = add_list_refs(refs, n, s->alias.name, s->alias.count);
 	n = add_list_refs(refs, n, s->also.name, s->also.count);
 	refs[n++] = &s->default_instance;
+	/* unit kinds, runtime keys and timer units: every other string of the unit */
+	refs[n++] = &s->kinds.what;
+	refs[n++] = &s->kinds.where;
+	refs[n++] = &s->kinds.fstype;
+	refs[n++] = &s->kinds.options;
+	refs[n++] = &s->kinds.slice;
+	refs[n++] = &s->kinds.mounts_for[0];
+	refs[n++] = &s->kinds.mounts_for[1];
+	refs[n++] = &s->sockets;
+	refs[n++] = &s->reload_from;
+	refs[n++] = &s->reload_to;
+	refs[n++] = &s->timer.calendar;
+	refs[n++] = &s->timer.unit;
 	return execenv_refs(s, refs, n);
 }
 

@@ -83,6 +83,42 @@ static char all_pages[6 * 65536]; /* .bss, as PID 1's tables */
 
 /* The whole pages inside the range read as zeros afterwards; the partial pages at its
  * ends keep their bytes (they may hold someone else's data). */
+/* A store filled by values replaced again and again (drop-ins do that) is compacted:
+ * every live string must move with it, whatever kind of unit holds it. */
+static void churn(struct service *svc, const char *name, const char *head)
+{
+	static char text[SERVICE_FILE_MAX];
+	size_t n;
+
+	n = (size_t)snprintf(text, sizeof text, "%s", head);
+	for (int i = 0; i < 60; i++) /* 60 x ~200 bytes: more than the 8 KiB store */
+		n += (size_t)snprintf(text + n, sizeof text - n, "[Unit]\nDescription=%0190d\n", i);
+	CHECK(service_init(svc, name, "/etc/ember/x") == 0);
+	if (service_parse(svc, text, n, NULL) != 0) {
+		printf("  %s: %s\n", name, svc->error);
+		CHECK(0);
+	}
+}
+
+static void compaction_keeps_every_string(void)
+{
+	churn(&src, "t.timer", "[Unit]\nRequiresMountsFor=/srv/data\nPropagatesReloadTo=r.service\n"
+	      "[Timer]\nOnCalendar=*-*-* 6:00\nUnit=job.target\n");
+	CHECK(!src.failed);
+	CHECK_STR(service_str(&src, src.timer.calendar), "*-*-* 6:00");
+	CHECK_STR(service_str(&src, src.timer.unit), "job.target");
+	CHECK_STR(service_str(&src, src.kinds.mounts_for[0]), "/srv/data");
+	CHECK_STR(service_str(&src, src.reload_to), "r");
+	churn(&src, "m.mount", "[Mount]\nWhat=/dev/vda2\nWhere=/m\nType=ext4\nOptions=noatime\n");
+	CHECK_STR(service_str(&src, src.kinds.what), "/dev/vda2");
+	CHECK_STR(service_str(&src, src.kinds.fstype), "ext4");
+	CHECK_STR(service_str(&src, src.kinds.options), "noatime");
+	churn(&src, "s.service", "[Unit]\n[Service]\nExecStart=/bin/true\nSlice=a-b.slice\n"
+	      "Sockets=x.socket\n");
+	CHECK_STR(service_str(&src, src.kinds.slice), "a-b.slice");
+	CHECK_STR(service_str(&src, src.sockets), "x.socket");
+}
+
 static void released_pages_read_as_zeros(void)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -112,6 +148,7 @@ int main(void)
 	RUN(only_the_used_bytes_move);
 	RUN(a_copy_is_independent);
 	RUN(a_full_store_copies_whole);
+	RUN(compaction_keeps_every_string);
 	RUN(released_pages_read_as_zeros);
 	return harness_done();
 }
