@@ -29,21 +29,17 @@ static struct {
 	long long startup_ms;    /* PID 1's start, CLOCK_BOOTTIME ms */
 } tm = { 1, -1, -1, 0 };
 
-static long long boot_ms(void)
+/* Both clocks a timer lives on: the supervisor's (CLOCK_BOOTTIME) and the wall clock. */
+static long long clock_ms(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_BOOTTIME, &ts);
+	clock_gettime(id, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static long long wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+static long long boot_ms(void) { return clock_ms(CLOCK_BOOTTIME); }
+static long long wall_ms(void) { return clock_ms(CLOCK_REALTIME); }
 
 void timer_units_changed(void)
 {
