@@ -85,6 +85,19 @@ static int parse_flag(struct service *svc, const struct service_diag *diag, unsi
 	return 0;
 }
 
+/* A yes/no key whose "yes" ember does not do: read, and "yes" is a warning saying so. */
+static int parse_not_done(struct service *svc, const struct service_diag *diag, unsigned line,
+			  const char *key, const char *value, const char *warning)
+{
+	bool b = false;
+
+	if (*value && parse_bool(value, &b) < 0)
+		return invalid(svc, diag, line, key, value, "expected yes or no");
+	if (b)
+		warn(svc, diag, line, warning, key);
+	return 0;
+}
+
 static int parse_unit(struct service *svc, const struct service_diag *diag, unsigned line,
 		      const char *key, const char *value)
 {
@@ -146,26 +159,13 @@ int unit_timer_parse(struct service *svc, const struct service_diag *diag, unsig
 		return parse_span_capped(svc, diag, line, key, value, &ignored);
 	/* WakeSystem=: resuming from suspend needs CLOCK_REALTIME_ALARM (CAP_WAKE_ALARM,
 	 * an RTC that can wake): not done; the timer elapses when the system is awake. */
-	if (strcmp(key, "WakeSystem") == 0) {
-		bool b = false;
-		if (*value && parse_bool(value, &b) < 0)
-			return invalid(svc, diag, line, key, value, "expected yes or no");
-		if (b)
-			warn(svc, diag, line, "%s=yes: ember does not wake the system from suspend; "
-			     "the timer elapses once it is awake", key);
-		return 0;
-	}
+	if (strcmp(key, "WakeSystem") == 0)
+		return parse_not_done(svc, diag, line, key, value, "%s=yes: ember does not wake "
+				      "the system from suspend; the timer elapses once it is awake");
 	/* OnClockChange=, OnTimezoneChange=: elapsing when the clock or the zone changes is
 	 * not done (the next elapse is computed again, which is what matters most). */
-	{
-		bool b = false;
-		if (*value && parse_bool(value, &b) < 0)
-			return invalid(svc, diag, line, key, value, "expected yes or no");
-		if (b)
-			warn(svc, diag, line, "%s=yes: not done by ember; the timer keeps its "
-			     "calendar, computed again for the new clock", key);
-		return 0;
-	}
+	return parse_not_done(svc, diag, line, key, value, "%s=yes: not done by ember; the "
+			      "timer keeps its calendar, computed again for the new clock");
 }
 
 /* ---- whole-unit checks and implicit dependencies ------------------------------------ */
