@@ -149,27 +149,37 @@ static long long latest(long long a, long long b)
 	return a > b ? a : b;
 }
 
-/* What a monotonic trigger counts from (CLOCK_BOOTTIME ms), -1 when it has not happened
- * (OnUnitActiveSec= of a unit that never ran waits for its first run). */
+static long long us_to_ms(long long us)
+{
+	return us < 0 ? -1 : us / 1000;
+}
+
+/* What a monotonic trigger counts from (CLOCK_BOOTTIME ms), -1 when it has not happened.
+ * OnUnitActiveSec=/OnUnitInactiveSec= count from the unit's last start or stop, or from
+ * the timer's last elapse if that is later (or the unit never ran), as systemd does: a
+ * unit that never ran and was never started by the timer gives nothing to count from. */
 static long long mono_base(const struct unit *u, enum timer_base base)
 {
 	const struct unit *t;
+	long long at = -1;
 
 	switch (base) {
 	case TIMER_ON_ACTIVE:
-		return u->started_us < 0 ? -1 : u->started_us / 1000;
+		return us_to_ms(u->started_us);
 	case TIMER_ON_BOOT:
 		return 0;
 	case TIMER_ON_STARTUP:
 		return tm.startup_ms;
 	case TIMER_ON_UNIT_ACTIVE:
 		t = target_of(u);
-		return t && t->started_us >= 0 ? t->started_us / 1000 : -1;
+		at = t ? us_to_ms(t->started_us) : -1;
+		break;
 	case TIMER_ON_UNIT_INACTIVE:
 		t = target_of(u);
-		return t ? latest(t->stopped_us, t->failed_us) / 1000 : -1;
+		at = t ? us_to_ms(latest(t->stopped_us, t->failed_us)) : -1;
+		break;
 	}
-	return -1;
+	return latest(at, u->timer_last_ms);
 }
 
 /* Each monotonic trigger elapses once per base: not again once the timer elapsed at or

@@ -11,6 +11,7 @@
 #  - the unit to start is running: it is left running (one start), PID 1 does not spin
 #  - RemainAfterElapse=no: the timer stops after its last elapse
 #  - a timer whose unit does not exist fails with a reason; the boot goes on
+#  - OnUnitInactiveSec= of a unit that never ran does not elapse
 #  - hostile: OnUnitInactiveSec=0 on a job that ends at once would start it for ever:
 #    the timer fails (trigger limit) after 20 elapses in 2 s, PID 1 goes on
 . "$(dirname "$0")/../lib.sh"
@@ -35,7 +36,9 @@ unit long.timer '[Timer]\nOnActiveSec=1s\nOnUnitActiveSec=1s\n'
 unit orphan.timer '[Timer]\nOnActiveSec=1s\n'
 # Hostile: a job that ends at once, run again as soon as it ends, for ever.
 stamp_job spin;  unit spin.timer '[Timer]\nOnActiveSec=0\nOnUnitInactiveSec=0\n'
-for t in boot every cal pers fresh once long orphan spin; do
+# A unit that never ran gives OnUnitInactiveSec= nothing to count from.
+stamp_job idle;  unit idle.timer '[Timer]\nOnUnitInactiveSec=1s\n'
+for t in boot every cal pers fresh once long orphan spin idle; do
 	printf '[Install]\nWantedBy=timers.target\n' >>"$LIB/$t.timer"
 	ln -s "$LIB/$t.timer" "$ETC/timers.target.wants/$t.timer"
 done
@@ -73,6 +76,7 @@ sleep 7
 n=\$(lines \$M/every)
 [ "\$n" -ge 3 ] && [ "\$n" -le 4 ] && ok unit-active-repeats || bad unit-active-repeats "\$n runs in 7 s"
 awk 'NR > 1 && \$1 - prev < 1.8 { bad = 1 } { prev = \$1 } END { exit bad }' \$M/every && ok unit-active-interval || bad unit-active-interval "\$(cat \$M/every | tr '\n' ' ')"
+[ "\$(lines \$M/idle)" = 0 ] && ok unit-inactive-never-ran-waits || bad unit-inactive-never-ran-waits "idle ran \$(lines \$M/idle) times"
 [ "\$(lines \$M/boot)" = 1 ] && ok boot-past-elapses-once || bad boot-past-elapses-once "\$(lines \$M/boot) runs"
 n=\$(lines \$M/cal)
 [ "\$n" -ge 3 ] && ok calendar-elapses || bad calendar-elapses "\$n runs in 7 s"
@@ -91,7 +95,7 @@ expect remain-no-stops once.timer stopped
 "\$E" list | grep -q "cal.timer" && ok timer-listed || bad timer-listed "\$("\$E" list | head)"
 # list-timers: the active ones (not once.timer, done; not orphan.timer, failed)
 lt=\$("\$E" list-timers)
-echo "\$lt" | grep -q "6 timers listed" && ok list-timers-active || bad list-timers-active "\$lt"
+echo "\$lt" | grep -q "7 timers listed" && ok list-timers-active || bad list-timers-active "\$lt"
 echo "\$lt" | grep -E "^[A-Z][a-z][a-z] [0-9-]+ [0-9:]+ .* cal.timer +cal\$" >/dev/null && ok list-timers-next || bad list-timers-next "\$lt"
 "\$E" --json list-timers | grep -q '"name":"pers.timer"[^}]*"last_elapse_s":[1-9][^}]*"sub_state":"waiting"' && ok list-timers-json || bad list-timers-json "\$("\$E" --json list-timers)"
 st=\$("\$E" status cal.timer)
