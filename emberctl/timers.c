@@ -78,23 +78,27 @@ void show_timers_json(FILE *f, const struct record_set *set)
 	fputs("]\n", f);
 }
 
-void show_timer_lines(FILE *f, const struct ctl_record *rec, long long now)
+/* "Trigger: Sun 2026-12-06 06:00:00 UTC (in 3h 2min)", "Last: ... (5min ago)", "n/a" */
+static void timer_line(FILE *f, const char *label, long long at, long long now, bool future)
 {
 	char when[48], gap[32];
 
+	format_wall(when, sizeof when, at);
+	format_gap(gap, sizeof gap, at, now);
+	if (at < 0)
+		fprintf(f, "%12s: %s\n", label, when);
+	else
+		fprintf(f, "%12s: %s (%s%s%s)\n", label, when, future ? "in " : "", gap,
+			future ? "" : " ago");
+}
+
+void show_timer_lines(FILE *f, const struct ctl_record *rec, long long now)
+{
 	if (!is_timer(rec))
 		return;
-	format_wall(when, sizeof when, rec_int(rec, "next_elapse_s"));
-	format_gap(gap, sizeof gap, rec_int(rec, "next_elapse_s"), now);
-	fprintf(f, "%12s: %s%s%s%s\n", "Trigger", when, rec_int(rec, "next_elapse_s") < 0 ? "" : " (in ",
-		rec_int(rec, "next_elapse_s") < 0 ? "" : gap,
-		rec_int(rec, "next_elapse_s") < 0 ? "" : ")");
+	timer_line(f, "Trigger", rec_int(rec, "next_elapse_s"), now, true);
 	fprintf(f, "%12s: ", "Triggers");
 	print_safe(f, rec_str(rec, "triggers"));
 	fputc('\n', f);
-	format_wall(when, sizeof when, rec_int(rec, "last_elapse_s"));
-	format_gap(gap, sizeof gap, rec_int(rec, "last_elapse_s"), now);
-	fprintf(f, "%12s: %s%s%s%s\n", "Last", when, rec_int(rec, "last_elapse_s") < 0 ? "" : " (",
-		rec_int(rec, "last_elapse_s") < 0 ? "" : gap,
-		rec_int(rec, "last_elapse_s") < 0 ? "" : " ago)");
+	timer_line(f, "Last", rec_int(rec, "last_elapse_s"), now, false);
 }

@@ -2264,6 +2264,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	release_reload_scratch(n);
 	sv.count = n;
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	timer_units_recompute_all(); /* timer units: their OnCalendar= may have changed */
 	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */
 	for (size_t i = 0; i < n; i++)
 		if (sv.units[i].state == UNIT_WAITING && sv.services[i].failed)

@@ -98,6 +98,7 @@ struct unit {
 	long long timer_next_wall;   /* next calendar elapse, seconds since the epoch, -1 */
 	uint32_t timer_random_ms;    /* RandomizedDelaySec= drawn for the coming elapse */
 	unsigned timer_gen;          /* the generation timer_due_ms was computed in */
+	unsigned timer_wall_gen;     /* the clock generation timer_next_wall was computed in */
 };
 
 struct supervisor_config {

@@ -1,9 +1,11 @@
 /* Timer units at run time: the next elapse of each active timer, starting its unit, the
  * Persistent= stamps and the clock watch. See unit-timer.h and docs/timers.md.
  *
- * The next elapse is computed again only when something it depends on changed (a unit
- * started or stopped, the clock was set, the timer elapsed): a generation counter, so a
- * busy boot does not parse calendar events on every turn of the main loop. */
+ * The next elapse is computed again only when something it depends on changed, counted
+ * by two generations: any unit's state (for OnUnitActiveSec= ...: cheap to redo), and
+ * the clock being set or the units reloaded (the calendar searches). A timer's own start
+ * and elapse redo its own. A busy boot, where units change state on every turn of the
+ * main loop, thus never parses a calendar event again. */
 #include "unit-timer.h"
 
 #include <errno.h>
@@ -23,11 +25,12 @@
 #include "supervisor.h"
 
 static struct {
-	unsigned generation;     /* bumped by timer_units_changed() */
+	unsigned generation;     /* bumped by timer_units_changed() and every bump below */
+	unsigned wall_generation; /* bumped when the clock was set, the units reloaded */
 	int clock_fd;            /* the clock watch (timerfd), -1 until a calendar timer runs */
 	long long armed_wall;    /* where clock_fd is armed, seconds since the epoch; -1 */
 	long long startup_ms;    /* PID 1's start, CLOCK_BOOTTIME ms */
-} tm = { 1, -1, -1, 0 };
+} tm = { 1, 1, -1, -1, 0 };
 
 /* Both clocks a timer lives on: the supervisor's (CLOCK_BOOTTIME) and the wall clock. */
 static long long clock_ms(clockid_t id)
@@ -44,6 +47,12 @@ static long long wall_ms(void) { return clock_ms(CLOCK_REALTIME); }
 void timer_units_changed(void)
 {
 	tm.generation++;
+}
+
+void timer_units_recompute_all(void)
+{
+	tm.generation++;
+	tm.wall_generation++;
 }
 
 void timer_units_set_startup(long long startup_ms)
@@ -226,11 +235,16 @@ static long long next_wall(const struct unit *u)
 	return next;
 }
 
-static void compute(struct unit *u, long long now)
+/* wall: the calendar search is redone (the timer started or elapsed); else only when
+ * the clock generation moved. */
+static void compute(struct unit *u, long long now, bool wall)
 {
 	long long mono = next_mono(u), due = mono;
 
-	u->timer_next_wall = next_wall(u);
+	if (wall || u->timer_wall_gen != tm.wall_generation) {
+		u->timer_next_wall = next_wall(u);
+		u->timer_wall_gen = tm.wall_generation;
+	}
 	if (u->timer_next_wall >= 0) {
 		long long cal = now + u->timer_next_wall * 1000 - wall_ms();
 		cal = cal < now ? now : cal;
@@ -257,7 +271,7 @@ int timer_unit_start(struct unit *u, char *err, size_t size)
 	if ((u->svc->timer.flags & TIMER_PERSISTENT) && u->timer_last_wall < 0)
 		stamp_read(u, now_wall);
 	draw_delay(u);
-	compute(u, boot_ms());
+	compute(u, boot_ms(), true);
 	return 0;
 }
 
@@ -279,7 +293,6 @@ static void elapse(struct unit *u, long long now)
 	if (supervisor_start(name, err, sizeof err) < 0)
 		log_warn("%s: %s", u->svc->name, err);
 	draw_delay(u);
-	timer_units_changed();
 }
 
 /* The elapses of one timer in the current window (the fields sockets use for theirs). */
@@ -297,13 +310,13 @@ enum timer_tick timer_unit_tick(struct unit *u, long long now)
 	if (u->svc->kind != UNIT_TIMER || u->state != UNIT_READY)
 		return TIMER_WAIT;
 	if (u->timer_gen != tm.generation)
-		compute(u, now);
+		compute(u, now, false);
 	if (u->timer_due_ms < 0 || now < u->timer_due_ms)
 		return TIMER_WAIT;
 	if (!within_limit(u, now))
 		return TIMER_LIMIT;
 	elapse(u, now);
-	compute(u, now);
+	compute(u, now, true);
 	return u->timer_due_ms < 0 && !(u->svc->timer.flags & TIMER_KEEP) ? TIMER_DONE
 									   : TIMER_WAIT;
 }
@@ -396,11 +409,13 @@ void timer_units_handle_pollfds(struct unit *units, size_t n_units, const struct
 	for (size_t i = 0; i < n; i++) {
 		if (tm.clock_fd < 0 || fds[i].fd != tm.clock_fd || !fds[i].revents)
 			continue;
+		tm.armed_wall = -1; /* re-armed on the next turn */
 		if (read(tm.clock_fd, &expirations, sizeof expirations) < 0 && errno == ECANCELED) {
 			log_info("timers: the clock was set, computing the next elapses again");
 			rebase(units, n_units);
+			timer_units_recompute_all();
+		} else { /* a calendar elapse is due (also just after a resume) */
+			timer_units_changed();
 		}
-		tm.armed_wall = -1; /* re-armed on the next turn */
-		timer_units_changed();
 	}
 }

@@ -66,9 +66,12 @@ enum timer_tick { TIMER_WAIT, TIMER_DONE, TIMER_LIMIT };
 #define TIMER_TRIGGER_BURST 20        /* systemd's TriggerLimitBurst= default (sockets) */
 #define TIMER_TRIGGER_WINDOW_MS 2000  /* and TriggerLimitIntervalSec= */
 enum timer_tick timer_unit_tick(struct unit *u, long long now_ms);
-/* Something changed (a unit started or stopped, the clock was set): the next elapses
- * are computed again on the next turn. */
+/* A unit changed state: the monotonic elapses (OnUnitActiveSec= ...) are computed again
+ * on the next turn. Cheap: the calendar searches are not redone for this. */
 void timer_units_changed(void);
+/* The units were reloaded (an OnCalendar= may have changed): everything is computed
+ * again, the calendar searches too. */
+void timer_units_recompute_all(void);
 /* The earliest elapse of an active timer (CLOCK_BOOTTIME ms), -1 none. */
 long long timer_unit_due(const struct unit *u);
 /* The next elapse on the wall clock (seconds since the epoch) and the last one, -1

@@ -12,6 +12,7 @@
 #  - RemainAfterElapse=no: the timer stops after its last elapse
 #  - a timer whose unit does not exist fails with a reason; the boot goes on
 #  - OnUnitInactiveSec= of a unit that never ran does not elapse
+#  - a drop-in that changes OnCalendar=, then reload: the new event counts
 #  - hostile: OnUnitInactiveSec=0 on a job that ends at once would start it for ever:
 #    the timer fails (trigger limit) after 20 elapses in 2 s, PID 1 goes on
 . "$(dirname "$0")/../lib.sh"
@@ -111,6 +112,13 @@ n=\$(lines \$M/cal); sleep 3
 [ "\$(lines \$M/cal)" -gt "\$n" ] && ok reexec-calendar-goes-on || bad reexec-calendar-goes-on "\$n -> \$(lines \$M/cal)"
 [ "\$(lines \$M/boot)" = 1 ] && ok reexec-boot-not-again || bad reexec-boot-not-again "\$(lines \$M/boot) runs"
 [ "\$(lines \$M/pers)" = 1 ] && ok reexec-persistent-not-again || bad reexec-persistent-not-again "\$(lines \$M/pers) runs"
+# A drop-in replaces cal.timer's event (an empty OnCalendar= clears it); after a reload
+# its next elapse is the new event's, midnight UTC, not the old one's even second.
+mkdir -p $ETC/cal.timer.d
+printf '[Timer]\nOnCalendar=\nOnCalendar=*-*-* 00:00:00 UTC\n' >$ETC/cal.timer.d/50-new.conf
+"\$E" reload >/dev/null
+next=\$("\$E" --json list-timers | tr '{' '\n' | sed -n 's/.*"name":"cal.timer".*"next_elapse_s":\([0-9-]*\).*/\1/p')
+[ -n "\$next" ] && [ \$((next % 86400)) = 0 ] && ok reload-new-calendar || bad reload-new-calendar "next elapse \$next"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 echo GUEST-CHECKS-DONE
 exit 0
