@@ -7,7 +7,8 @@
 #    starts nothing more
 #  - OnCalendar= with seconds elapses on the wall clock's even seconds
 #  - Persistent=yes: a stamp older than the last calendar elapse elapses at once and is
-#    renewed; without a stamp nothing elapses and the stamp is made
+#    renewed; without a stamp nothing elapses and the stamp is made; a stamp in the
+#    future is not used
 #  - the unit to start is running: it is left running (one start), PID 1 does not spin
 #  - RemainAfterElapse=no: the timer stops after its last elapse
 #  - a timer whose unit does not exist fails with a reason; the boot goes on
@@ -31,6 +32,7 @@ stamp_job every; unit every.timer '[Timer]\nOnActiveSec=1s\nOnUnitActiveSec=2s\n
 stamp_job cal;   unit cal.timer '[Timer]\nOnCalendar=*:*:0/2\nAccuracySec=1s\n'
 stamp_job pers;  unit pers.timer '[Timer]\nOnCalendar=daily\nPersistent=true\n'
 stamp_job fresh; unit fresh.timer '[Timer]\nOnCalendar=daily\nPersistent=true\n'
+stamp_job ahead; unit ahead.timer '[Timer]\nOnCalendar=daily\nPersistent=true\n'
 stamp_job once;  unit once.timer '[Timer]\nOnActiveSec=1s\nRemainAfterElapse=no\n'
 unit long.service "[Service]\nExecStart=/bin/sh -c 'date +%%s >>$M/long; exec sleep 1000'\n"
 unit long.timer '[Timer]\nOnActiveSec=1s\nOnUnitActiveSec=1s\n'
@@ -39,12 +41,13 @@ unit orphan.timer '[Timer]\nOnActiveSec=1s\n'
 stamp_job spin;  unit spin.timer '[Timer]\nOnActiveSec=0\nOnUnitInactiveSec=0\n'
 # A unit that never ran gives OnUnitInactiveSec= nothing to count from.
 stamp_job idle;  unit idle.timer '[Timer]\nOnUnitInactiveSec=1s\n'
-for t in boot every cal pers fresh once long orphan spin idle; do
+for t in boot every cal pers fresh ahead once long orphan spin idle; do
 	printf '[Install]\nWantedBy=timers.target\n' >>"$LIB/$t.timer"
 	ln -s "$LIB/$t.timer" "$ETC/timers.target.wants/$t.timer"
 done
-# A system that has run before: pers.timer last elapsed two days ago.
-OLD=$(($(date +%s) - 2 * 86400))
+# A system that has run before: pers.timer last elapsed two days ago; ahead.timer's
+# stamp lies two days in the future (the clock was set back): it must not be used.
+OLD=$(($(date +%s) - 2 * 86400)) AHEAD=$(($(date +%s) + 2 * 86400))
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -86,6 +89,8 @@ awk '\$1 % 2 >= 1.5 { bad = 1 } END { exit bad }' \$M/cal && ok calendar-on-even
 [ \$(stat -c %Y /var/lib/systemd/timers/stamp-pers.timer) -gt $OLD ] && ok persistent-stamp-renewed || bad persistent-stamp-renewed "mtime \$(stat -c %Y /var/lib/systemd/timers/stamp-pers.timer)"
 [ "\$(lines \$M/fresh)" = 0 ] && ok persistent-first-boot-waits || bad persistent-first-boot-waits "ran \$(lines \$M/fresh) times"
 [ -e /var/lib/systemd/timers/stamp-fresh.timer ] && ok persistent-stamp-made || bad persistent-stamp-made "no stamp"
+"\$E" --json list-timers | grep -q '"name":"ahead.timer"[^}]*"last_elapse_s":-1' && [ "\$(lines \$M/ahead)" = 0 ] &&
+	ok persistent-future-stamp-ignored || bad persistent-future-stamp-ignored "\$("\$E" --json list-timers | tr '{' '\n' | grep ahead.timer)"
 [ "\$(lines \$M/long)" = 1 ] && ok running-unit-left-running || bad running-unit-left-running "started \$(lines \$M/long) times"
 expect running-unit-up long ready
 # PID 1 in 7 s of repeating timers: well under a second of CPU (a spin would use all 7).
@@ -96,7 +101,7 @@ expect remain-no-stops once.timer stopped
 "\$E" list | grep -q "cal.timer" && ok timer-listed || bad timer-listed "\$("\$E" list | head)"
 # list-timers: the active ones (not once.timer, done; not orphan.timer, failed)
 lt=\$("\$E" list-timers)
-echo "\$lt" | grep -q "7 timers listed" && ok list-timers-active || bad list-timers-active "\$lt"
+echo "\$lt" | grep -q "8 timers listed" && ok list-timers-active || bad list-timers-active "\$lt"
 echo "\$lt" | grep -E "^[A-Z][a-z][a-z] [0-9-]+ [0-9:]+ .* cal.timer +cal\$" >/dev/null && ok list-timers-next || bad list-timers-next "\$lt"
 "\$E" --json list-timers | grep -q '"name":"pers.timer"[^}]*"last_elapse_s":[1-9][^}]*"sub_state":"waiting"' && ok list-timers-json || bad list-timers-json "\$("\$E" --json list-timers)"
 st=\$("\$E" status cal.timer)
@@ -127,9 +132,9 @@ chmod +x "$tmp/guest.sh"
 # /var/lib/systemd is a tmpfs of the namespace: the stamps never touch the host's.
 timeout 120 unshare --pid --mount --uts --fork --mount-proc sh -c '
 	mount --make-rprivate / && mount -t tmpfs -o size=1m tmpfs /var/lib/systemd &&
-	mkdir -p /var/lib/systemd/timers && touch -d "@$1" /var/lib/systemd/timers/stamp-pers.timer ||
-	exit 99
-	shift; exec env container=ember-test "$@"' sh "$OLD" \
+	mkdir -p /var/lib/systemd/timers && touch -d "@$1" /var/lib/systemd/timers/stamp-pers.timer &&
+	touch -d "@$2" /var/lib/systemd/timers/stamp-ahead.timer || exit 99
+	shift 2; exec env container=ember-test "$@"' sh "$OLD" "$AHEAD" \
 	"$BIN/ember-init" ember.services="$OWN:$ETC:$LIB" ember.run="$tmp/guest.sh" ember.shell=none \
 	>"$tmp/log" 2>&1
 rc=$?
