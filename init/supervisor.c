@@ -92,6 +92,7 @@ static const char *name_of(const struct unit *u) { return u->svc->name; }
 static size_t index_of(const struct unit *u) { return (size_t)(u - sv.units); }
 
 static void begin_stop(struct unit *u, bool wanted);
+static void pull_in(struct unit *u);
 
 /* What a service leaves behind once all its processes are gone: its RuntimeDirectory=
  * (U5), its fd store (unit-runtime2) and, as systemd, its PIDFile=, out of date now. */
@@ -1063,12 +1064,13 @@ static void maybe_stopped(struct unit *u)
 		set_state(u, UNIT_STOPPED);
 		log_info("%s: stopped", name_of(u));
 	}
-	if (u->start_after_stop) {
+	if (u->start_after_stop) { /* a restart, or a start that came while it stopped */
 		u->start_after_stop = false;
 		u->stop_wanted = false;
 		backoff_reset(&u->backoff);
 		set_state(u, UNIT_WAITING);
 		leave_stopped(u, true);
+		pull_in(u); /* as the start would have, had it come later */
 		return;
 	}
 	if (u->state == UNIT_FAILED) {

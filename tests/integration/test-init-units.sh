@@ -27,6 +27,9 @@ printf '[Service]\nExecStart=\nExecStart=/bin/sh -c "echo cron-from-dropin; exec
 unit() { printf '%b' "$2" >"$1"; }
 unit "$OWN/own.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$OWN/slowstop.service" '[Service]\nExecStart=/bin/sleep 1000\nExecStop=/bin/sleep 1\n'
+# bound to slowstop and wanted by it through a link, as ember-activator is to dbus
+unit "$OWN/slowpal.service" '[Unit]\nBindsTo=slowstop.service\nAfter=slowstop.service\n[Service]\nExecStart=/bin/sleep 1000\n'
+mkdir -p "$OWN/slowstop.service.wants" && ln -s ../slowpal.service "$OWN/slowstop.service.wants/"
 unit "$LIB/vendor-on.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/vendor-off.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/greeter@.service" '[Unit]\nDescription=greeter %I\n[Service]\nExecStart=/bin/sh -c "echo greet %i %I; exec sleep 1000"\n[Install]\nWantedBy=multi-user.target\nDefaultInstance=world\n'
@@ -127,6 +130,8 @@ pid0=\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p'
 	bad start-while-stopping-starts-again "slowstop is \$(state slowstop)"
 [ "\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p')" != "\$pid0" ] &&
 	ok start-while-stopping-new-run || bad start-while-stopping-new-run "main pid \$pid0 still"
+# ... and that start pulls in what the unit wants, as a start after the stop would.
+expect start-while-stopping-pulls-in-wants slowpal ready
 # Idle, PID 1 sleeps: reached targets and exited oneshots give it nothing to poll (it
 # used to wake every second for each of them).
 sleep 1
