@@ -79,6 +79,7 @@ static const struct field {
 	UF("timer_last_ms", timer_last_ms, F_LL, false),
 	UF("timer_last_wall", timer_last_wall, F_LL, false),
 	UF("timer_start_wall", timer_start_wall, F_LL, false),
+	UF("dynamic_uid", dynamic_uid, F_UNS, false), /* DynamicUser=: still held */
 	/* sockets-accept: U2 lifecycle results and U4 socket units' fds and counters */
 	UF("result", result, F_U8, false),
 	UF("exit_signal", exit_signal, F_U8, false),

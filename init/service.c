@@ -28,6 +28,7 @@
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h"
 #include "unit-timer.h"
+#include "dynamic-user.h"
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
@@ -2279,6 +2280,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "UnsetEnvironment", parse_unset_env, EXECMORE(unset_env), 0, 0, true },
 	{ SECTION_SERVICE, "SecureBits", parse_secure_bits, 0, 0, 0, false },
 	{ SECTION_SERVICE, "RemoveIPC", parse_bool_key, EXECMORE(remove_ipc), 0, 0, false },
+	{ SECTION_SERVICE, "DynamicUser", parse_bool_key, EXECMORE(dynamic_user), 0, 0, false },
 	{ SECTION_SERVICE, "AppArmorProfile", parse_apparmor, 0, 0, 0, true },
 	/* end exec keys (sandbox-more) */
 };
@@ -2570,6 +2572,7 @@ static void validate(struct service *svc, const struct service_diag *diag)
 	unit_timer_validate(svc, diag); /* timer units */
 	if (svc->kind != UNIT_SERVICE)
 		return; /* U1: targets have nothing to run */
+	dynamic_user_imply(svc);
 	if (unit_name_is_template(svc->name)) {
 		service_fail(svc, diag, 0, "a template: it runs only as an instance (%.*s@INSTANCE)",
 			     (int)(strlen(svc->name) - 1), svc->name);

@@ -171,6 +171,7 @@ struct service_exec_more {
 	bool private_mounts, private_users; /* (ember-sandbox) */
 	bool permissions_start_only; /* applied by the parser: "+" on the other Exec*= lines */
 	bool remove_ipc;             /* RemoveIPC=: the user's IPC objects go at stop */
+	bool dynamic_user;           /* DynamicUser=: init/dynamic-user.c picks the ids */
 	uint8_t secure_bits;         /* SecureBits=: SECBIT_* bits 0..5 */
 	uint8_t io_class;            /* IOSchedulingClass=: 0 unset, else IOPRIO_CLASS_* + 1 */
 	uint8_t io_priority;         /* IOSchedulingPriority=: 0..7, 8 = unset */

@@ -57,6 +57,13 @@ static int for_each_dir(const struct service *s,
 	return 0;
 }
 
+/* DynamicUser=: state, cache and logs live in BASE/private (struct exec_dir). */
+static bool private_kind(const struct service *s, enum service_dir_kind kind)
+{
+	return s->execmore.dynamic_user &&
+	       (kind == DIR_STATE || kind == DIR_CACHE || kind == DIR_LOGS);
+}
+
 struct dirs_fill {
 	struct exec_context *c;
 	size_t text_used;
@@ -79,6 +86,7 @@ static int add_dir(void *ctx, enum service_dir_kind kind, const char *word, size
 		.mode = f->s->execenv.dir_mode[kind],
 		/* As systemd: configuration stays root's, the service only reads it. */
 		.owned = kind != DIR_CONFIGURATION,
+		.private_dir = private_kind(f->s, kind),
 	};
 	return 0;
 }
@@ -215,14 +223,22 @@ static void arg_list(struct args_fill *a, const char *option, const char *list)
 	}
 }
 
-/* systemd: the service's own directories stay writable under ProtectSystem=strict. */
+struct writable_fill {
+	struct args_fill *a;
+	const struct service *s;
+};
+
+/* systemd: the service's own directories stay writable under ProtectSystem=strict;
+ * DynamicUser='s private ones are the only ones it sees in BASE/private. */
 static int writable_dir(void *ctx, enum service_dir_kind kind, const char *word, size_t len)
 {
-	struct args_fill *a = ctx;
+	struct writable_fill *w = ctx;
+	bool private = private_kind(w->s, kind);
 	char path[EXECENV_ENV_LINE_MAX];
 
-	snprintf(path, sizeof path, "%s/%.*s", dir_bases[kind], (int)len, word);
-	arg_add(a, "--read-write=", path, strlen(path));
+	snprintf(path, sizeof path, "%s%s/%.*s", dir_bases[kind], private ? "/private" : "",
+		 (int)len, word);
+	arg_add(w->a, private ? "--private-dir=" : "--read-write=", path, strlen(path));
 	return 0;
 }
 
@@ -326,7 +342,7 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 		arg_add(&a, "--protect-home=", homes[e->protect_home], strlen(homes[e->protect_home]));
 	arg_list(&a, "--read-only=", service_str(s, e->paths[PATHS_READ_ONLY]));
 	arg_list(&a, "--read-write=", service_str(s, e->paths[PATHS_READ_WRITE]));
-	for_each_dir(s, writable_dir, &a);
+	for_each_dir(s, writable_dir, &(struct writable_fill){ &a, s });
 	arg_list(&a, "--inaccessible=", service_str(s, e->paths[PATHS_INACCESSIBLE]));
 	seccomp_args(s, &a); /* seccomp keys */
 	execmore_sandbox_args(s, c, &a); /* exec keys (sandbox-more) */
@@ -342,32 +358,43 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 
 /* ---- stop ---- */
 
-static int remove_runtime_dir(void *ctx, enum service_dir_kind kind, const char *word,
-			      size_t len)
+/* Stop: the runtime directories are renamed aside at once (a start right after the stop,
+ * a restart, must find the name free and not race with the removal), then a child removes
+ * the renamed trees: a deep or huge tree must not hold PID 1. */
+struct aside_fill {
+	char paths[EXECENV_DIRS_MAX][EXECENV_ENV_LINE_MAX];
+	size_t count;
+};
+
+static int set_runtime_dir_aside(void *ctx, enum service_dir_kind kind, const char *word,
+				 size_t len)
 {
+	struct aside_fill *f = ctx;
 	char path[EXECENV_ENV_LINE_MAX];
 
-	(void)ctx;
-	if (kind != DIR_RUNTIME)
+	if (kind != DIR_RUNTIME || f->count >= EXECENV_DIRS_MAX)
 		return 0;
 	snprintf(path, sizeof path, "%.*s", (int)len, word);
-	exec_dirs_remove(dir_bases[DIR_RUNTIME], path);
+	if (exec_dirs_set_aside(dir_bases[DIR_RUNTIME], path, f->paths[f->count],
+				sizeof f->paths[f->count]) == 0 && f->paths[f->count][0])
+		f->count++;
 	return 0;
 }
 
 void execenv_stopped(const struct service *s, bool restarting)
 {
+	static struct aside_fill aside;
 	enum service_preserve p = s->execenv.runtime_preserve;
-	pid_t pid;
 
 	execmore_stopped(s); /* exec keys (sandbox-more): credentials */
 	if (!s->execenv.dirs[DIR_RUNTIME] || p == PRESERVE_YES ||
 	    (p == PRESERVE_RESTART && restarting))
 		return;
-	/* A deep or huge tree must not hold PID 1: a child removes it. */
-	pid = fork();
-	if (pid == 0) {
-		for_each_dir(s, remove_runtime_dir, NULL);
+	aside.count = 0;
+	for_each_dir(s, set_runtime_dir_aside, &aside);
+	if (aside.count && fork() == 0) {
+		for (size_t i = 0; i < aside.count; i++)
+			exec_dirs_remove(dir_bases[DIR_RUNTIME], aside.paths[i]);
 		_exit(0);
 	}
 }

@@ -194,17 +194,31 @@ static void remove_posix(const char *dir, uid_t uid)
 
 /* RemoveIPC=: the IPC objects of the service's user. Never root's (as systemd); not
  * counted across services: the first of two services of one user to stop removes them. */
+static void remove_ipc_uid(uid_t uid)
+{
+	if (uid == 0)
+		return;
+	remove_sysv("shm", 7, uid);
+	remove_sysv("sem", 4, uid);
+	remove_sysv("msg", 7, uid);
+	remove_posix("/dev/shm", uid);
+	remove_posix("/dev/mqueue", uid);
+}
+
 static void remove_ipc(const struct service *s)
 {
 	struct passwd_user pw;
 
-	if (!s->user || passwd_user_lookup(NULL, service_str(s, s->user), &pw) < 0 || pw.uid == 0)
-		return;
-	remove_sysv("shm", 7, pw.uid);
-	remove_sysv("sem", 4, pw.uid);
-	remove_sysv("msg", 7, pw.uid);
-	remove_posix("/dev/shm", pw.uid);
-	remove_posix("/dev/mqueue", pw.uid);
+	if (s->user && passwd_user_lookup(NULL, service_str(s, s->user), &pw) == 0)
+		remove_ipc_uid(pw.uid);
+}
+
+void execmore_remove_ipc_of(uid_t uid)
+{
+	if (uid != 0 && fork() == 0) { /* reading /proc/sysvipc must not hold PID 1 */
+		remove_ipc_uid(uid);
+		_exit(0);
+	}
 }
 
 void execmore_stopped(const struct service *s)

@@ -24,4 +24,6 @@ int execmore_env(const struct service *s, int (*add)(void *ctx, const char *assi
 
 /* The service stopped: its credentials directory goes (in a child), as on systemd. */
 void execmore_stopped(const struct service *s);
+/* RemoveIPC= for a dynamic user's id (DynamicUser=), in a child; never root's. */
+void execmore_remove_ipc_of(uid_t uid);
 #endif

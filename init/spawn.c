@@ -16,6 +16,7 @@
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
+#include "dynamic-user.h"
 #include "spawn-execenv.h"
 #include "svc-cgroup.h"
 #include "spawn-execmore.h" /* exec keys (sandbox-more) */
@@ -238,40 +239,123 @@ static int error_pipe(struct unit *u, int *write_fd)
 
 /* ---- the execution context, resolved in PID 1 before the fork ---------------------- */
 
+/* As systemd, a service with User= (or DynamicUser=) learns who it runs as: $USER,
+ * $LOGNAME, $HOME, $SHELL. Environment= and EnvironmentFile= still win. */
+static void identity_env(const char *user, const char *home, const char *shell)
+{
+	const char *const names[] = { "USER", "LOGNAME", "HOME", "SHELL" };
+	const char *const values[] = { user, user, home, shell };
+	char line[PASSWD_PATH_MAX + 16];
+
+	for (size_t i = 0; i < 4; i++) {
+		size_t len = strlen(names[i]);
+		bool set = false;
+		for (size_t k = 0; k < scratch.count && !set; k++)
+			set = strncmp(scratch.vars[k], names[i], len) == 0 &&
+			      scratch.vars[k][len] == '=';
+		if (!set && *values[i]) {
+			snprintf(line, sizeof line, "%s=%s", names[i], values[i]);
+			env_add(NULL, line);
+		}
+	}
+}
+
+static int resolve_user(struct unit *u, struct exec_context *c, const char *user,
+			const char **home)
+{
+	static struct passwd_user pw;
+
+	if (passwd_user_lookup(NULL, user, &pw) < 0) {
+		snprintf(u->error, sizeof u->error, "User=%s: %s", user,
+			 errno == ENOENT ? "no such user in /etc/passwd" : strerror(errno));
+		return -1;
+	}
+	c->uid = pw.uid;
+	c->gid = pw.gid;
+	*home = pw.home;
+	if (passwd_user_groups(NULL, pw.name, pw.gid, c->groups, EXEC_GROUPS_MAX,
+			       &c->group_count) < 0) {
+		snprintf(u->error, sizeof u->error, "User=%s: groups: %s", user, strerror(errno));
+		return -1;
+	}
+	identity_env(pw.name, pw.home, pw.shell);
+	return 0;
+}
+
+/* DynamicUser=: the ids other starting or running units hold, then the pick. */
+static int pick_dynamic_id(struct unit *u, const char *name)
+{
+	static struct dynamic_held held[SERVICE_COUNT_MAX];
+	static char names[SERVICE_COUNT_MAX][DYNAMIC_USER_NAME_MAX];
+	size_t n = 0;
+	uint32_t id;
+
+	for (size_t i = 0; i < supervisor_count() && n < SERVICE_COUNT_MAX; i++) {
+		const struct unit *v = supervisor_unit(i);
+		if (v == u || !v->dynamic_uid || v->state < UNIT_STARTING ||
+		    v->state > UNIT_STOPPING || dynamic_user_name(v->svc, names[n]) < 0)
+			continue;
+		held[n].name = names[n];
+		held[n].uid = v->dynamic_uid;
+		n++;
+	}
+	if (dynamic_user_pick(NULL, name, held, n, &id) < 0) {
+		snprintf(u->error, sizeof u->error, "DynamicUser=: %s", errno == EUSERS
+			 ? "no free user id in 61184..65519" : strerror(errno));
+		return -1;
+	}
+	u->dynamic_uid = id;
+	return 0;
+}
+
+/* A static user of that name wins (as systemd); else a dynamic id and its own group. */
+static int resolve_dynamic(struct unit *u, struct exec_context *c, const char **home)
+{
+	const struct service *s = u->svc;
+	char name[DYNAMIC_USER_NAME_MAX];
+	static struct passwd_user pw;
+
+	if (dynamic_user_name(s, name) < 0) {
+		snprintf(u->error, sizeof u->error, "DynamicUser=: User=%s is not a valid user name",
+			 service_str(s, s->user));
+		return -1;
+	}
+	if (passwd_user_by_name(NULL, name, &pw) == 0)
+		return resolve_user(u, c, name, home);
+	if (errno != ENOENT) {
+		snprintf(u->error, sizeof u->error, "DynamicUser=: /etc/passwd: %s", strerror(errno));
+		return -1;
+	}
+	if (pick_dynamic_id(u, name) < 0)
+		return -1;
+	c->uid = c->gid = u->dynamic_uid;
+	c->group_count = 0;
+	identity_env(name, "/", "/usr/sbin/nologin");
+	return 0;
+}
+
 static int resolve_identity(struct unit *u, struct exec_context *c, const char **home)
 {
 	const struct service *s = u->svc;
 	const char *user = service_str(s, s->user), *group = service_str(s, s->group);
-	static struct passwd_user pw;
 	struct passwd_group gr;
 
 	*home = "/";
-	if (!*user && !*group && s->group_count == 0)
+	if (!*user && !*group && s->group_count == 0 && !s->execmore.dynamic_user)
 		return 0;
 	c->set_ids = true;
 	c->uid = 0;
 	c->gid = 0;
-	if (*user) {
-		if (passwd_user_lookup(NULL, user, &pw) < 0) {
-			snprintf(u->error, sizeof u->error, "User=%s: %s", user,
-				 errno == ENOENT ? "no such user in /etc/passwd" : strerror(errno));
-			return -1;
-		}
-		c->uid = pw.uid;
-		c->gid = pw.gid;
-		*home = pw.home;
-		if (passwd_user_groups(NULL, pw.name, pw.gid, c->groups, EXEC_GROUPS_MAX,
-				       &c->group_count) < 0) {
-			snprintf(u->error, sizeof u->error, "User=%s: groups: %s", user, strerror(errno));
-			return -1;
-		}
-	}
+	if (s->execmore.dynamic_user ? resolve_dynamic(u, c, home) < 0
+				     : *user && resolve_user(u, c, user, home) < 0)
+		return -1;
 	if (*group) {
-		if (passwd_group_lookup(NULL, group, &gr) < 0) {
+		if (passwd_group_lookup(NULL, group, &gr) == 0)
+			c->gid = gr.gid;
+		else if (!u->dynamic_uid || errno != ENOENT) { /* dynamic: its own group */
 			snprintf(u->error, sizeof u->error, "Group=%s: no such group in /etc/group", group);
 			return -1;
 		}
-		c->gid = gr.gid;
 	}
 	for (unsigned i = 0; i < s->group_count && c->group_count < EXEC_GROUPS_MAX; i++) {
 		const char *g = service_str(s, s->supplementary_group[i]);

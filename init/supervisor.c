@@ -31,6 +31,7 @@
 #include "unit-deps.h"
 #include "fdstore.h"          /* unit-runtime2 */
 #include "svc-runtime.h"      /* unit-runtime2 */
+#include "spawn-execmore.h"   /* DynamicUser=: RemoveIPC= of the id */
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h" /* unit kinds (unit-kinds) */
 #include "unit-timer.h" /* timer units */
@@ -94,10 +95,28 @@ static size_t index_of(const struct unit *u) { return (size_t)(u - sv.units); }
 static void begin_stop(struct unit *u, bool wanted);
 static void pull_in(struct unit *u);
 
+/* DynamicUser=: the id goes back; the last unit holding it takes its IPC objects along
+ * (RemoveIPC=, implied), as nothing may outlive a dynamic user that could reach the next
+ * holder of the id. */
+static void release_dynamic_user(struct unit *u)
+{
+	unsigned id = u->dynamic_uid;
+
+	if (!id)
+		return;
+	u->dynamic_uid = 0;
+	for (size_t i = 0; i < sv.count; i++)
+		if (sv.units[i].dynamic_uid == id && sv.units[i].state >= UNIT_STARTING &&
+		    sv.units[i].state <= UNIT_STOPPING)
+			return;
+	execmore_remove_ipc_of((uid_t)id);
+}
+
 /* What a service leaves behind once all its processes are gone: its RuntimeDirectory=
  * (U5), its fd store (unit-runtime2) and, as systemd, its PIDFile=, out of date now. */
 static void leave_stopped(struct unit *u, bool restarting)
 {
+	release_dynamic_user(u);
 	execenv_stopped(u->svc, restarting);
 	fdstore_unit_stopped(u->svc, restarting);
 	if (u->svc->pid_file)

@@ -99,6 +99,7 @@ struct unit {
 	uint32_t timer_random_ms;    /* RandomizedDelaySec= drawn for the coming elapse */
 	unsigned timer_gen;          /* the generation timer_due_ms was computed in */
 	unsigned timer_wall_gen;     /* the clock generation timer_next_wall was computed in */
+	unsigned dynamic_uid;        /* DynamicUser=: the id of the current run, 0: none */
 };
 
 struct supervisor_config {

@@ -146,8 +146,9 @@ const struct unit_compat unit_compat_table[] = {
 				     "their files"),
 
 	/* ---- exec, credentials and process properties ---- */
-	RV("DynamicUser", E, "no", "ember has no dynamic users: the service would run as root "
-				   "(set a static User= in a drop-in)"),
+	/* DynamicUser= is implemented for services (init/dynamic-user.c) */
+	CV("DynamicUser", K, "no", "the socket's files stay root's: ember runs a socket unit's "
+				   "own work as root"),
 	H("SetLoginEnvironment", E, "ember opens no login sessions"),
 	C("PAMName", E, "no PAM session is opened (no pam_limits, pam_env, pam_systemd)"),
 	C("SELinuxContext", E, "the SELinux context is not changed"),

@@ -40,12 +40,21 @@
  * base is trusted (root's /run, /var/lib, ...: followed if a symlink); every component of
  * path below it is created with mkdirat and opened with O_NOFOLLOW, so a symlink planted
  * there makes the start fail instead of redirecting a chown. Intermediate directories
- * are root's, mode 0755; the innermost gets mode and, if owned, the context's uid:gid. */
+ * are root's, mode 0755; the innermost gets mode and, if owned, the context's uid:gid,
+ * and so does what is in it when the innermost's owner differs (as systemd: a service's
+ * User= changed, or a dynamic user got another id). That walk never follows a symlink
+ * and leaves alone regular files with more than one name (a hard link the old owner
+ * made to someone else's file) and device nodes. */
 struct exec_dir {
 	const char *base;
 	const char *path;
 	mode_t mode;
 	bool owned;
+	/* DynamicUser=: the directory is base/private/path (base/private is root's, mode
+	 * 0700, so a later owner of the same recycled id cannot reach it), and base/path
+	 * is a relative symlink to it, as systemd lays them out. An older base/path
+	 * directory is moved there; a base/path that is anything else fails the start. */
+	bool private_dir;
 };
 
 /* U5: terminal flags (exec_context.tty_flags). */
@@ -187,6 +196,11 @@ int exec_dirs_create(const struct exec_context *c, struct exec_failure *fail);
 /* U5 (lib/exec-dirs.c): remove base/path and everything below it without following
  * symlinks (RuntimeDirectory= on stop). Depth-limited; 0 or -1/errno. */
 int exec_dirs_remove(const char *base, const char *path);
+/* The cheap half of a removal, for PID 1: base/path, a directory, is renamed next to
+ * itself (".ember-removed.LEAF.N"), so the next run can create it again at once while
+ * a child removes the renamed one; aside gets that path below base ("" when there was
+ * no directory to move). 0 or -1/errno. */
+int exec_dirs_set_aside(const char *base, const char *path, char *aside, size_t size);
 
 /* U5 (lib/exec-tty.c): in the child after setsid: reset/hang up/disallocate as asked,
  * open c->tty_path and make it the controlling terminal when EXEC_TTY_STDIN. Returns the

@@ -35,6 +35,8 @@ static void usage(void)
 	       "  --read-write=[-]PATH        writable even under a read-only parent\n"
 	       "  --inaccessible=[-]PATH      hidden behind an empty mode-0000 object\n"
 	       "                              (-: a missing PATH is skipped)\n"
+	       "  --private-dir=BASE/private/PATH  DynamicUser=: BASE/private becomes a tmpfs\n"
+	       "                              holding only these directories, writable\n"
 	       "  --system-call-filter=LINE   SystemCallFilter= (repeat; empty resets)\n"
 	       "  --system-call-error-number=ERRNO|kill  what a refused call gets\n"
 	       "  --system-call-architectures=LINE  native: other ABIs are killed\n"
@@ -123,6 +125,8 @@ static int parse_option(struct sandbox_request *r, const char *arg)
 		return add_path(&r->read_write, arg + 13);
 	if (str_starts_with(arg, "--inaccessible="))
 		return add_path(&r->inaccessible, arg + 15);
+	if (str_starts_with(arg, "--private-dir="))
+		return add_path(&r->private_dirs, arg + 14);
 	return sandbox_more_option(&r->more, arg) == 0 ? 0 : -1; /* exec keys (sandbox-more) */
 }
 

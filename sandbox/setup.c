@@ -298,7 +298,7 @@ int sandbox_setup(const struct sandbox_request *r, struct sandbox_error *e)
 	if (protect_system(r, e) < 0 || protect_home(r, e) < 0 || protect_kernel(r, e) < 0 ||
 	    restrict_list(&r->read_only, true, EXEC_SANDBOX_READ_ONLY, e) < 0 ||
 	    restrict_list(&r->read_write, false, EXEC_SANDBOX_READ_WRITE, e) < 0 ||
-	    hide_all(r, e) < 0)
+	    sandbox_private_dirs(&r->private_dirs, e) < 0 || hide_all(r, e) < 0)
 		return -1;
 	if (r->private_tmp && private_tmp(e) < 0)
 		return -1;

@@ -29,6 +29,7 @@ struct sandbox_request {
 	enum sandbox_protect_home protect_home;
 	struct sandbox_list read_only, read_write, inaccessible;
 	struct sandbox_more more; /* exec keys (sandbox-more) */
+	struct sandbox_list private_dirs; /* DynamicUser=: private-dirs.c */
 };
 
 /* What failed: an exec_sandbox_op (exec-context.h), errno and the path (or NULL). */
@@ -41,4 +42,6 @@ struct sandbox_error {
 /* In a process that may create namespaces (root): new mount (and network) namespace,
  * then every mount the request asks for. 0, or -1 with *e filled. */
 int sandbox_setup(const struct sandbox_request *req, struct sandbox_error *e);
+/* DynamicUser=: the service's own directories below BASE/private (private-dirs.c). */
+int sandbox_private_dirs(const struct sandbox_list *dirs, struct sandbox_error *e);
 #endif

@@ -1,4 +1,4 @@
-// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c
+// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
 /* A unit file (init/service.c init/unit-runtime-keys.c): any bytes are parsed,
  * validated, and either usable or failed; never a crash. Each input is read twice: as a
  * service and as a timer unit (its [Timer] keys, OnCalendar= events: unit-timer.c). */

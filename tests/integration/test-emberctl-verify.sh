@@ -11,7 +11,7 @@ trap 'rm -rf "$T"' EXIT
 
 printf '[Unit]\nDescription=fine\n[Service]\nExecStart=/bin/true\n' >"$T/good.service"
 printf '[Unit]\nDescription=sandboxed\nDocumentation=man:x(8)\n[Service]\nExecStart=/bin/true\nPrivateIPC=yes\n' >"$T/sandbox.service"
-printf '[Service]\nExecStart=/bin/true\nDynamicUser=yes\n' >"$T/dynamic.service"
+printf '[Service]\nExecStart=/bin/true\nRootImage=/srv/app.raw\n' >"$T/rootimage.service"
 printf '[Service]\nExecStart=/bin/true %%d/x.key\n' >"$T/spec.service"
 printf '[Service]\nExec\000Start=/bin/true\n' >"$T/nul.service"
 printf '[Service]\nExecStart=/bin/true\n[Frobnicate]\nX=1\n' >"$T/section.service"
@@ -30,9 +30,9 @@ printf '%s\n' "$out" | grep -q Documentation && fail harmless-is-silent "$out" |
 $V --verbose "$T/sandbox.service" | grep -qxF "$T/sandbox.service:3: Documentation: ignored, harmless: documentation links only" &&
 	pass verbose-shows-harmless-notes || fail verbose-shows-harmless-notes "$($V --verbose "$T/sandbox.service")"
 
-out=$($V "$T/dynamic.service"); rc=$?
-[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "^$T/dynamic.service:3: DynamicUser: refused by ember: .*run as root" &&
-	printf '%s\n' "$out" | grep -qxF "$T/dynamic.service: refused (1 error, 0 warnings)" &&
+out=$($V "$T/rootimage.service"); rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "^$T/rootimage.service:3: RootImage: refused by ember: .*root file system" &&
+	printf '%s\n' "$out" | grep -qxF "$T/rootimage.service: refused (1 error, 0 warnings)" &&
 	pass refused-file-exits-1 || fail refused-file-exits-1 "rc=$rc out=$out"
 
 out=$($V "$T/spec.service")
@@ -86,7 +86,7 @@ printf '%s\n' "$out" | grep -qxF "$T/root/lib/systemd/system/demo.service: chang
 	pass root-lookup || fail root-lookup "$out"
 
 # --json: one valid document with the same verdicts
-$V --json "$T/good.service" "$T/sandbox.service" "$T/dynamic.service" >"$T/out.json"; rc=$?
+$V --json "$T/good.service" "$T/sandbox.service" "$T/rootimage.service" >"$T/out.json"; rc=$?
 if [ "$rc" = 1 ] && python3 - "$T/out.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -66,10 +66,26 @@ i=0; while [ -e /run/dtest ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); don
 [ ! -e /run/dtest ] && ok runtime-dir-removed-on-stop || bad runtime-dir-removed-on-stop "\$(ls -la /run/dtest)"
 [ -e /var/cache/keepme/file ] && ok removal-does-not-follow-symlinks || bad removal-does-not-follow-symlinks "the link's target was emptied"
 [ -e /var/lib/dtest/written ] && ok state-dir-kept-on-stop || bad state-dir-kept-on-stop "gone"
-"\$E" start dirs; wait_log dirs state-writable
+"\$E" start dirs; i=0; while [ ! -d /run/dtest ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
 [ "\$(stat -c '%u' /run/dtest)" = 65534 ] && ok runtime-dir-recreated || bad runtime-dir-recreated "missing"
 wait_state keepdir running ready; "\$E" stop keepdir; wait_state keepdir stopped; sleep 0.3
 [ -d /run/keeptest ] && ok runtime-dir-preserved || bad runtime-dir-preserved "removed"
+
+# A stop and an immediate start: the old run's directory is still being removed while
+# the new run makes its own (3000 files make the removal slow enough to overlap).
+quick_ok=1
+runs() { "\$E" log rtquick | grep -c files-made; }
+for n in 1 2 3; do
+	i=0; while [ "\$(runs)" -lt \$n ] && [ \$i -lt 300 ]; do sleep 0.05; i=\$((i+1)); done
+	"\$E" stop rtquick; wait_state rtquick stopped; "\$E" start rtquick
+	i=0; while [ "\$(runs)" -le \$n ] && [ \$i -lt 300 ]; do sleep 0.05; i=\$((i+1)); done
+	sleep 1
+	[ "\$(state rtquick)" = ready ] && [ -f /run/rtquick/marker ] &&
+		[ "\$(ls /run/rtquick | wc -l)" = 3001 ] || { quick_ok=0; break; }
+done
+i=0; while ls -A /run | grep -q '^\.ember-removed\.' && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+ls -A /run | grep -q '^\.ember-removed\.' && bad runtime-dir-set-aside-removed "\$(ls -A /run | tr '\n' ' ')" || ok runtime-dir-set-aside-removed
+[ \$quick_ok = 1 ] && ok runtime-dir-stop-start-at-once || bad runtime-dir-stop-start-at-once "round \$n: \$(state rtquick), \$(ls /run/rtquick 2>&1 | wc -l) entries; \$("\$E" status rtquick | tr '\n' ' ')"
 
 # ---- hostile: planted symlinks instead of the directory
 wait_state evil failed permanent-failure && ok symlink-dir-fails-start || bad symlink-dir-fails-start "evil is \$(state evil)"
@@ -121,5 +137,5 @@ grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-co
 grep -q 'evil: directory /var/lib/evil: a symlink is in the way' "$tmp/log" &&
 	pass symlink-failure-says-where || fail symlink-failure-says-where "$(grep 'evil:' "$tmp/log" | tr '\n' ' ')"
 [ ! -e /var/lib/evil ] && [ ! -e /tmp/ember-privtmp-inside ] && pass host-untouched || fail host-untouched "left files on the host"
-[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; grep rtquick "$tmp/log"; tail -n 60 "$tmp/log"; }
 finish

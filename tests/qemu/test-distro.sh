@@ -219,10 +219,15 @@ for u in refused:invalid fails:failed nodevice:stopped; do
 	if [ "$st" = "$want" ]; then pass "distro-bad-input-$u-reported"; else
 		fail "distro-bad-input-$u-reported" "ember-test-$u is '${st:-not listed}', expected $want"; fi
 done
-grep -q '^ember-test-refused .*DynamicUser: refused' "$list" && pass distro-refused-reason-listed ||
+grep -q '^ember-test-refused .*RootDirectory: refused' "$list" && pass distro-refused-reason-listed ||
 	fail distro-refused-reason-listed "emberctl list does not say why ember-test-refused is invalid"
-grep -q 'ember-test-refused.*DynamicUser' "$log" && pass distro-refused-unit-named-on-console ||
-	fail distro-refused-unit-named-on-console "no console line names ember-test-refused and DynamicUser"
+grep -q 'ember-test-refused.*RootDirectory' "$log" && pass distro-refused-unit-named-on-console ||
+	fail distro-refused-unit-named-on-console "no console line names ember-test-refused and RootDirectory"
+# DynamicUser=: an id of its own, not in /etc/passwd, its state behind /var/lib's link.
+dyn=$(gssh 'u=$(cat /var/lib/ember-test-dynamic/uid); echo "$u $(stat -c %u /var/lib/private/ember-test-dynamic) $(readlink /var/lib/ember-test-dynamic) $(getent passwd "$u" | wc -l)"' 2>&1)
+echo "$dyn" | awk 'NF == 4 && $1 >= 61184 && $1 <= 65519 && $2 == $1 &&
+	$3 == "private/ember-test-dynamic" && $4 == 0 { ok = 1 } END { exit !ok }' && pass distro-dynamic-user ||
+	fail distro-dynamic-user "uid, owner, link, passwd entries: $dyn"
 
 analyze=$(gssh 'emberctl analyze' 2>&1)
 echo "distro: emberctl analyze:"

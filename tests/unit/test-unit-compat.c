@@ -1,4 +1,4 @@
-// sources: init/unit-compat.c init/service.c init/unit-runtime-keys.c init/condition.c init/exec-line.c init/socket-unit.c init/unit-kinds.c init/unit-timer.c
+// sources: init/unit-compat.c init/service.c init/unit-runtime-keys.c init/condition.c init/exec-line.c init/socket-unit.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
 /* The compatibility table (init/unit-compat.c) and the parser's use of it: no key is both
  * implemented and in the table, every row says why, and each class does what its name
  * promises (harmless: silent, changes: a warning naming what changes, refused: the unit
@@ -96,7 +96,7 @@ static void documented_keys_are_classified(void)
 		{ "Unit", "Upholds", COMPAT_CHANGES },
 		{ "Service", "RestrictFileSystems", COMPAT_CHANGES },
 		{ "Service", "RuntimeMaxSec", COMPAT_CHANGES },
-		{ "Service", "DynamicUser", COMPAT_REFUSED },
+		{ "Service", "RootImage", COMPAT_REFUSED },
 		{ "Service", "RootDirectory", COMPAT_REFUSED },
 		{ "Service", "CPUAccounting", COMPAT_HARMLESS },
 		{ "Socket", "ListenMessageQueue", COMPAT_REFUSED },
@@ -120,8 +120,8 @@ static void default_values_are_harmless(void)
 	CHECK(unit_compat_classify(row, "no") == COMPAT_HARMLESS);
 	CHECK(unit_compat_classify(row, "false") == COMPAT_HARMLESS);
 	CHECK(unit_compat_classify(row, "") == COMPAT_HARMLESS);
-	row = unit_compat_find("Service", "DynamicUser");
-	CHECK(unit_compat_classify(row, "yes") == COMPAT_REFUSED);
+	row = unit_compat_find("Socket", "DynamicUser");
+	CHECK(unit_compat_classify(row, "yes") == COMPAT_CHANGES);
 	CHECK(unit_compat_classify(row, "off") == COMPAT_HARMLESS);
 	row = unit_compat_find("Service", "IgnoreSIGPIPE");
 	CHECK(row != NULL);
@@ -147,10 +147,10 @@ static void parser_follows_the_classes(void)
 	CHECK(parse_with("[Service]\nExecStart=/bin/a\nPrivateIPC=no\n", false) == 0);
 	CHECK(warnings == 0);
 	/* refused: the unit fails, and says why */
-	CHECK(parse_with("[Service]\nExecStart=/bin/a\nDynamicUser=yes\n", false) < 0);
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nRootImage=/srv/a.raw\n", false) < 0);
 	CHECK(errors == 1 && svc.failed);
-	CHECK(strstr(last_message, ":3: DynamicUser: refused by ember: ") != NULL);
-	CHECK(strstr(svc.error, "DynamicUser") != NULL);
+	CHECK(strstr(last_message, ":3: RootImage: refused by ember: ") != NULL);
+	CHECK(strstr(svc.error, "RootImage") != NULL);
 	/* a key systemd does not document: a warning, as systemd gives */
 	CHECK(parse_with("[Service]\nExecStart=/bin/a\nFrobnicate=1\n", false) == 0);
 	CHECK(warnings == 1);
