@@ -133,7 +133,9 @@ done
 # The corpus unit, as Debian ships it, except ExecStart= (the real fstrim, asked only for
 # its version: no trimming of the host's disks) and its ConditionVirtualization=!container
 # (this test runs in a container).
-corpus=$HOME/.cache/ember/unit-corpus/util-linux/lib/systemd/system/fstrim.service
+CORPUS=${EMBER_UNIT_CORPUS:-${XDG_CACHE_HOME:-$HOME/.cache}/ember/unit-corpus}
+corpus=$CORPUS/util-linux/lib/systemd/system/fstrim.service
+[ -f "$corpus" ] || "$TOP/scripts/unit-corpus.sh" util-linux >/dev/null 2>&1
 if [ -f "$corpus" ] && [ -x /sbin/fstrim ] && grep -q '^SystemCallFilter=.*@system-service' "$corpus"; then
 	sed -e 's|^ExecStart=.*|ExecStart=/sbin/fstrim --version|' -e '/^ConditionVirtualization=/d' \
 		"$corpus" >"$tmp/services/fstrim.service"
@@ -141,7 +143,7 @@ if [ -f "$corpus" ] && [ -x /sbin/fstrim ] && grep -q '^SystemCallFilter=.*@syst
 		grep -q ': clean$' "$tmp/verify" && pass corpus-fstrim-verifies-clean ||
 		fail corpus-fstrim-verifies-clean "$(tr '\n' ' ' <"$tmp/verify")"
 else
-	skip corpus-fstrim "no corpus cache (scripts/unit-corpus.sh) or no /sbin/fstrim"
+	skip corpus-fstrim "scripts/unit-corpus.sh util-linux could not fetch the package, or no /sbin/fstrim"
 fi
 cat >"$tmp/boot.sh" <<EOS
 #!/bin/sh
