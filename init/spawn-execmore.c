@@ -223,17 +223,22 @@ void execmore_remove_ipc_of(uid_t uid)
 
 void execmore_stopped(const struct service *s)
 {
-	pid_t pid;
+	static char aside[sizeof cred_dir];
 
 	if (!s->execmore.credentials && !s->execmore.remove_ipc)
 		return;
-	cred_dir_of(s);
-	pid = fork(); /* unmounting and removing must not hold PID 1 */
-	if (pid == 0) {
-		if (s->execmore.credentials) {
-			umount2(cred_dir, MNT_DETACH); /* not a mount where mounting was refused */
-			exec_dirs_remove("/run/credentials", cred_dir + strlen("/run/credentials/"));
-		}
+	aside[0] = '\0';
+	if (s->execmore.credentials) {
+		/* At once, in PID 1: a start right after the stop (a restart) must make its own
+		 * directory, not find this one, which the removal would then take away. */
+		cred_dir_of(s);
+		umount2(cred_dir, MNT_DETACH); /* not a mount where mounting was refused */
+		exec_dirs_set_aside("/run/credentials", cred_dir + strlen("/run/credentials/"),
+				    aside, sizeof aside);
+	}
+	if (fork() == 0) { /* removing must not hold PID 1 */
+		if (aside[0])
+			exec_dirs_remove("/run/credentials", aside);
 		if (s->execmore.remove_ipc)
 			remove_ipc(s);
 		_exit(0);

@@ -19,6 +19,7 @@ for f in "$src"/*.service; do
 	sed -e "s|@DIR@|$tmp/probes|g" -e "s|@TMP@|$tmp|g" "$f" >"$tmp/services/$(basename "$f")"
 done
 printf 'the-secret' >"$tmp/secret"
+printf 'first' >"$tmp/secret2"
 chmod 0600 "$tmp/secret" # root's: only the credential copy is the service's
 
 # ---- ember-sandbox directly
@@ -58,6 +59,11 @@ wait_state() { # NAME STATES: up to 15 s
 		sleep 0.05; i=\$((i+1))
 	done
 	return 1
+}
+wait_log() { # NAME TEXT: up to 10 s for TEXT in the service's log
+	i=0
+	while ! "\$E" log "\$1" | grep -q -- "\$2" && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+	"\$E" log "\$1" | grep -q -- "\$2"
 }
 val() { # NAME KEY: the value the probe printed (waits for probe-done, up to 10 s)
 	i=0
@@ -121,6 +127,17 @@ is credentials-read-only creds cred-write no
 i=0; while [ -e /run/credentials/creds.service ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
 [ ! -e /run/credentials/creds.service ] && ok credentials-removed-on-stop || bad credentials-removed-on-stop "\$(ls -la /run/credentials/creds.service)"
 grep -q ' /run/credentials/creds.service ' /proc/self/mountinfo && bad credentials-unmounted "still mounted" || ok credentials-unmounted
+# A start right after the stop gets credentials of its own, not the last run's directory
+# (which the stop then took away).
+wait_log credquick "run key=first" || bad credentials-quick-restart "no first run"
+quick=ok
+for n in 1 2 3 4 5 6 7 8; do
+	printf "v\$n" >"$tmp/secret2"; "\$E" restart credquick
+	wait_log credquick "run key=v\$n\\\$" && sleep 0.3 &&
+		[ "\$(cat /run/credentials/credquick.service/key 2>&1)" = "v\$n" ] || { quick="round \$n"; break; }
+done
+[ "\$quick" = ok ] && ok credentials-quick-restart ||
+	bad credentials-quick-restart "\$quick: \$("\$E" log credquick | tr '\n' ' '); dir: \$(ls -la /run/credentials/credquick.service 2>&1 | tr '\n' ' ')"
 wait_state credmissing failed permanent-failure && ok credentials-missing-path-fails || bad credentials-missing-path-fails "\$(state credmissing)"
 "\$E" log credmissing | grep -q credmissing-ran && bad credentials-missing-runs-nothing "it ran" || ok credentials-missing-runs-nothing
 
