@@ -497,10 +497,15 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	unsigned flags = scratch.argv.flags;
 
 	exec_context_init(c);
+	/* As systemd: the unit's identity is resolved for every line (its directories and
+	 * $USER, $HOME are the unit's); "+" and "!" lines then run as root. */
+	if (resolve_identity(u, c, &home) < 0)
+		return -1;
+	c->dir_owner_set = true;
+	c->dir_uid = c->set_ids ? c->uid : 0;
+	c->dir_gid = c->set_ids ? c->gid : 0;
 	if (skips_user_switch(flags))
 		bare_identity(c, &home);
-	else if (resolve_identity(u, c, &home) < 0)
-		return -1;
 	c->rlimit_set = s->rlimit_set;
 	memcpy(c->rlimit, s->rlimit, sizeof c->rlimit);
 	c->umask_set = s->umask_set;

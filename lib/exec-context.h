@@ -122,6 +122,11 @@ struct exec_context {
 	/* ---- U5: execution environment (lib/exec-dirs.c, lib/exec-tty.c) ---- */
 	const struct exec_dir *dirs;        /* created as root before the identity switch */
 	size_t dir_count;
+	/* Whose the directories are when it is not this command's identity: a "+" line of
+	 * a service with User= runs as root, its directories stay the service's. */
+	bool dir_owner_set;
+	uid_t dir_uid;
+	gid_t dir_gid;
 	const char *tty_path;               /* NULL: no terminal */
 	unsigned tty_flags;                 /* EXEC_TTY_* */
 	/* ember-sandbox's options (NULL-terminated), NULL: no sandbox. With it, the child

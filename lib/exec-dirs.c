@@ -273,8 +273,8 @@ static int create_one(const struct exec_dir *d, uid_t uid, gid_t gid)
 
 int exec_dirs_create(const struct exec_context *c, struct exec_failure *fail)
 {
-	uid_t uid = c->set_ids ? c->uid : 0;
-	gid_t gid = c->set_ids ? c->gid : 0;
+	uid_t uid = c->dir_owner_set ? c->dir_uid : c->set_ids ? c->uid : 0;
+	gid_t gid = c->dir_owner_set ? c->dir_gid : c->set_ids ? c->gid : 0;
 
 	for (size_t i = 0; i < c->dir_count; i++)
 		if (create_one(&c->dirs[i], uid, gid) < 0)

@@ -71,6 +71,10 @@ i=0; while [ -e /run/dtest ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); don
 wait_state keepdir running ready; "\$E" stop keepdir; wait_state keepdir stopped; sleep 0.3
 [ -d /run/keeptest ] && ok runtime-dir-preserved || bad runtime-dir-preserved "removed"
 
+# A "+" line runs as root, but the unit's directories stay its user's (no chown to root
+# and back, which would now walk the whole tree each time).
+has plus-line-dirs-stay-users plusdirs "^pre id=0 dirowner=65534 user=nobody\\\$"
+has plus-line-file-left-alone plusdirs "^main id=65534 rootfile=0\\\$"
 # A stop and an immediate start: the old run's directory is still being removed while
 # the new run makes its own (3000 files make the removal slow enough to overlap).
 quick_ok=1
