@@ -69,34 +69,22 @@ static bool root_seen(const struct sandbox_list *l, size_t upto, const char *pat
 	return false;
 }
 
-/* Each distinct BASE/private once: a fresh tmpfs over it. */
-static int cover_roots(const struct sandbox_list *l, struct sandbox_error *e)
+/* Each distinct BASE/private once: a fresh tmpfs over it (seal false), or that tmpfs
+ * made read-only once the directories are bound into it (seal true). */
+static int each_root(const struct sandbox_list *l, bool seal, struct sandbox_error *e)
 {
 	char root[4096];
 
 	for (size_t i = 0; i < l->count; i++) {
 		const char *path = l->item[i].path;
 		size_t len = private_root_len(path);
+		int r;
 		if (root_seen(l, i, path, len))
 			continue;
 		snprintf(root, sizeof root, "%.*s", (int)len, path);
-		if (mount("tmpfs", root, "tmpfs", TMPFS_FLAGS, "mode=0755") < 0)
-			return failed(e, path);
-	}
-	return 0;
-}
-
-static int seal_roots(const struct sandbox_list *l, struct sandbox_error *e)
-{
-	char root[4096];
-
-	for (size_t i = 0; i < l->count; i++) {
-		const char *path = l->item[i].path;
-		size_t len = private_root_len(path);
-		if (root_seen(l, i, path, len))
-			continue;
-		snprintf(root, sizeof root, "%.*s", (int)len, path);
-		if (mount(NULL, root, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | TMPFS_FLAGS, NULL) < 0)
+		r = seal ? mount(NULL, root, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | TMPFS_FLAGS, NULL)
+			 : mount("tmpfs", root, "tmpfs", TMPFS_FLAGS, "mode=0755");
+		if (r < 0)
 			return failed(e, path);
 	}
 	return 0;
@@ -129,7 +117,7 @@ int sandbox_private_dirs(const struct sandbox_list *l, struct sandbox_error *e)
 		if (fds[i] < 0)
 			goto fail;
 	}
-	if (cover_roots(l, e) < 0)
+	if (each_root(l, false, e) < 0)
 		goto out;
 	for (i = 0; i < l->count; i++) {
 		const char *path = l->item[i].path;
@@ -139,7 +127,7 @@ int sandbox_private_dirs(const struct sandbox_list *l, struct sandbox_error *e)
 		    mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV, NULL) < 0)
 			goto fail;
 	}
-	if (seal_roots(l, e) < 0)
+	if (each_root(l, true, e) < 0)
 		goto out;
 	close_fds(fds, l->count);
 	return 0;

@@ -35,23 +35,7 @@ EOS
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
 E="$BIN/emberctl"
-ok() { echo "PASS \$1"; }
-bad() { echo "FAIL \$1: \$2"; }
-state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
-wait_state() { # NAME STATES: up to 15 s
-	i=0
-	while [ \$i -lt 300 ]; do
-		s=\$(state "\$1"); for want in \$2; do [ "\$s" = "\$want" ] && return 0; done
-		sleep 0.05; i=\$((i+1))
-	done
-	return 1
-}
-wait_log() { # NAME TEXT: up to 10 s for TEXT in the service's log
-	i=0
-	while ! "\$E" log "\$1" | grep -q -- "\$2" && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
-	"\$E" log "\$1" | grep -q -- "\$2"
-}
-has() { wait_log "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2: \$("\$E" log "\$2" | tr '\n' ' ') / \$("\$E" status "\$2" | tr '\n' ' ')"; }
+. "$TOP/tests/integration/guest-lib.sh"
 
 # ---- directories
 has dirs-env dirs "^env RT=/run/dtest:/run/dtest/sub ST=/var/lib/dtest CA=/var/cache/dtest LO=/var/log/dtest\\\$"
