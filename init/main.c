@@ -24,6 +24,7 @@
 #include "cmdline.h"
 #include "sysctl.h" /* empower: ember.legacy_tiocsti= */
 #include "console.h"
+#include "container.h"
 #include "control.h"
 #include "emergency.h"
 #include "exec-context.h"
@@ -706,9 +707,13 @@ static void boot(int argc, char **argv)
 {
 	int failed;
 
-	pid1.container = getenv("container") != NULL;
-	log_info("ember-init %s %s%s", EMBER_VERSION, pid1.reexecuted ? "re-executed" : "starting",
-		 pid1.container ? " (container mode)" : "");
+	const char *container = container_detect("", getenv("container"));
+
+	pid1.container = container != NULL;
+	log_info("ember-init %s %s%s%s%s", EMBER_VERSION,
+		 pid1.reexecuted ? "re-executed" : "starting",
+		 container ? " (container mode: " : "", container ? container : "",
+		 container ? ")" : "");
 	/* /dev/kmsg exists once /dev is mounted: open it before the cgroup2 mount so its
 	 * outcome reaches the kernel log. */
 	failed = apifs_mount_basic(pid1.container);

@@ -376,7 +376,9 @@ static int set_runtime_dir_aside(void *ctx, enum service_dir_kind kind, const ch
 		return 0;
 	snprintf(path, sizeof path, "%.*s", (int)len, word);
 	if (exec_dirs_set_aside(dir_bases[DIR_RUNTIME], path, f->paths[f->count],
-				sizeof f->paths[f->count]) == 0 && f->paths[f->count][0])
+				sizeof f->paths[f->count]) < 0) /* a mount point, say: by its name */
+		snprintf(f->paths[f->count], sizeof f->paths[f->count], "%s", path);
+	if (f->paths[f->count][0])
 		f->count++;
 	return 0;
 }
