@@ -13,6 +13,7 @@ static const char *const int_keys[] = {
 	"started_us", "ready_us", "failed_us", "stopped_us", "userspace_start_us",
 	"control_pid", "t_ms", "eol", "cursor", /* emberctl verbs (issue 17) */
 	"next_elapse_s", "last_elapse_s", /* timer units */
+	"dynamic_uid", /* DynamicUser= */
 };
 /* Keys whose values are comma-separated lists of service names. */
 static const char *const list_keys[] = { "after", "requires" };

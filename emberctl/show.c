@@ -214,6 +214,8 @@ void show_status(FILE *f, const struct ctl_record *rec, long long now_us)
 	show_timer_lines(f, rec, (long long)time(NULL)); /* timer units */
 	if (rec_int(rec, "main_pid") > 0)
 		line_int(f, "Main PID", rec_int(rec, "main_pid"));
+	if (rec_int(rec, "dynamic_uid") > 0) /* DynamicUser= */
+		line_int(f, "Dynamic UID", rec_int(rec, "dynamic_uid"));
 	line_int(f, "Restarts", rec_int(rec, "restarts"));
 	line_str(f, "Status", rec_str(rec, "status_text"));
 	line_str(f, "Error", rec_str(rec, "error"));

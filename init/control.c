@@ -265,6 +265,8 @@ static void reply_status(struct client *c, const struct unit *u)
 	ctl_record_add_int(&c->w, "cpu_usage_usec", st.cpu_usage_usec);
 	ctl_record_add_int(&c->w, "exit_status", u->exit_status);
 	ctl_record_add_str(&c->w, "cgroup", st.path);
+	if (u->dynamic_uid) /* DynamicUser=: the id of this run */
+		ctl_record_add_int(&c->w, "dynamic_uid", u->dynamic_uid);
 	add_names(&c->w, "after", u->svc, &u->svc->after);
 	add_names(&c->w, "requires", u->svc, &u->svc->requires);
 	verbs_add_status(&c->w, u); /* emberctl verbs (issue 17) */

@@ -44,6 +44,8 @@ u=\$(uid_of dynbasic)
 [ -n "\$u" ] && [ "\$u" -ge 61184 ] && [ "\$u" -le 65519 ] && ok dyn-uid-in-range || bad dyn-uid-in-range "uid '\$u'"
 "\$E" log dynbasic | grep -q "^ids \$u \$u groups=\$u\\\$" && ok dyn-gid-is-uid || bad dyn-gid-is-uid "\$("\$E" log dynbasic | grep ^ids)"
 in_passwd "\$u" && bad dyn-uid-not-static "\$u is in /etc/passwd" || ok dyn-uid-not-static
+"\$E" status dynbasic | grep -q "Dynamic UID: \$u\\\$" && "\$E" --json status dynbasic | grep -q "\"dynamic_uid\":\$u" &&
+	ok dyn-uid-in-status || bad dyn-uid-in-status "u=\$u: \$("\$E" status dynbasic | grep Dynamic) \$("\$E" --json status dynbasic | grep -o "dynamic_uid.\{0,10\}")"
 has dyn-identity-env dynbasic "^env USER=dynbasic LOGNAME=dynbasic HOME=/ SHELL=/usr/sbin/nologin ST=/var/lib/dynbasic\\\$"
 # ---- directories
 [ "\$(readlink /var/lib/dynbasic) \$(readlink /var/log/dynbasic)" = "private/dynbasic private/dynbasic" ] && ok dyn-dirs-are-links || bad dyn-dirs-are-links "\$(ls -l /var/lib /var/log | tr '\n' ' ')"
