@@ -1350,6 +1350,33 @@ static const char *sandbox_path_problem(const char *s)
 	return path_absolute_clean(s) ? NULL : "expected an absolute path, optionally after -";
 }
 
+/* BindPaths=, BindReadOnlyPaths=: [-]SOURCE[:DESTINATION[:rbind|norbind]], both paths
+ * absolute and clean (ember-sandbox opens the source before any mount of its own). */
+static const char *bind_entry_problem(const char *s)
+{
+	char part[3][SERVICE_LINE_MAX];
+	size_t n = 0;
+
+	if (*s == '-')
+		s++;
+	for (const char *p = s; n < 3; n++) {
+		size_t len = strcspn(p, ":");
+		snprintf(part[n], sizeof part[n], "%.*s", (int)len, p);
+		if (!p[len]) {
+			n++;
+			break;
+		}
+		p += len + 1;
+		if (n == 2)
+			return "expected SOURCE[:DESTINATION[:OPTIONS]]";
+	}
+	if (!path_absolute_clean(part[0]) || (n > 1 && !path_absolute_clean(part[1])))
+		return "expected absolute paths: [-]SOURCE[:DESTINATION[:OPTIONS]]";
+	if (n == 3 && strcmp(part[2], "rbind") != 0 && strcmp(part[2], "norbind") != 0)
+		return "the only options are rbind and norbind";
+	return NULL;
+}
+
 /* A list key: space-separated words, lines add to the list, an empty value resets it. */
 static int parse_word_list(struct parser *p, const struct key *k, const char *value,
 			   const char *(*problem)(const char *word))
@@ -1421,6 +1448,11 @@ static int parse_dir_list(struct parser *p, const struct key *k, const char *val
 static int parse_path_list(struct parser *p, const struct key *k, const char *value)
 {
 	return parse_word_list(p, k, value, sandbox_path_problem);
+}
+
+static int parse_bind_list(struct parser *p, const struct key *k, const char *value)
+{
+	return parse_word_list(p, k, value, bind_entry_problem);
 }
 
 static int parse_protect_system(struct parser *p, const struct key *k, const char *value)
@@ -1511,6 +1543,14 @@ static bool seccomp_wanted(const struct service_execenv *e)
 }
 /* ---- end seccomp keys ---- */
 
+static bool paths_set(const struct service_execenv *e)
+{
+	for (int k = 0; k < SERVICE_PATH_KINDS; k++)
+		if (e->paths[k])
+			return true;
+	return false;
+}
+
 bool service_sandboxed(const struct service *svc)
 {
 	const struct service_execenv *e = &svc->execenv;
@@ -1518,8 +1558,7 @@ bool service_sandboxed(const struct service *svc)
 	return seccomp_wanted(e) || e->private_tmp || e->private_devices || e->private_network ||
 	       e->protect_kernel_tunables || e->protect_kernel_modules ||
 	       e->protect_control_groups || e->protect_system != PROTECT_SYSTEM_NO ||
-	       e->protect_home != PROTECT_HOME_NO || e->paths[PATHS_READ_ONLY] ||
-	       e->paths[PATHS_READ_WRITE] || e->paths[PATHS_INACCESSIBLE] ||
+	       e->protect_home != PROTECT_HOME_NO || paths_set(e) ||
 	       /* exec keys (sandbox-more) */
 	       svc->execmore.protect_proc != PROTECT_PROC_DEFAULT ||
 	       svc->execmore.proc_subset_pid || svc->execmore.private_mounts ||
@@ -2201,6 +2240,12 @@ static const struct key keys[] = {
 	  0, 0, true },
 	{ SECTION_SERVICE, "InaccessiblePaths", parse_path_list,
 	  EXECENV(paths[PATHS_INACCESSIBLE]), 0, 0, true },
+	{ SECTION_SERVICE, "BindPaths", parse_bind_list, EXECENV(paths[PATHS_BIND]), 0, 0, true },
+	{ SECTION_SERVICE, "BindReadOnlyPaths", parse_bind_list, EXECENV(paths[PATHS_BIND_RO]),
+	  0, 0, true },
+	{ SECTION_SERVICE, "NoExecPaths", parse_path_list, EXECENV(paths[PATHS_NO_EXEC]),
+	  0, 0, true },
+	{ SECTION_SERVICE, "ExecPaths", parse_path_list, EXECENV(paths[PATHS_EXEC]), 0, 0, true },
 	/* runtime keys (unit-runtime2) */
 	{ SECTION_UNIT, "RefuseManualStart", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_UNIT, "RefuseManualStop", parse_runtime_key, 0, 0, 0, false },

@@ -123,8 +123,12 @@ enum service_protect_system {
 enum service_protect_home {
 	PROTECT_HOME_NO, PROTECT_HOME_YES, PROTECT_HOME_READ_ONLY, PROTECT_HOME_TMPFS
 };
-/* ReadOnlyPaths=, ReadWritePaths=, InaccessiblePaths=, in this order. */
-enum service_path_kind { PATHS_READ_ONLY, PATHS_READ_WRITE, PATHS_INACCESSIBLE, SERVICE_PATH_KINDS };
+/* ReadOnlyPaths=, ReadWritePaths=, InaccessiblePaths=, BindPaths=, BindReadOnlyPaths=,
+ * NoExecPaths=, ExecPaths=, in this order. */
+enum service_path_kind {
+	PATHS_READ_ONLY, PATHS_READ_WRITE, PATHS_INACCESSIBLE, PATHS_BIND, PATHS_BIND_RO,
+	PATHS_NO_EXEC, PATHS_EXEC, SERVICE_PATH_KINDS
+};
 
 /* seccomp keys: the list keys' raw text, and the booleans as bits. */
 enum service_seccomp_text {

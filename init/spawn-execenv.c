@@ -344,6 +344,10 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 	arg_list(&a, "--read-write=", service_str(s, e->paths[PATHS_READ_WRITE]));
 	for_each_dir(s, writable_dir, &(struct writable_fill){ &a, s });
 	arg_list(&a, "--inaccessible=", service_str(s, e->paths[PATHS_INACCESSIBLE]));
+	arg_list(&a, "--bind=", service_str(s, e->paths[PATHS_BIND]));
+	arg_list(&a, "--bind-ro=", service_str(s, e->paths[PATHS_BIND_RO]));
+	arg_list(&a, "--no-exec=", service_str(s, e->paths[PATHS_NO_EXEC]));
+	arg_list(&a, "--exec=", service_str(s, e->paths[PATHS_EXEC]));
 	seccomp_args(s, &a); /* seccomp keys */
 	execmore_sandbox_args(s, c, &a); /* exec keys (sandbox-more) */
 	if (a.overflow) {

@@ -138,8 +138,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("ExtensionImagePolicy", E, "only matters with ExtensionImages="),
 	H("MountAPIVFS", E, "only matters with RootDirectory="),
 	H("BindLogSockets", E, "only matters with RootDirectory="),
-	C("BindPaths", E, "the paths are not bind-mounted: the service sees the host's"),
-	C("BindReadOnlyPaths", E, "the paths are not bind-mounted: the service sees the host's"),
 	R("MountImages", E, "the images are not mounted: the service would miss their files"),
 	R("ExtensionImages", E, "the images are not mounted: the service would miss their files"),
 	R("ExtensionDirectories", E, "the directories are not overlaid: the service would miss "
@@ -167,8 +165,6 @@ const struct unit_compat unit_compat_table[] = {
 
 	/* ---- exec, sandboxing ---- */
 	H("TimeoutCleanSec", E, "ember has no clean operation"),
-	H("ExecPaths", E, "only matters with NoExecPaths="),
-	C("NoExecPaths", E, "programs under these paths may still be run"),
 	C("TemporaryFileSystem", E, "no tmpfs is mounted over the paths"),
 	C("NetworkNamespacePath", E, "the service runs in ember's network namespace"),
 	CV("PrivateIPC", E, "no", "the service shares the host's IPC namespace"),

@@ -37,6 +37,10 @@ static void usage(void)
 	       "                              (-: a missing PATH is skipped)\n"
 	       "  --private-dir=BASE/private/PATH  DynamicUser=: BASE/private becomes a tmpfs\n"
 	       "                              holding only these directories, writable\n"
+	       "  --bind=[-]SRC[:DST[:rbind|norbind]]  BindPaths=: SRC bound onto DST, writable\n"
+	       "  --bind-ro=[-]SRC[:DST[:OPTIONS]]  BindReadOnlyPaths=: the same, read-only\n"
+	       "  --no-exec=[-]PATH           NoExecPaths=: nothing below PATH may be executed\n"
+	       "  --exec=[-]PATH              ExecPaths=: executable again below a --no-exec\n"
 	       "  --system-call-filter=LINE   SystemCallFilter= (repeat; empty resets)\n"
 	       "  --system-call-error-number=ERRNO|kill  what a refused call gets\n"
 	       "  --system-call-architectures=LINE  native: other ABIs are killed\n"
@@ -127,6 +131,14 @@ static int parse_option(struct sandbox_request *r, const char *arg)
 		return add_path(&r->inaccessible, arg + 15);
 	if (str_starts_with(arg, "--private-dir="))
 		return add_path(&r->private_dirs, arg + 14);
+	if (str_starts_with(arg, "--bind="))
+		return sandbox_bind_option(&r->binds, arg + 7, false);
+	if (str_starts_with(arg, "--bind-ro="))
+		return sandbox_bind_option(&r->binds, arg + 10, true);
+	if (str_starts_with(arg, "--no-exec="))
+		return add_path(&r->no_exec, arg + 10);
+	if (str_starts_with(arg, "--exec="))
+		return add_path(&r->exec, arg + 7);
 	return sandbox_more_option(&r->more, arg) == 0 ? 0 : -1; /* exec keys (sandbox-more) */
 }
 

@@ -27,7 +27,6 @@
 #define SYS_mount_setattr 442
 #endif
 #define SB_AT_RECURSIVE 0x8000
-#define SB_MOUNT_ATTR_RDONLY 0x1ULL
 struct sb_mount_attr {
 	uint64_t attr_set, attr_clr, propagation, userns_fd;
 };
@@ -45,15 +44,18 @@ static int failed(struct sandbox_error *e, int op, const char *path)
 	return -1;
 }
 
+int sandbox_mount_attr(const char *path, uint64_t set, uint64_t clear, bool recursive)
+{
+	struct sb_mount_attr a = { .attr_set = set, .attr_clr = clear };
+
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? SB_AT_RECURSIVE : 0,
+			    &a, sizeof a);
+}
+
 static int set_read_only(const char *path, bool read_only)
 {
-	struct sb_mount_attr a = { 0 };
-
-	if (read_only)
-		a.attr_set = SB_MOUNT_ATTR_RDONLY;
-	else
-		a.attr_clr = SB_MOUNT_ATTR_RDONLY;
-	if (syscall(SYS_mount_setattr, AT_FDCWD, path, SB_AT_RECURSIVE, &a, sizeof a) == 0)
+	if (sandbox_mount_attr(path, read_only ? SANDBOX_ATTR_RDONLY : 0,
+			       read_only ? 0 : SANDBOX_ATTR_RDONLY, true) == 0)
 		return 0;
 	if (errno != ENOSYS)
 		return -1;
@@ -284,13 +286,17 @@ static int drop_bounding(const struct sandbox_request *r, struct sandbox_error *
 	return 0;
 }
 
-int sandbox_setup(const struct sandbox_request *r, struct sandbox_error *e)
+int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 {
 	if (unshare(CLONE_NEWNS | (r->private_network ? CLONE_NEWNET : 0)) < 0)
 		return failed(e, EXEC_SANDBOX_UNSHARE, NULL);
 	/* Nothing mounted here may leak back to the rest of the system. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
 		return failed(e, EXEC_SANDBOX_PROPAGATION, "/");
+	/* BindPaths= sources as the host sees them (in this namespace: a bind's source must
+	 * be), before any mount here hides them */
+	if (sandbox_binds_open(&r->binds, e) < 0)
+		return -1;
 	if (r->private_network && loopback_up() < 0)
 		return failed(e, EXEC_SANDBOX_LOOPBACK, "lo");
 	if (sandbox_more_proc(&r->more, e) < 0) /* exec keys (sandbox-more): first, as it */
@@ -303,6 +309,8 @@ int sandbox_setup(const struct sandbox_request *r, struct sandbox_error *e)
 	if (r->private_tmp && private_tmp(e) < 0)
 		return -1;
 	if (r->private_devices && private_dev(e) < 0)
+		return -1;
+	if (sandbox_binds_mount(&r->binds, e) < 0 || sandbox_exec_paths(r, e) < 0)
 		return -1;
 	if (drop_bounding(r, e) < 0)
 		return -1;

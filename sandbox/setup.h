@@ -4,6 +4,7 @@
  * that do it (setup.c). Order and meaning: ember-sandbox(8), docs/services.md. */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "more.h" /* exec keys (sandbox-more) */
 
@@ -22,6 +23,18 @@ struct sandbox_list {
 	struct sandbox_path item[SANDBOX_PATHS_MAX];
 };
 
+/* BindPaths=, BindReadOnlyPaths= (binds.c): fd is the source, opened with O_PATH. */
+struct sandbox_bind {
+	const char *src, *dst;
+	bool optional, recursive, read_only;
+	int fd;
+};
+
+struct sandbox_binds {
+	size_t count;
+	struct sandbox_bind item[SANDBOX_PATHS_MAX];
+};
+
 struct sandbox_request {
 	bool private_tmp, private_devices, private_network;
 	bool protect_kernel_tunables, protect_kernel_modules, protect_control_groups;
@@ -30,6 +43,8 @@ struct sandbox_request {
 	struct sandbox_list read_only, read_write, inaccessible;
 	struct sandbox_more more; /* exec keys (sandbox-more) */
 	struct sandbox_list private_dirs; /* DynamicUser=: private-dirs.c */
+	struct sandbox_binds binds;       /* binds.c */
+	struct sandbox_list no_exec, exec; /* NoExecPaths=, ExecPaths=: binds.c */
 };
 
 /* What failed: an exec_sandbox_op (exec-context.h), errno and the path (or NULL). */
@@ -41,7 +56,22 @@ struct sandbox_error {
 
 /* In a process that may create namespaces (root): new mount (and network) namespace,
  * then every mount the request asks for. 0, or -1 with *e filled. */
-int sandbox_setup(const struct sandbox_request *req, struct sandbox_error *e);
+int sandbox_setup(struct sandbox_request *req, struct sandbox_error *e);
+/* mount_setattr(2) on path (recursive: with what is mounted below); -1/errno, ENOSYS
+ * before Linux 5.12. */
+#define SANDBOX_ATTR_RDONLY 0x1ULL
+#define SANDBOX_ATTR_NOEXEC 0x8ULL
+int sandbox_mount_attr(const char *path, uint64_t set, uint64_t clear, bool recursive);
+
+/* binds.c: "[-]SRC[:DST[:rbind|norbind]]" into b; -1 when it does not parse. */
+int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_only);
+/* First: each source opened (O_PATH) and each missing destination made where it can be. */
+int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e);
+/* After the other mounts: each source bound onto its destination, read-only or not. */
+int sandbox_binds_mount(const struct sandbox_binds *b, struct sandbox_error *e);
+/* Last of the mounts: NoExecPaths= noexec (with what is below), then ExecPaths= exec again. */
+int sandbox_exec_paths(const struct sandbox_request *r, struct sandbox_error *e);
+
 /* DynamicUser=: the service's own directories below BASE/private (private-dirs.c). */
 int sandbox_private_dirs(const struct sandbox_list *dirs, struct sandbox_error *e);
 #endif

@@ -30,6 +30,10 @@ mkdir -m 0700 /var/cache/victim /var/cache/victim2 /var/cache/keepme
 echo keep >/var/cache/keepme/file
 ln -s /var/cache/victim /var/lib/evil
 ln -s /var/cache/victim2 /var/lib/evil2
+mkdir -p /var/lib/bindsrc/noexec /var/lib/bindsrc/okexec && echo bind-data >/var/lib/bindsrc/file
+cp /bin/true /var/lib/bindsrc/noexec/true && cp /bin/true /var/lib/bindsrc/okexec/true
+mkdir -m 0700 /var/cache/victim4 && mkdir /var/cache/userdir && chown nobody /var/cache/userdir
+ln -s /var/cache/victim4 /var/cache/userdir/evil && chown -h nobody /var/cache/userdir/evil
 exec "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
 EOS
 cat >"$tmp/guest.sh" <<EOS
@@ -81,6 +85,18 @@ wait_state evil failed permanent-failure && ok symlink-dir-fails-start || bad sy
 "\$E" log evil | grep -q evil-ran && bad symlink-runs-nothing "it ran" || ok symlink-runs-nothing
 wait_state evil2 failed permanent-failure && ok nested-symlink-fails-start || bad nested-symlink-fails-start "evil2 is \$(state evil2)"
 [ ! -e /var/cache/victim2/sub ] && [ "\$(stat -c '%u' /var/cache/victim2)" = 0 ] && ok nested-symlink-target-untouched || bad nested-symlink-target-untouched "\$(ls -la /var/cache/victim2)"
+
+# ---- BindPaths=, BindReadOnlyPaths=, NoExecPaths=, ExecPaths=
+has bind-ro-readable binds "^ro-read=bind-data\\\$"
+has bind-ro-read-only binds "^ro-write=refused\\\$"
+has bind-rw-writable binds "^rw-write=ok\\\$"
+[ "\$(cat /var/lib/bindsrc/made 2>&1)" = new ] && ok bind-rw-reaches-source || bad bind-rw-reaches-source "\$(ls -la /var/lib/bindsrc | tr '\n' ' ')"
+has no-exec-paths binds "^noexec=refused\\\$"
+has exec-paths-carve-out binds "^exec=ran\\\$"
+[ ! -e /var/lib/never ] && ok bind-optional-missing-skipped || bad bind-optional-missing-skipped "/var/lib/never made"
+wait_state bindevil failed permanent-failure && ok bind-planted-symlink-fails || bad bind-planted-symlink-fails "bindevil is \$(state bindevil)"
+"\$E" log bindevil | grep -q bindevil-ran && bad bind-planted-symlink-runs-nothing "it ran" || ok bind-planted-symlink-runs-nothing
+[ -z "\$(ls -A /var/cache/victim4)" ] && ok bind-planted-symlink-not-followed || bad bind-planted-symlink-not-followed "\$(ls -la /var/cache/victim4 | tr '\n' ' ')"
 
 # ---- output
 wait_state appender stopped

@@ -138,6 +138,37 @@ static void sandboxing_keys(void)
 	CHECK(!service_sandboxed(&svc));
 }
 
+/* BindPaths= and friends: haproxy's and redis's lines as Debian ships them, and entries
+ * that refuse the unit. */
+static void bind_and_exec_paths(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\n"
+		    "BindReadOnlyPaths=/dev/log:/var/lib/haproxy/dev/log\n") == 0 && warnings == 0);
+	CHECK_STR(S(E.paths[PATHS_BIND_RO]), "/dev/log:/var/lib/haproxy/dev/log");
+	CHECK(service_sandboxed(&svc));
+	CHECK(parse("[Service]\nExecStart=/bin/a\nNoExecPaths=/\n"
+		    "ExecPaths=/usr/bin/redis-server /usr/lib /lib\n") == 0 && warnings == 0);
+	CHECK_STR(S(E.paths[PATHS_NO_EXEC]), "/");
+	CHECK_STR(S(E.paths[PATHS_EXEC]), "/usr/bin/redis-server /usr/lib /lib");
+	CHECK(parse("[Service]\nExecStart=/bin/a\nBindPaths=-/srv/a:/b:norbind /c\n"
+		    "BindPaths=/d:/e:rbind\n") == 0 && errors == 0);
+	CHECK_STR(S(E.paths[PATHS_BIND]), "-/srv/a:/b:norbind /c /d:/e:rbind");
+	CHECK(parse("[Service]\nExecStart=/bin/a\nBindPaths=/a\nBindPaths=\n") == 0);
+	CHECK(E.paths[PATHS_BIND] == 0 && !service_sandboxed(&svc)); /* reset */
+	static const char *const bad[] = {
+		"relative", "/a:relative", "/a:/b:bogus", "/a:/b:rbind:x", "/a/../etc:/b",
+		"/a:/b/../../etc", ":/b", "-", "/a:",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char text[256];
+		snprintf(text, sizeof text, "[Service]\nExecStart=/bin/a\nBindPaths=%s\n", bad[i]);
+		parse(text);
+		if (errors == 0)
+			printf("  accepted BindPaths=%s\n", bad[i]);
+		CHECK(errors == 1);
+	}
+}
+
 /* Strings of the new keys survive storage compaction (many replaced values). */
 static void strings_survive_compaction(void)
 {
@@ -202,6 +233,7 @@ int main(void)
 	RUN(bad_syslog_values_are_errors);
 	RUN(directories_lists_and_modes);
 	RUN(sandboxing_keys);
+	RUN(bind_and_exec_paths);
 	RUN(strings_survive_compaction);
 	return harness_done();
 }
