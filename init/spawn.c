@@ -260,26 +260,34 @@ static void identity_env(const char *user, const char *home, const char *shell)
 	}
 }
 
+/* The ids, groups and environment of a passwd entry (pw outlives the call: *home). */
+static int use_passwd_entry(struct unit *u, struct exec_context *c,
+			    const struct passwd_user *pw, const char **home)
+{
+	c->uid = pw->uid;
+	c->gid = pw->gid;
+	*home = pw->home;
+	if (passwd_user_groups(NULL, pw->name, pw->gid, c->groups, EXEC_GROUPS_MAX,
+			       &c->group_count) < 0) {
+		snprintf(u->error, sizeof u->error, "User=%.64s: groups: %s", pw->name,
+			 strerror(errno));
+		return -1;
+	}
+	identity_env(pw->name, pw->home, pw->shell);
+	return 0;
+}
+
+static struct passwd_user user_entry; /* *home points into it */
+
 static int resolve_user(struct unit *u, struct exec_context *c, const char *user,
 			const char **home)
 {
-	static struct passwd_user pw;
-
-	if (passwd_user_lookup(NULL, user, &pw) < 0) {
+	if (passwd_user_lookup(NULL, user, &user_entry) < 0) {
 		snprintf(u->error, sizeof u->error, "User=%s: %s", user,
 			 errno == ENOENT ? "no such user in /etc/passwd" : strerror(errno));
 		return -1;
 	}
-	c->uid = pw.uid;
-	c->gid = pw.gid;
-	*home = pw.home;
-	if (passwd_user_groups(NULL, pw.name, pw.gid, c->groups, EXEC_GROUPS_MAX,
-			       &c->group_count) < 0) {
-		snprintf(u->error, sizeof u->error, "User=%s: groups: %s", user, strerror(errno));
-		return -1;
-	}
-	identity_env(pw.name, pw.home, pw.shell);
-	return 0;
+	return use_passwd_entry(u, c, &user_entry, home);
 }
 
 /* DynamicUser=: the ids other starting or running units hold, then the pick. */
@@ -313,15 +321,14 @@ static int resolve_dynamic(struct unit *u, struct exec_context *c, const char **
 {
 	const struct service *s = u->svc;
 	char name[DYNAMIC_USER_NAME_MAX];
-	static struct passwd_user pw;
 
 	if (dynamic_user_name(s, name) < 0) {
 		snprintf(u->error, sizeof u->error, "DynamicUser=: User=%s is not a valid user name",
 			 service_str(s, s->user));
 		return -1;
 	}
-	if (passwd_user_by_name(NULL, name, &pw) == 0)
-		return resolve_user(u, c, name, home);
+	if (passwd_user_by_name(NULL, name, &user_entry) == 0)
+		return use_passwd_entry(u, c, &user_entry, home);
 	if (errno != ENOENT) {
 		snprintf(u->error, sizeof u->error, "DynamicUser=: /etc/passwd: %s", strerror(errno));
 		return -1;
