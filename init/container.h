@@ -3,7 +3,7 @@
 /* Whether ember-init runs as the init of a container rather than of the machine. In a
  * container it must not act on the host: not read the host's kernel command line, not
  * mount cgroup2 (its options are superblock-wide), not remount file systems read-only at
- * shutdown (the superblocks are the host's too). See docs/design.md ("Containers"). */
+ * shutdown (the superblocks are the host's too). See ember-init(8), CONTAINER MODE. */
 #include <stdbool.h>
 
 /* The container's name for the log ("docker", "podman", the container= value, or
