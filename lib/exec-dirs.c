@@ -8,7 +8,9 @@
 #include <fcntl.h>
 #include <string.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define DIR_COMPONENT_MAX 256
@@ -96,42 +98,55 @@ static int walk_parent(int fd, const char *path, char leaf_name[DIR_COMPONENT_MA
 	}
 }
 
-/* What is in dirfd gets uid:gid (see struct exec_dir): opened with O_PATH|O_NOFOLLOW and
- * changed through that fd, so nothing can be swapped in between the look and the chown. */
+/* The kernel's directory records (getdents64(2)): read straight into a buffer on the
+ * stack, because this runs in PID 1's clone3() child, which must not allocate. */
+struct dirent64_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* One entry of the walk: opened with O_PATH|O_NOFOLLOW and changed through that fd, so
+ * nothing can be swapped in between the look and the chown. */
+static int own_entry(int dirfd, const char *name, uid_t uid, gid_t gid, int depth)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), r = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		r = errno == ENOENT ? 0 : -1; /* gone meanwhile: nothing to own */
+	else if (S_ISDIR(st.st_mode))
+		r = own_subdir(dirfd, name, uid, gid, depth + 1);
+	else if (!(S_ISREG(st.st_mode) && st.st_nlink > 1) && !S_ISCHR(st.st_mode) &&
+		 !S_ISBLK(st.st_mode))
+		r = fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+	if (fd >= 0)
+		close_keep_errno(fd);
+	return r;
+}
+
+/* What is in dirfd gets uid:gid (see struct exec_dir). */
 static int chown_entries(int dirfd, uid_t uid, gid_t gid, int depth)
 {
-	int copy = fcntl(dirfd, F_DUPFD_CLOEXEC, 0), r = 0;
-	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
-	struct dirent *e;
+	_Alignas(8) char buf[2048];
+	long n;
+	int r = 0;
 
-	if (!d) {
-		if (copy >= 0)
-			close(copy);
+	if (lseek(dirfd, 0, SEEK_SET) < 0)
 		return -1;
-	}
-	while ((e = readdir(d))) {
-		struct stat st;
-		int fd;
-
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		fd = openat(dirfd, e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0) {
-			if (errno != ENOENT) /* gone meanwhile: nothing to own */
+	while ((n = syscall(SYS_getdents64, dirfd, buf, sizeof buf)) > 0) {
+		for (long pos = 0; pos < n;) {
+			const struct dirent64_raw *e = (const void *)(buf + pos);
+			pos += e->reclen;
+			if (strcmp(e->name, ".") == 0 || strcmp(e->name, "..") == 0)
+				continue;
+			if (own_entry(dirfd, e->name, uid, gid, depth) < 0)
 				r = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			if (own_subdir(dirfd, e->d_name, uid, gid, depth + 1) < 0)
-				r = -1;
-		} else if (!(S_ISREG(st.st_mode) && st.st_nlink > 1) && !S_ISCHR(st.st_mode) &&
-			   !S_ISBLK(st.st_mode) &&
-			   fchownat(fd, "", uid, gid, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) < 0) {
-			r = -1;
 		}
-		if (fd >= 0)
-			close(fd);
 	}
-	closedir(d);
-	return r;
+	return n < 0 ? -1 : r;
 }
 
 /* A directory below the top: its entries first, then itself, so a walk cut short leaves

@@ -21,7 +21,9 @@ set -e
 for d in /run /var/lib /var/cache /var/log; do mount -t tmpfs -o mode=0755 tmpfs \$d || exit 1; done
 mount --bind "$tmp/passwd" /etc/passwd || exit 1
 mkdir -m 0755 /var/lib/private /var/log/private && mkdir /var/lib/private/secret
-mkdir /var/lib/dynmig && echo old-data >/var/lib/dynmig/old && chown -R 4321:4321 /var/lib/dynmig
+mkdir -p /var/lib/dynmig/a/b/c && echo old-data >/var/lib/dynmig/old
+i=0; while [ \$i -lt 300 ]; do : >/var/lib/dynmig/a/b/file-with-a-longish-name-\$i; i=\$((i+1)); done
+chown -R 4321:4321 /var/lib/dynmig
 mkdir -m 0700 /var/cache/victim /var/cache/victim3
 ln -s /var/cache/victim /var/lib/dynevil
 echo root-only >/var/lib/rootfile && chmod 0600 /var/lib/rootfile # a hard link needs one file system
@@ -83,6 +85,10 @@ has dyn-template-user-name dynshare@a "user=dynshare\\\$"
 has dyn-static-user-wins dynstatic "^ids 65534 user=nobody\\\$"
 # ---- an older directory
 has dyn-migrated-data-readable dynmig read-old
+m=\$(stat -c %u /var/lib/private/dynmig)
+[ "\$m" -ge 61184 ] && [ -z "\$(find /var/lib/private/dynmig ! -uid "\$m")" ] &&
+	[ "\$(ls /var/lib/private/dynmig/a/b | wc -l)" = 301 ] && ok dyn-migrated-tree-all-chowned ||
+	bad dyn-migrated-tree-all-chowned "\$(find /var/lib/private/dynmig ! -uid "\$m" | head -3 | tr '\n' ' ')"
 [ "\$(readlink /var/lib/dynmig)" = private/dynmig ] && [ "\$(cat /var/lib/private/dynmig/old)" = old-data ] && ok dyn-migrated || bad dyn-migrated "\$(ls -l /var/lib /var/lib/private | tr '\n' ' ')"
 has dyn-nested-writable dynnest nested-writable
 [ "\$(readlink /var/lib/dynnest/inner)" = ../private/dynnest/inner ] && ok dyn-nested-relative-link || bad dyn-nested-relative-link "\$(readlink /var/lib/dynnest/inner)"
