@@ -1350,6 +1350,15 @@ static const char *sandbox_path_problem(const char *s)
 	return path_absolute_clean(s) ? NULL : "expected an absolute path, optionally after -";
 }
 
+/* A "." component: ember-sandbox refuses it in a bind's paths, so the unit is refused. */
+static bool bind_path_clean(const char *s)
+{
+	size_t n = strlen(s);
+
+	return path_absolute_clean(s) && !strstr(s, "/./") &&
+	       !(n >= 2 && strcmp(s + n - 2, "/.") == 0);
+}
+
 /* BindPaths=, BindReadOnlyPaths=: [-]SOURCE[:DESTINATION[:rbind|norbind]], both paths
  * absolute and clean (ember-sandbox opens the source before any mount of its own). */
 static const char *bind_entry_problem(const char *s)
@@ -1370,7 +1379,7 @@ static const char *bind_entry_problem(const char *s)
 		if (n == 2)
 			return "expected SOURCE[:DESTINATION[:OPTIONS]]";
 	}
-	if (!path_absolute_clean(part[0]) || (n > 1 && !path_absolute_clean(part[1])))
+	if (!bind_path_clean(part[0]) || (n > 1 && !bind_path_clean(part[1])))
 		return "expected absolute paths: [-]SOURCE[:DESTINATION[:OPTIONS]]";
 	if (n == 3 && strcmp(part[2], "rbind") != 0 && strcmp(part[2], "norbind") != 0)
 		return "the only options are rbind and norbind";

@@ -157,7 +157,7 @@ static void bind_and_exec_paths(void)
 	CHECK(E.paths[PATHS_BIND] == 0 && !service_sandboxed(&svc)); /* reset */
 	static const char *const bad[] = {
 		"relative", "/a:relative", "/a:/b:bogus", "/a:/b:rbind:x", "/a/../etc:/b",
-		"/a:/b/../../etc", ":/b", "-", "/a:",
+		"/a:/b/../../etc", ":/b", "-", "/a:", "/a/./b:/c", "/a:/b/.", "/a::/b",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char text[256];
