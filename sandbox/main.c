@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "exec-context.h"
 #include "exitcode.h"
 #include "log.h"
@@ -63,13 +64,15 @@ static void usage(void)
 
 static int report_fd = -1;
 
+/* what may hold a unit file's text (a path, an option): escaped, one safe log line. */
 static noreturn void refuse(int code, int step, int op, int err, const char *what)
 {
 	struct exec_failure f = { .step = step, .err = err, .arg = op };
+	char shown[1024];
 
 	if (report_fd >= 0)
 		exec_failure_write(report_fd, &f);
-	die(code, "%s: %s", what, strerror(err));
+	die(code, "%s: %s", escape_text(what, shown, sizeof shown), strerror(err));
 }
 
 static int add_path(struct sandbox_list *l, const char *value)
@@ -199,7 +202,7 @@ static noreturn void exec_caps_chain(char **rest, int self_fd)
 		;
 	if (!rest[k] || !rest[k + 1])
 		refuse(EXIT_USAGE, EXEC_STEP_SANDBOX_HELPER, 0, EINVAL,
-		       "--caps-chain: no \"-- PATH ARGV0\" in the ember-caps command line");
+		       "--caps-chain: no -- PATH ARGV0 in the ember-caps command line");
 	while (rest[count])
 		count++;
 	next = calloc(count + sec_arg_count + 6, sizeof *next);

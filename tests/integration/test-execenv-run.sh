@@ -98,6 +98,11 @@ wait_state bindevil failed permanent-failure && ok bind-planted-symlink-fails ||
 "\$E" log bindevil | grep -q bindevil-ran && bad bind-planted-symlink-runs-nothing "it ran" || ok bind-planted-symlink-runs-nothing
 [ -z "\$(ls -A /var/cache/victim4)" ] && ok bind-planted-symlink-not-followed || bad bind-planted-symlink-not-followed "\$(ls -la /var/cache/victim4 | tr '\n' ' ')"
 
+# ---- hostile, ember-sandbox run directly
+S="$BIN/ember-sandbox"
+"\$S" "--bind=\$(printf '/var/lib/\\033]0;x\\007')" -- /bin/true 2>$tmp/sb-out
+grep -q 'x1b' $tmp/sb-out && ! grep -q "\$(printf '\\033')" $tmp/sb-out && ok sandbox-escapes-message || bad sandbox-escapes-message "\$(od -c $tmp/sb-out | head -3 | tr '\n' ' ')"
+
 # ---- output
 wait_state appender stopped
 [ "\$(cat /var/log/append.log | tr '\n' ' ')" = "old-line appended-line " ] && ok output-append || bad output-append "\$(cat /var/log/append.log)"
