@@ -8,7 +8,14 @@
  * tmpfs came over it. Binds come after the read-only passes, so each keeps the access it
  * asked for: BindPaths= writable, BindReadOnlyPaths= read-only, with what is below it
  * for rbind (the default). NoExecPaths= and ExecPaths= come last of all, on the tree as
- * the service will see it. See ember-sandbox(8). */
+ * the service will see it.
+ *
+ * A name is looked up once: the service's user may swap one in a directory it owns for
+ * a symlink at any moment (to /, say). So paths are walked component by component,
+ * following only root's symlinks, and every later step works on what was opened: the
+ * bind onto the opened destination, its access on the new mount's root found again and
+ * checked to be the source, ExecPaths= on a clone of the opened tree. See
+ * ember-sandbox(8). */
 #include "setup.h"
 
 #include <errno.h>
@@ -17,11 +24,26 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "exec-context.h"
 
 #define BIND_PATH_MAX 4096
+#define BIND_NAME_MAX 256
+
+/* The new mount API (Linux 5.2), declared here: libc headers do not all have it. */
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#define SB_OPEN_TREE_CLONE 1
+#define SB_AT_EMPTY_PATH 0x1000
+#define SB_AT_RECURSIVE 0x8000
+#define SB_MOVE_MOUNT_F_EMPTY_PATH 0x4
+#define SB_MOVE_MOUNT_T_EMPTY_PATH 0x40
 
 static int failed(struct sandbox_error *e, const char *path)
 {
@@ -73,27 +95,58 @@ int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_on
 	return 0;
 }
 
-/* One component below dir: an intermediate directory is followed only when it is one,
- * or a symlink root owns (Debian's /var/run -> /run); a symlink anyone else made there
- * is not followed. Missing ones are made (root's, 0755) when create is set. */
-static int walk_component(int dir, const char *name, bool create)
+/* The symlink opened as link (closed here), followed from dir when root owns it, through
+ * the text read from that very link, so it cannot be swapped for another meanwhile; one
+ * anyone else made is refused (ELOOP). */
+static int follow_root_link(int dir, int link, const struct stat *st, bool directory)
+{
+	char target[BIND_PATH_MAX];
+	ssize_t n = st->st_uid == 0 ? readlinkat(link, "", target, sizeof target - 1) : -1;
+
+	close(link);
+	if (n < 0) {
+		if (st->st_uid != 0)
+			errno = ELOOP;
+		return -1;
+	}
+	target[n] = '\0';
+	return openat(dir, target, O_PATH | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
+}
+
+/* name in dir: an O_PATH fd of it, or -1. A symlink is followed only when root owns it
+ * (Debian's /var/run -> /run, /lib -> usr/lib). directory: it must be one (ENOTDIR). */
+static int open_component(int dir, const char *name, bool directory)
 {
 	struct stat st;
-	int fd = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 
-	if (fd >= 0 || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP))
-		return fd;
-	if (errno == ENOENT && create) {
-		if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST)
-			return -1;
-		return openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return -1;
 	}
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode) &&
-	    st.st_uid == 0)
-		return openat(dir, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (errno != ENOENT)
-		errno = ELOOP;
-	return -1;
+	if (S_ISLNK(st.st_mode))
+		return follow_root_link(dir, fd, &st, directory);
+	if (directory && !S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = ENOTDIR;
+		return -1;
+	}
+	return fd;
+}
+
+/* One directory below dir, as open_component() opens it; a missing one is made (root's,
+ * 0755) when create is set. */
+static int walk_component(int dir, const char *name, bool create)
+{
+	int fd = open_component(dir, name, true);
+
+	if (fd >= 0 || errno != ENOENT || !create)
+		return fd;
+	if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return open_component(dir, name, true);
 }
 
 /* A missing destination: a directory, or an empty file; one that is there is kept. */
@@ -110,20 +163,16 @@ static int make_leaf(int dir, const char *name, bool directory)
 	return 0;
 }
 
-/* The destination, walked from / as walk_component() does; the last component is never
- * followed (a symlink there is refused) and, when missing and create is set, made as
- * systemd makes it: a directory for a directory source, an empty file otherwise.
- * Returns an O_PATH fd of what the bind goes onto. */
-static int open_destination(const char *dst, bool directory, bool create)
+/* The directory holding dst's last component, walked from / as walk_component() does
+ * (missing directories made when create is set); that component goes to name. */
+static int open_parent(const char *dst, bool create, char name[static BIND_NAME_MAX])
 {
-	char name[256];
 	const char *p = dst + 1;
 	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
-	struct stat st;
 
 	while (dir >= 0) {
 		size_t len = strcspn(p, "/");
-		if (len >= sizeof name) {
+		if (len >= BIND_NAME_MAX) {
 			close(dir);
 			errno = ENAMETOOLONG;
 			return -1;
@@ -131,20 +180,22 @@ static int open_destination(const char *dst, bool directory, bool create)
 		memcpy(name, p, len);
 		name[len] = '\0';
 		if (!p[len])
-			break;
+			return dir;
 		fd = walk_component(dir, name, create);
 		close(dir);
 		dir = fd;
 		p += len + 1;
 	}
-	if (dir < 0)
-		return -1;
-	if (create && make_leaf(dir, name, directory) < 0) {
-		close(dir);
-		return -1;
-	}
-	fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	close(dir);
+	return -1;
+}
+
+/* name in dir, never followed (a symlink there is refused): an O_PATH fd of it, or of
+ * the root of what is mounted on it. */
+static int open_leaf(int dir, const char *name)
+{
+	struct stat st;
+	int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
 		close(fd);
 		errno = ELOOP;
@@ -153,10 +204,25 @@ static int open_destination(const char *dst, bool directory, bool create)
 	return fd;
 }
 
+/* The destination's directory (an O_PATH fd; the last component in name), with the
+ * destination made there when missing, as systemd makes it: a directory for a directory
+ * source, an empty file otherwise. */
+static int make_destination(const char *dst, bool directory, char name[static BIND_NAME_MAX])
+{
+	int dir = open_parent(dst, true, name);
+
+	if (dir >= 0 && make_leaf(dir, name, directory) < 0) {
+		close(dir);
+		return -1;
+	}
+	return dir;
+}
+
 int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e)
 {
 	for (size_t i = 0; i < b->count; i++) {
 		struct sandbox_bind *it = &b->item[i];
+		char name[BIND_NAME_MAX];
 		struct stat st;
 
 		it->fd = open(it->src, O_PATH | O_CLOEXEC);
@@ -168,37 +234,80 @@ int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e)
 		/* made now, while the file system is still writable; again below if a fresh
 		 * tmpfs comes over it */
 		if (fstat(it->fd, &st) == 0) {
-			int fd = open_destination(it->dst, S_ISDIR(st.st_mode), true);
-			if (fd >= 0)
-				close(fd);
+			int dir = make_destination(it->dst, S_ISDIR(st.st_mode), name);
+			if (dir >= 0)
+				close(dir);
 		}
 	}
 	return 0;
 }
 
-static int bind_one(const struct sandbox_bind *it, struct sandbox_error *e)
+static const char *proc_fd(char path[static 32], int fd)
+{
+	snprintf(path, 32, "/proc/self/fd/%d", fd);
+	return path;
+}
+
+/* The source bound onto the opened destination, not onto a name. */
+static int mount_onto(const struct sandbox_bind *it, int dir, const char *name)
 {
 	char src[32], dst[32];
-	struct stat st;
-	unsigned long flags = MS_BIND | (it->recursive ? MS_REC : 0);
-	int fd, r;
+	int fd = open_leaf(dir, name), r, err;
 
-	if (fstat(it->fd, &st) < 0 || (fd = open_destination(it->dst, S_ISDIR(st.st_mode),
-							     true)) < 0)
-		return failed(e, it->dst);
-	snprintf(src, sizeof src, "/proc/self/fd/%d", it->fd);
-	snprintf(dst, sizeof dst, "/proc/self/fd/%d", fd);
-	r = mount(src, dst, NULL, flags, NULL); /* onto what was opened, not a name */
+	if (fd < 0)
+		return -1;
+	r = mount(proc_fd(src, it->fd), proc_fd(dst, fd), NULL, MS_BIND | (it->recursive ? MS_REC : 0), NULL);
+	err = errno;
 	close(fd);
+	errno = err;
+	return r;
+}
+
+/* The new mount's access, set through an fd of its root found again from the directory
+ * holding it and checked to be the source: the name alone could have been swapped
+ * meanwhile (a symlink to / in a directory the service's user owns), and the access
+ * would go to another mount, / made writable under ProtectSystem=strict. */
+static int set_access(const struct sandbox_bind *it, int dir, const char *name,
+		      const struct stat *src)
+{
+	char path[32];
+	struct stat st;
+	int fd = open_leaf(dir, name), r, err;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_dev != src->st_dev || st.st_ino != src->st_ino) {
+		close(fd);
+		errno = ELOOP; /* something else came in its place */
+		return -1;
+	}
+	r = sandbox_mount_attr(fd, "", it->read_only ? SANDBOX_ATTR_RDONLY : 0,
+			       it->read_only ? 0 : SANDBOX_ATTR_RDONLY, it->recursive);
+	if (r < 0 && errno == ENOSYS) /* before Linux 5.12: the top mount only */
+		r = mount(NULL, proc_fd(path, fd), NULL,
+			  MS_REMOUNT | MS_BIND | (it->read_only ? MS_RDONLY : 0), NULL);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
+static int bind_one(const struct sandbox_bind *it, struct sandbox_error *e)
+{
+	char name[BIND_NAME_MAX];
+	struct stat src;
+	int dir, r;
+
+	if (fstat(it->fd, &src) < 0 ||
+	    (dir = make_destination(it->dst, S_ISDIR(src.st_mode), name)) < 0)
+		return failed(e, it->dst);
+	r = mount_onto(it, dir, name);
+	if (r == 0)
+		r = set_access(it, dir, name, &src);
 	if (r < 0)
-		return failed(e, it->dst);
-	if (sandbox_mount_attr(it->dst, it->read_only ? SANDBOX_ATTR_RDONLY : 0,
-			       it->read_only ? 0 : SANDBOX_ATTR_RDONLY, it->recursive) == 0)
-		return 0;
-	if (errno != ENOSYS)
-		return failed(e, it->dst);
-	return mount(NULL, it->dst, NULL, MS_REMOUNT | MS_BIND | (it->read_only ? MS_RDONLY : 0),
-		     NULL) < 0 ? failed(e, it->dst) : 0;
+		failed(e, it->dst);
+	close(dir);
+	return r;
 }
 
 int sandbox_binds_mount(const struct sandbox_binds *b, struct sandbox_error *e)
@@ -209,18 +318,49 @@ int sandbox_binds_mount(const struct sandbox_binds *b, struct sandbox_error *e)
 	return 0;
 }
 
-/* path becomes a mount of its own, then noexec (or exec again) with what is below it. */
+/* path walked as a destination's directories are (symlinks followed only when root owns
+ * them), its last component too: an O_PATH fd, or -1. */
+static int open_walked(const char *path)
+{
+	char name[BIND_NAME_MAX];
+	int dir = open_parent(path, false, name), fd, err;
+
+	if (dir < 0 || !*name) /* "/" */
+		return dir;
+	fd = open_component(dir, name, false);
+	err = errno;
+	close(dir);
+	errno = err;
+	return fd;
+}
+
+/* NoExecPaths=, ExecPaths=: path (a symlink on it followed when root owns it: Debian's
+ * /lib) noexec, or executable again, with what is below it. Worked on the opened object: a
+ * mount root is changed as it is; anything else gets a mount of its own, a clone of its
+ * tree set up before it is attached (open_tree, mount_setattr, move_mount), so no name
+ * is looked up again once opened. */
 static int set_exec(const struct sandbox_path *p, bool exec, struct sandbox_error *e)
 {
-	if (mount(p->path, p->path, NULL, MS_BIND | MS_REC, NULL) < 0) {
-		if (p->optional && errno == ENOENT)
-			return 0;
-		return failed(e, p->path);
+	uint64_t set = exec ? 0 : SANDBOX_ATTR_NOEXEC, clear = exec ? SANDBOX_ATTR_NOEXEC : 0;
+	int fd = open_walked(p->path), tree = -1, r;
+
+	if (fd < 0)
+		return p->optional && errno == ENOENT ? 0 : failed(e, p->path);
+	r = sandbox_mount_attr(fd, "", set, clear, true);
+	if (r < 0 && errno == EINVAL) { /* not a mount root */
+		tree = (int)syscall(SYS_open_tree, fd, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
+							   SB_AT_EMPTY_PATH | SB_AT_RECURSIVE);
+		r = tree < 0 ? -1 : sandbox_mount_attr(tree, "", set, clear, true);
+		if (r == 0)
+			r = (int)syscall(SYS_move_mount, tree, "", fd, "",
+					 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
 	}
-	if (sandbox_mount_attr(p->path, exec ? 0 : SANDBOX_ATTR_NOEXEC,
-			       exec ? SANDBOX_ATTR_NOEXEC : 0, true) < 0)
-		return failed(e, p->path); /* ENOSYS: no way to do it on a kernel before 5.12 */
-	return 0;
+	if (r < 0) /* ENOSYS: no way to do it on a kernel before 5.12 */
+		failed(e, p->path);
+	if (tree >= 0)
+		close(tree);
+	close(fd);
+	return r;
 }
 
 int sandbox_exec_paths(const struct sandbox_request *r, struct sandbox_error *e)

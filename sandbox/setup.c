@@ -44,17 +44,18 @@ static int failed(struct sandbox_error *e, int op, const char *path)
 	return -1;
 }
 
-int sandbox_mount_attr(const char *path, uint64_t set, uint64_t clear, bool recursive)
+int sandbox_mount_attr(int dir, const char *path, uint64_t set, uint64_t clear,
+		       bool recursive)
 {
 	struct sb_mount_attr a = { .attr_set = set, .attr_clr = clear };
+	unsigned flags = (recursive ? SB_AT_RECURSIVE : 0) | (*path ? 0 : AT_EMPTY_PATH);
 
-	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? SB_AT_RECURSIVE : 0,
-			    &a, sizeof a);
+	return (int)syscall(SYS_mount_setattr, dir, path, flags, &a, sizeof a);
 }
 
 static int set_read_only(const char *path, bool read_only)
 {
-	if (sandbox_mount_attr(path, read_only ? SANDBOX_ATTR_RDONLY : 0,
+	if (sandbox_mount_attr(AT_FDCWD, path, read_only ? SANDBOX_ATTR_RDONLY : 0,
 			       read_only ? 0 : SANDBOX_ATTR_RDONLY, true) == 0)
 		return 0;
 	if (errno != ENOSYS)

@@ -57,11 +57,12 @@ struct sandbox_error {
 /* In a process that may create namespaces (root): new mount (and network) namespace,
  * then every mount the request asks for. 0, or -1 with *e filled. */
 int sandbox_setup(struct sandbox_request *req, struct sandbox_error *e);
-/* mount_setattr(2) on path (recursive: with what is mounted below); -1/errno, ENOSYS
- * before Linux 5.12. */
+/* mount_setattr(2) on path relative to dir ("": dir itself; recursive: with what is
+ * mounted below); -1/errno, ENOSYS before Linux 5.12. */
 #define SANDBOX_ATTR_RDONLY 0x1ULL
 #define SANDBOX_ATTR_NOEXEC 0x8ULL
-int sandbox_mount_attr(const char *path, uint64_t set, uint64_t clear, bool recursive);
+int sandbox_mount_attr(int dir, const char *path, uint64_t set, uint64_t clear,
+		       bool recursive);
 
 /* binds.c: "[-]SRC[:DST[:rbind|norbind]]" into b; -1 when it does not parse. */
 int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_only);

@@ -4,7 +4,9 @@
 # owner, mode, variables and removal on stop, a planted symlink in place of a directory
 # (hostile), StandardOutput=append:/truncate:/journal/syslog+console, and the sandboxing
 # keys through ember-sandbox (ProtectSystem=strict, PrivateTmp, InaccessiblePaths,
-# ProtectHome, PrivateNetwork, PrivateDevices), plus no sandbox for services without them.
+# ProtectHome, PrivateNetwork, PrivateDevices, BindPaths= and friends), plus no sandbox
+# for services without them; hostile: ember-sandbox run directly with planted symlinks
+# and a user racing its setup (tests/helpers/rename-swap).
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 src="$TOP/tests/integration/execenv"
@@ -102,6 +104,32 @@ wait_state bindevil failed permanent-failure && ok bind-planted-symlink-fails ||
 S="$BIN/ember-sandbox"
 "\$S" "--bind=\$(printf '/var/lib/\\033]0;x\\007')" -- /bin/true 2>$tmp/sb-out
 grep -q 'x1b' $tmp/sb-out && ! grep -q "\$(printf '\\033')" $tmp/sb-out && ok sandbox-escapes-message || bad sandbox-escapes-message "\$(od -c $tmp/sb-out | head -3 | tr '\n' ' ')"
+# ExecPaths= on a symlink the service's user made (to /): not followed, nothing runs.
+mkdir -p /var/cache/race/src /var/cache/race/out /var/cache/race/user/d /var/cache/race/planted
+cp /bin/true /var/cache/race/out/true && ln -s / /var/cache/race/user/l && ln -s / /var/cache/race/planted/l
+chown -R nobody /var/cache/race/user /var/cache/race/planted
+chown -h nobody /var/cache/race/user/l /var/cache/race/planted/l
+"\$S" --no-exec=/ --exec=/usr --exec=/var/cache/race/planted/l -- /var/cache/race/out/true 2>$tmp/sb-out
+rc=\$?
+[ \$rc = 1 ] && grep -q 'planted/l' $tmp/sb-out && ok exec-paths-planted-symlink-refused || bad exec-paths-planted-symlink-refused "exit \$rc: \$(cat $tmp/sb-out)"
+"\$S" --no-exec=/ --exec=/usr --exec=/lib -- /bin/true && ok exec-paths-root-symlink-followed || bad exec-paths-root-symlink-followed "exit \$?"
+# The service's user swaps a directory of its own with a symlink to / (rename-swap)
+# while ember-sandbox sets up: a bind's access, or an ExecPaths= carve-out, set by name
+# once the mount is made, went to / in about a third of the runs: / writable under
+# ProtectSystem=strict, executable under NoExecPaths=/.
+setpriv --reuid=65534 --regid=65534 --clear-groups "$HELPERS/rename-swap" /var/cache/race/user/d /var/cache/race/user/l 60 &
+swapper=\$!
+i=0 wrote=0 ran=0
+while [ \$i -lt 150 ]; do
+	i=\$((i+1))
+	"\$S" --protect-system=strict --bind=/var/cache/race/src:/var/cache/race/user/d -- \\
+		/bin/sh -c "touch /var/cache/race/out/w\$i" 2>/dev/null && wrote=\$((wrote+1))
+	"\$S" --no-exec=/ --exec=/usr --exec=/var/cache/race/user/d -- /var/cache/race/out/true \\
+		2>/dev/null && ran=\$((ran+1))
+done
+kill \$swapper
+[ \$wrote = 0 ] && ok bind-swapped-name-keeps-read-only || bad bind-swapped-name-keeps-read-only "/ writable in \$wrote of 150 runs"
+[ \$ran = 0 ] && ok exec-paths-swapped-name-keeps-noexec || bad exec-paths-swapped-name-keeps-noexec "/ executable in \$ran of 150 runs"
 
 # ---- output
 wait_state appender stopped
