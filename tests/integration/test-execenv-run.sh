@@ -99,9 +99,24 @@ has exec-paths-carve-out binds "^exec=ran\\\$"
 wait_state bindevil failed permanent-failure && ok bind-planted-symlink-fails || bad bind-planted-symlink-fails "bindevil is \$(state bindevil)"
 "\$E" log bindevil | grep -q bindevil-ran && bad bind-planted-symlink-runs-nothing "it ran" || ok bind-planted-symlink-runs-nothing
 [ -z "\$(ls -A /var/cache/victim4)" ] && ok bind-planted-symlink-not-followed || bad bind-planted-symlink-not-followed "\$(ls -la /var/cache/victim4 | tr '\n' ' ')"
+wait_state bindmissing failed permanent-failure && ok bind-missing-source-fails || bad bind-missing-source-fails "bindmissing is \$(state bindmissing)"
+"\$E" log bindmissing | grep -q bindmissing-ran && bad bind-missing-source-runs-nothing "it ran" || ok bind-missing-source-runs-nothing
+[ ! -e /var/lib/bindmiss ] && ok bind-missing-source-makes-nothing || bad bind-missing-source-makes-nothing "/var/lib/bindmiss made"
 
-# ---- hostile, ember-sandbox run directly
+# ---- hostile, ember-sandbox run directly: entries it refuses (exit 100), a missing source
 S="$BIN/ember-sandbox"
+for arg in --bind=relative:/var/lib/x --bind=/var/lib/bindsrc:relative \\
+	--bind-ro=/var/lib/../etc:/var/lib/x --bind=/var/lib/bindsrc:/var/lib/x/.. \\
+	--bind=/var/lib/bindsrc:/var/lib/x:rbind:more --bind=/var/lib/bindsrc::/var/lib/x \\
+	--bind=/var/lib/bindsrc:/var/lib/x:ro --no-exec=relative --exec=relative; do
+	"\$S" "\$arg" -- /bin/sh -c 'echo ran' >$tmp/sb-out 2>&1
+	rc=\$?
+	[ \$rc = 100 ] && ! grep -q ran $tmp/sb-out && ok "sandbox-refuses\$arg" || bad "sandbox-refuses\$arg" "exit \$rc: \$(cat $tmp/sb-out)"
+done
+[ ! -e /var/lib/x ] && ok sandbox-refused-makes-nothing || bad sandbox-refused-makes-nothing "/var/lib/x made"
+"\$S" --bind=/var/lib/no-such-source:/var/lib/y -- /bin/sh -c 'echo ran' >$tmp/sb-out 2>&1
+rc=\$?
+[ \$rc = 1 ] && ! grep -q ran $tmp/sb-out && [ ! -e /var/lib/y ] && ok sandbox-missing-source-fails || bad sandbox-missing-source-fails "exit \$rc: \$(cat $tmp/sb-out)"
 "\$S" "--bind=\$(printf '/var/lib/\\033]0;x\\007')" -- /bin/true 2>$tmp/sb-out
 grep -q 'x1b' $tmp/sb-out && ! grep -q "\$(printf '\\033')" $tmp/sb-out && ok sandbox-escapes-message || bad sandbox-escapes-message "\$(od -c $tmp/sb-out | head -3 | tr '\n' ' ')"
 # ExecPaths= on a symlink the service's user made (to /): not followed, nothing runs.

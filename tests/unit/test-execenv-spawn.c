@@ -93,10 +93,35 @@ static void sandbox_only_when_asked(void)
 	CHECK(c.sandbox_args == NULL && !c.set_ids && !c.no_new_privs);
 }
 
+/* BindPaths= and friends alone make the sandbox run, one option per entry (haproxy's and
+ * redis's lines as Debian ships them). */
+static void bind_and_exec_options(void)
+{
+	struct exec_context c;
+	char err[128];
+
+	CHECK(parse("[Service]\nExecStart=/bin/a\n"
+		    "BindReadOnlyPaths=/dev/log:/var/lib/haproxy/dev/log -/run/x:/y:norbind\n"
+		    "BindPaths=/srv/a\nNoExecPaths=/\n"
+		    "ExecPaths=/usr/bin/redis-server /usr/lib -/lib\n") == 0);
+	exec_context_init(&c);
+	CHECK(execenv_sandbox(&svc, &c, "/x/ember-sandbox", err, sizeof err) == 0);
+	CHECK(c.sandbox_args != NULL);
+	CHECK(has_arg(c.sandbox_args, "--bind-ro=/dev/log:/var/lib/haproxy/dev/log"));
+	CHECK(has_arg(c.sandbox_args, "--bind-ro=-/run/x:/y:norbind"));
+	CHECK(has_arg(c.sandbox_args, "--bind=/srv/a"));
+	CHECK(has_arg(c.sandbox_args, "--no-exec=/"));
+	CHECK(has_arg(c.sandbox_args, "--exec=/usr/bin/redis-server"));
+	CHECK(has_arg(c.sandbox_args, "--exec=/usr/lib"));
+	CHECK(has_arg(c.sandbox_args, "--exec=-/lib"));
+	CHECK(!has_arg(c.sandbox_args, "--bind=/dev/log:/var/lib/haproxy/dev/log"));
+}
+
 int main(void)
 {
 	RUN(directories_and_variables);
 	RUN(terminal_flags);
 	RUN(sandbox_only_when_asked);
+	RUN(bind_and_exec_options);
 	return harness_done();
 }
