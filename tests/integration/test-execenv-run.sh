@@ -142,7 +142,7 @@ while [ \$i -lt 150 ]; do
 	"\$S" --no-exec=/ --exec=/usr --exec=/var/cache/race/user/d -- /var/cache/race/out/true \\
 		2>/dev/null && ran=\$((ran+1))
 done
-kill \$swapper
+kill \$swapper && ok race-swapper-ran || bad race-swapper-ran "rename-swap was not running: the race checks prove nothing"
 [ \$wrote = 0 ] && ok bind-swapped-name-keeps-read-only || bad bind-swapped-name-keeps-read-only "/ writable in \$wrote of 150 runs"
 [ \$ran = 0 ] && ok exec-paths-swapped-name-keeps-noexec || bad exec-paths-swapped-name-keeps-noexec "/ executable in \$ran of 150 runs"
 
