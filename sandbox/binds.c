@@ -334,18 +334,45 @@ static int open_walked(const char *path)
 	return fd;
 }
 
-/* NoExecPaths=, ExecPaths=: path (a symlink on it followed when root owns it: Debian's
- * /lib) noexec, or executable again, with what is below it. Worked on the opened object: a
+/* Before Linux 5.12 (no mount_setattr): path bound onto itself through the opened fd, and
+ * the bind made read-only or writable by a remount, on an fd of its root found again
+ * and checked to be the same object (a remount of anything but a mount root fails). */
+static int remount_walked(int fd, const char *path, bool read_only)
+{
+	char a[32], b[32];
+	struct stat was, now;
+	int root, r, err;
+
+	if (fstat(fd, &was) < 0 ||
+	    mount(proc_fd(a, fd), proc_fd(b, fd), NULL, MS_BIND | MS_REC, NULL) < 0)
+		return -1;
+	if ((root = open_walked(path)) < 0)
+		return -1;
+	r = fstat(root, &now);
+	if (r == 0 && (now.st_dev != was.st_dev || now.st_ino != was.st_ino)) {
+		errno = ELOOP; /* something else came in its place */
+		r = -1;
+	}
+	if (r == 0)
+		r = mount(NULL, proc_fd(a, root), NULL,
+			  MS_REMOUNT | MS_BIND | (read_only ? MS_RDONLY : 0), NULL);
+	err = errno;
+	close(root);
+	errno = err;
+	return r;
+}
+
+/* path (a symlink on it followed only when root owns it: Debian's /lib) gets the mount
+ * attributes set and loses clear, with what is below it. Worked on the opened object: a
  * mount root is changed as it is; anything else gets a mount of its own, a clone of its
  * tree set up before it is attached (open_tree, mount_setattr, move_mount), so no name
  * is looked up again once opened. */
-static int set_exec(const struct sandbox_path *p, bool exec, struct sandbox_error *e)
+int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 {
-	uint64_t set = exec ? 0 : SANDBOX_ATTR_NOEXEC, clear = exec ? SANDBOX_ATTR_NOEXEC : 0;
-	int fd = open_walked(p->path), tree = -1, r;
+	int fd = open_walked(path), tree = -1, r, err;
 
 	if (fd < 0)
-		return p->optional && errno == ENOENT ? 0 : failed(e, p->path);
+		return -1;
 	r = sandbox_mount_attr(fd, "", set, clear, true);
 	if (r < 0 && errno == EINVAL) { /* not a mount root */
 		tree = (int)syscall(SYS_open_tree, fd, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
@@ -355,12 +382,24 @@ static int set_exec(const struct sandbox_path *p, bool exec, struct sandbox_erro
 			r = (int)syscall(SYS_move_mount, tree, "", fd, "",
 					 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
 	}
-	if (r < 0) /* ENOSYS: no way to do it on a kernel before 5.12 */
-		failed(e, p->path);
+	/* ENOSYS: read-only or writable still can be done the old way; noexec cannot */
+	if (r < 0 && errno == ENOSYS && (set | clear) == SANDBOX_ATTR_RDONLY)
+		r = remount_walked(fd, path, set != 0);
+	err = errno;
 	if (tree >= 0)
 		close(tree);
 	close(fd);
+	errno = err;
 	return r;
+}
+
+/* NoExecPaths=, ExecPaths=: path noexec, or executable again, with what is below it. */
+static int set_exec(const struct sandbox_path *p, bool exec, struct sandbox_error *e)
+{
+	if (sandbox_path_attr(p->path, exec ? 0 : SANDBOX_ATTR_NOEXEC,
+			      exec ? SANDBOX_ATTR_NOEXEC : 0) == 0)
+		return 0;
+	return p->optional && errno == ENOENT ? 0 : failed(e, p->path);
 }
 
 int sandbox_exec_paths(const struct sandbox_request *r, struct sandbox_error *e)

@@ -64,19 +64,18 @@ static int set_read_only(const char *path, bool read_only)
 	return mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | (read_only ? MS_RDONLY : 0), NULL);
 }
 
-/* path becomes a mount of its own (bind onto itself), then read-only or writable with
- * everything below it. A missing optional path is skipped. */
+/* path, with everything below it, read-only or writable (binds.c walks it: a symlink on
+ * it is followed only when root owns it, as the service's user may plant one or swap a
+ * name for one while this runs). A missing optional path is skipped. */
 static int restrict_path(const char *path, bool optional, bool read_only, int op,
 			 struct sandbox_error *e)
 {
-	if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) < 0) {
-		if (optional && errno == ENOENT)
-			return 0;
-		return failed(e, EXEC_SANDBOX_BIND, path);
-	}
-	if (set_read_only(path, read_only) < 0)
-		return failed(e, op, path);
-	return 0;
+	if (sandbox_path_attr(path, read_only ? SANDBOX_ATTR_RDONLY : 0,
+			      read_only ? 0 : SANDBOX_ATTR_RDONLY) == 0)
+		return 0;
+	if (optional && errno == ENOENT)
+		return 0;
+	return failed(e, op, path);
 }
 
 static int restrict_list(const struct sandbox_list *l, bool read_only, int op,

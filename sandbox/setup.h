@@ -64,6 +64,9 @@ int sandbox_setup(struct sandbox_request *req, struct sandbox_error *e);
 int sandbox_mount_attr(int dir, const char *path, uint64_t set, uint64_t clear,
 		       bool recursive);
 
+/* binds.c: path walked (symlinks followed only when root owns them) and given the mount
+ * attributes set, clear taken away, with what is below it; -1/errno (ENOENT: missing). */
+int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear);
 /* binds.c: "[-]SRC[:DST[:rbind|norbind]]" into b; -1 when it does not parse. */
 int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_only);
 /* First: each source opened (O_PATH) and each missing destination made where it can be. */

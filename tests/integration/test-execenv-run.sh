@@ -6,7 +6,8 @@
 # keys through ember-sandbox (ProtectSystem=strict, PrivateTmp, InaccessiblePaths,
 # ProtectHome, PrivateNetwork, PrivateDevices, BindPaths= and friends), plus no sandbox
 # for services without them; hostile: ember-sandbox run directly with planted symlinks
-# and a user racing its setup (tests/helpers/rename-swap).
+# and a user racing its setup (tests/helpers/rename-swap), and a kernel without
+# mount_setattr(2) (tests/helpers/no-syscall).
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 src="$TOP/tests/integration/execenv"
@@ -128,22 +129,53 @@ chown -h nobody /var/cache/race/user/l /var/cache/race/planted/l
 rc=\$?
 [ \$rc = 1 ] && grep -q 'planted/l' $tmp/sb-out && ok exec-paths-planted-symlink-refused || bad exec-paths-planted-symlink-refused "exit \$rc: \$(cat $tmp/sb-out)"
 "\$S" --no-exec=/ --exec=/usr --exec=/lib -- /bin/true && ok exec-paths-root-symlink-followed || bad exec-paths-root-symlink-followed "exit \$?"
+# ReadWritePaths= on the same planted symlink: it made / writable under
+# ProtectSystem=strict (a bind of / onto /, then writable); now refused, nothing runs.
+"\$S" --protect-system=strict --read-write=/var/cache/race/planted/l -- \
+	/bin/sh -c 'touch /var/cache/race/out/planted; echo ran' >$tmp/sb-out 2>&1
+rc=\$?
+[ \$rc = 1 ] && grep -q 'planted/l' $tmp/sb-out && ! grep -q ran $tmp/sb-out && [ ! -e /var/cache/race/out/planted ] &&
+	ok read-write-planted-symlink-refused || bad read-write-planted-symlink-refused "exit \$rc: \$(cat $tmp/sb-out)"
+"\$S" --protect-system=strict --read-only=/var/cache/race/planted/l -- /bin/true 2>/dev/null
+rc=\$?; [ \$rc = 1 ] && ok read-only-planted-symlink-refused || bad read-only-planted-symlink-refused "exit \$rc"
+"\$S" --protect-system=strict --read-write=-/var/cache/race/planted/l -- /bin/true 2>/dev/null
+rc=\$?; [ \$rc = 1 ] && ok read-write-optional-symlink-still-refused || bad read-write-optional-symlink-still-refused "exit \$rc"
+# root's symlinks on the way are followed (Debian's /var/run -> /run)
+"\$S" --protect-system=strict --read-write=/var/run -- /bin/sh -c 'touch /run/rw-via-root-link' &&
+	[ -e /run/rw-via-root-link ] && ok read-write-root-symlink-followed || bad read-write-root-symlink-followed "exit \$?"
+"\$S" --protect-system=strict --read-write=-/var/cache/no-such-dir -- /bin/true &&
+	ok read-write-optional-missing-skipped || bad read-write-optional-missing-skipped "exit \$?"
+"\$S" --read-only=/var/cache/race -- /bin/sh -c 'touch /var/cache/race/out/ro 2>/dev/null; touch /var/cache/w-outside' &&
+	[ ! -e /var/cache/race/out/ro ] && [ -e /var/cache/w-outside ] && ok read-only-path-only-there || bad read-only-path-only-there "\$(ls /var/cache/race/out /var/cache | tr '\n' ' ')"
+# Kernels before 5.12 (no mount_setattr: ENOSYS through a seccomp filter): the bind onto
+# itself through the opened path, then a remount; the planted symlink is still refused.
+O="$HELPERS/no-syscall 442 --"
+\$O "\$S" --read-only=/var/cache/race -- /bin/sh -c 'touch /var/cache/race/ro-old 2>/dev/null' &&
+	bad old-kernel-read-only "touch worked" || { [ ! -e /var/cache/race/ro-old ] && ok old-kernel-read-only || bad old-kernel-read-only "file made"; }
+\$O "\$S" --read-only=/var/cache --read-write=/var/cache/race/out -- \\
+	/bin/sh -c 'touch /var/cache/race/out/rw-old && ! touch /var/cache/ro-old 2>/dev/null' &&
+	[ -e /var/cache/race/out/rw-old ] && [ ! -e /var/cache/ro-old ] && ok old-kernel-read-write || bad old-kernel-read-write "exit \$?"
+\$O "\$S" --read-only=/var/cache --read-write=/var/cache/race/planted/l -- /bin/true 2>$tmp/sb-out
+rc=\$?; [ \$rc = 1 ] && grep -q 'planted/l' $tmp/sb-out && ok old-kernel-planted-symlink-refused || bad old-kernel-planted-symlink-refused "exit \$rc: \$(cat $tmp/sb-out)"
 # The service's user swaps a directory of its own with a symlink to / (rename-swap)
 # while ember-sandbox sets up: a bind's access, or an ExecPaths= carve-out, set by name
 # once the mount is made, went to / in about a third of the runs: / writable under
 # ProtectSystem=strict, executable under NoExecPaths=/.
 setpriv --reuid=65534 --regid=65534 --clear-groups "$HELPERS/rename-swap" /var/cache/race/user/d /var/cache/race/user/l 60 &
 swapper=\$!
-i=0 wrote=0 ran=0
+i=0 wrote=0 ran=0 rw=0
 while [ \$i -lt 150 ]; do
 	i=\$((i+1))
 	"\$S" --protect-system=strict --bind=/var/cache/race/src:/var/cache/race/user/d -- \\
 		/bin/sh -c "touch /var/cache/race/out/w\$i" 2>/dev/null && wrote=\$((wrote+1))
 	"\$S" --no-exec=/ --exec=/usr --exec=/var/cache/race/user/d -- /var/cache/race/out/true \\
 		2>/dev/null && ran=\$((ran+1))
+	"\$S" --protect-system=strict --read-write=/var/cache/race/user/d -- \\
+		/bin/sh -c "touch /var/cache/race/out/v\$i" 2>/dev/null && rw=\$((rw+1))
 done
 kill \$swapper && ok race-swapper-ran || bad race-swapper-ran "rename-swap was not running: the race checks prove nothing"
 [ \$wrote = 0 ] && ok bind-swapped-name-keeps-read-only || bad bind-swapped-name-keeps-read-only "/ writable in \$wrote of 150 runs"
+[ \$rw = 0 ] && ok read-write-swapped-name-keeps-read-only || bad read-write-swapped-name-keeps-read-only "/ writable in \$rw of 150 runs"
 [ \$ran = 0 ] && ok exec-paths-swapped-name-keeps-noexec || bad exec-paths-swapped-name-keeps-noexec "/ executable in \$ran of 150 runs"
 
 # ---- output
