@@ -5,6 +5,6 @@ EMBERCTL_SRC = emberctl/main.c emberctl/client.c emberctl/records.c emberctl/sho
                emberctl/props.c emberctl/since.c \
                emberctl/verify-seccomp.c emberctl/timers.c emberctl/calendar-cmd.c \
                init/service.c init/unit-runtime-keys.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c \
-               init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+               init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 $(eval $(call musl_prog,emberctl,$(EMBERCTL_SRC)))
 MANPAGES += man/emberctl.8.scd

@@ -212,6 +212,11 @@ void show_status(FILE *f, const struct ctl_record *rec, long long now_us)
 	line_state(f, rec, now_us);
 	line_str(f, "Type", rec_str(rec, "type"));
 	show_timer_lines(f, rec, (long long)time(NULL)); /* timer units */
+	if (strcmp(rec_str(rec, "type"), "path") == 0) { /* path units */
+		fprintf(f, "%12s: ", "Triggers");
+		print_safe(f, rec_str(rec, "triggers"));
+		fputc('\n', f);
+	}
 	if (rec_int(rec, "main_pid") > 0)
 		line_int(f, "Main PID", rec_int(rec, "main_pid"));
 	if (rec_int(rec, "dynamic_uid") > 0) /* DynamicUser= */

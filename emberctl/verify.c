@@ -198,10 +198,10 @@ static const char *unsupported_kind(const char *file)
 		return NULL;
 	if (has_suffix(file, ".mount") || has_suffix(file, ".slice")) /* unit-kinds */
 		return NULL;
-	if (has_suffix(file, ".timer")) /* timer units */
+	if (has_suffix(file, ".timer") || has_suffix(file, ".path")) /* timer, path units */
 		return NULL;
-	return "not a unit file ember reads (.service, .socket, .target, .mount, .slice or "
-	       ".timer)";
+	return "not a unit file ember reads (.service, .socket, .target, .mount, .slice, "
+	       ".timer or .path)";
 }
 
 static char text[SERVICE_FILE_MAX + 2];

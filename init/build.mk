@@ -4,7 +4,8 @@ EMBER_INIT_SRC = init/main.c init/container.c init/apifs.c init/cmdline.c init/c
 	init/logbuf.c init/kmsg-forward.c init/service.c init/service-load.c init/depgraph.c \
 	init/unit-targets.c init/unit-deps.c \
 	init/unit-kinds.c init/unit-kinds-run.c init/unit-mount.c init/unit-device.c init/unit-slice.c \
-	init/unit-timer.c init/unit-timer-run.c init/dynamic-user.c \
+	init/unit-timer.c init/unit-timer-run.c init/unit-path.c init/unit-path-run.c \
+	init/dynamic-user.c \
 	init/exec-line.c init/socket-unit.c init/sockets.c init/busname-watch.c \
 	init/condition.c init/condition-probe.c init/unit-compat.c init/spawn-execenv.c init/sysctl.c init/handover.c
 EMBER_INIT_SRC += init/spawn-execmore.c init/svc-bpf.c # exec keys (sandbox-more)

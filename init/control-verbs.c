@@ -12,6 +12,7 @@
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
 #include "unit-timer.h" /* timer units */
+#include "unit-path.h" /* path units */
 
 #define LOG_PIECE_MAX 1000 /* text bytes per record: escaped, it still fits one packet */
 
@@ -23,6 +24,8 @@ static const char *active_sub(const struct unit *u)
 		return "listening";
 	if (u->svc->kind == UNIT_TIMER) /* timer units, as systemd names them */
 		return timer_unit_due(u) >= 0 ? "waiting" : "elapsed";
+	if (u->svc->kind == UNIT_PATH) /* path units */
+		return path_unit_sub_state(u);
 	return u->main_pid > 0 ? "running" : "exited";
 }
 

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "supervisor.h"
 #include "unit-timer.h" /* timer units */
+#include "unit-path.h" /* path units */
 #include "svc-runtime.h" /* unit-runtime2 */
 #include "svc-cgroup.h"
 
@@ -231,12 +232,17 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 	ctl_record_add_str(w, "status_text", u->status_text);
 	ctl_record_add_str(w, "error", u->error);
 	ctl_record_add_str(w, "type", s->kind == UNIT_SOCKET ? "socket" :
-			   s->kind == UNIT_TIMER ? "timer" : type_name(s->type));
+			   s->kind == UNIT_TIMER ? "timer" : s->kind == UNIT_PATH ? "path" :
+			   type_name(s->type));
 	if (s->kind == UNIT_TIMER) { /* timer units: what list-timers and status show */
 		char target[SERVICE_NAME_MAX];
 		ctl_record_add_str(w, "triggers", unit_timer_target(s, target, sizeof target));
 		ctl_record_add_int(w, "next_elapse_s", timer_unit_next_wall(u));
 		ctl_record_add_int(w, "last_elapse_s", timer_unit_last_wall(u));
+	}
+	if (s->kind == UNIT_PATH) { /* path units: what status shows */
+		char target[SERVICE_NAME_MAX];
+		ctl_record_add_str(w, "triggers", unit_path_target(s, target, sizeof target));
 	}
 	verbs_add_summary(w, u); /* emberctl verbs (issue 17) */
 }

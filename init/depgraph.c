@@ -404,8 +404,9 @@ static int find_loaded(const struct depgraph *g, const char *name)
 
 /* DefaultDependencies=yes, as systemd adds them, towards the targets that are loaded:
  * a service Requires= and is After= sysinit.target, After= basic.target, Before=
- * shutdown.target; a timer the same but Before= timers.target instead of After= basic; a target is After= the units it wants or requires (unless they opt
- * out or are ordered after it) and Before= shutdown.target. */
+ * shutdown.target; a timer the same but Before= timers.target instead of After= basic
+ * (a path unit: Before= paths.target); a target is After= the units it wants or requires
+ * (unless they opt out or are ordered after it) and Before= shutdown.target. */
 static void add_default_dependencies(struct depgraph *g, const struct service *svcs, size_t a)
 {
 	const struct service *s = &svcs[a];
@@ -416,15 +417,18 @@ static void add_default_dependencies(struct depgraph *g, const struct service *s
 		return;
 	if (shutdown >= 0 && (size_t)shutdown != a)
 		depgraph_order(g, a, (size_t)shutdown);
-	if (s->kind == UNIT_SERVICE || s->kind == UNIT_TIMER) {
-		int timers = find_loaded(g, "timers.target");
+	if (s->kind == UNIT_SERVICE || s->kind == UNIT_TIMER || s->kind == UNIT_PATH) {
+		int timers = find_loaded(g, "timers.target"), paths = find_loaded(g, "paths.target");
 		if (sysinit >= 0) {
 			depgraph_order(g, (size_t)sysinit, a);
 			depgraph_require(g, a, (size_t)sysinit);
 		}
-		/* timer units: Before=timers.target, not After=basic.target (systemd's) */
+		/* timer and path units: Before=timers.target (paths.target), not
+		 * After=basic.target (systemd's) */
 		if (s->kind == UNIT_TIMER && timers >= 0)
 			depgraph_order(g, a, (size_t)timers);
+		else if (s->kind == UNIT_PATH && paths >= 0)
+			depgraph_order(g, a, (size_t)paths);
 		else if (s->kind == UNIT_SERVICE && basic >= 0)
 			depgraph_order(g, (size_t)basic, a);
 		return;

@@ -6,6 +6,7 @@
 #include "pages.h" /* compact */
 #include "socket-unit.h"
 #include "unit-timer.h"
+#include "unit-path.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -844,6 +845,8 @@ static const char *triggered_name(const struct service *s, char *name, size_t si
 {
 	if (s->kind == UNIT_SOCKET)
 		return socket_unit_service(s, name, size);
+	if (s->kind == UNIT_PATH) /* path units */
+		return unit_path_target(s, name, size);
 	return unit_timer_target(s, name, size); /* timer units */
 }
 

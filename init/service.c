@@ -28,13 +28,15 @@
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h"
 #include "unit-timer.h"
+#include "unit-path.h"
 #include "dynamic-user.h"
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
 	       SECTION_INSTALL, /* U1 */
 	       SECTION_MOUNT, SECTION_SLICE, /* unit kinds (unit-kinds): init/unit-kinds.c */
-	       SECTION_TIMER /* timer units: init/unit-timer.c */ };
+	       SECTION_TIMER, /* timer units: init/unit-timer.c */
+	       SECTION_PATH /* path units: init/unit-path.c */ };
 
 struct parser {
 	struct service *svc;
@@ -2072,6 +2074,12 @@ static int parse_unit_timer(struct parser *p, const struct key *k, const char *v
 	return unit_timer_parse(p->svc, p->diag, p->line, k->name, value);
 }
 
+/* path units: the [Path] keys (unit-path.c) */
+static int parse_unit_path(struct parser *p, const struct key *k, const char *value)
+{
+	return unit_path_parse(p->svc, p->diag, p->line, k->name, value);
+}
+
 /* JobTimeoutSec=: for a device how long a start waits for it to appear (unit-kinds), for
  * every other unit how long a start waits on its dependencies (unit-runtime2). */
 static int parse_job_timeout(struct parser *p, const struct key *k, const char *value)
@@ -2125,6 +2133,17 @@ static const struct key keys[] = {
 	{ SECTION_TIMER, "WakeSystem", parse_unit_timer, 0, 0, 0, false },
 	{ SECTION_TIMER, "OnClockChange", parse_unit_timer, 0, 0, 0, false },
 	{ SECTION_TIMER, "OnTimezoneChange", parse_unit_timer, 0, 0, 0, false },
+	/* path units (unit-path.c) */
+	{ SECTION_PATH, "PathExists", parse_unit_path, 0, 0, 0, true },
+	{ SECTION_PATH, "PathExistsGlob", parse_unit_path, 0, 0, 0, true },
+	{ SECTION_PATH, "PathChanged", parse_unit_path, 0, 0, 0, true },
+	{ SECTION_PATH, "PathModified", parse_unit_path, 0, 0, 0, true },
+	{ SECTION_PATH, "DirectoryNotEmpty", parse_unit_path, 0, 0, 0, true },
+	{ SECTION_PATH, "Unit", parse_unit_path, 0, 0, 0, true },
+	{ SECTION_PATH, "MakeDirectory", parse_unit_path, 0, 0, 0, false },
+	{ SECTION_PATH, "DirectoryMode", parse_unit_path, 0, 0, 0, false },
+	{ SECTION_PATH, "TriggerLimitIntervalSec", parse_unit_path, 0, 0, 0, false },
+	{ SECTION_PATH, "TriggerLimitBurst", parse_unit_path, 0, 0, 0, false },
 	{ SECTION_MOUNT, "What", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_MOUNT, "Where", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_MOUNT, "Type", parse_unit_kinds, 0, 0, 0, false },
@@ -2378,6 +2397,7 @@ static const char *section_name(enum section section)
 	case SECTION_MOUNT: return "Mount"; /* unit-kinds */
 	case SECTION_SLICE: return "Slice";
 	case SECTION_TIMER: return "Timer"; /* timer units */
+	case SECTION_PATH: return "Path"; /* path units */
 	default: return "?";
 	}
 }
@@ -2477,6 +2497,8 @@ static void section_header(struct parser *p, char *line)
 		p->section = SECTION_SLICE;
 	} else if (strcmp(name, "Timer") == 0 && p->svc->kind == UNIT_TIMER) {
 		p->section = SECTION_TIMER;
+	} else if (strcmp(name, "Path") == 0 && p->svc->kind == UNIT_PATH) {
+		p->section = SECTION_PATH;
 	} else if (strcmp(name, "Install") == 0) { /* U1 */
 		p->section = SECTION_INSTALL;
 		p->svc->has_install = true;
@@ -2624,6 +2646,7 @@ static void validate(struct service *svc, const struct service_diag *diag)
 		service_fail(svc, diag, 0, "Type=dbus without BusName=");
 	unit_kinds_validate(svc, diag); /* unit kinds (unit-kinds) */
 	unit_timer_validate(svc, diag); /* timer units */
+	unit_path_validate(svc, diag); /* path units */
 	if (svc->kind != UNIT_SERVICE)
 		return; /* U1: targets have nothing to run */
 	dynamic_user_imply(svc);

@@ -286,6 +286,17 @@ struct timer_spec {
 	uint32_t random_delay_ms; /* RandomizedDelaySec= (capped at ~49 days) */
 };
 
+/* path units (init/unit-path.h, docs/path-units.md): the [Path] section */
+struct path_spec {
+	strref watches;           /* Path*= entries: "E/path\n..." (the kind letters of unit-path.h) */
+	strref unit;              /* Unit=: canonical; 0: the service named as the unit */
+	uint16_t directory_mode;  /* DirectoryMode=; 0: 0755 */
+	uint8_t flags;            /* PATH_MAKE_DIRECTORY, PATH_LIMIT_*_SET */
+	uint8_t count;            /* entries in watches */
+	uint32_t limit_interval_ms; /* TriggerLimitIntervalSec= (when PATH_LIMIT_INTERVAL_SET) */
+	uint32_t limit_burst;     /* TriggerLimitBurst= (when PATH_LIMIT_BURST_SET) */
+};
+
 /* Each service starts on a page of its own (sizeof is then 3 pages): only its used bytes
  * are ever touched (service_copy()), ~3 KiB for a typical unit, so a loaded unit costs
  * PID 1 one resident page instead of the two a 10.8 KiB stride straddles. */
@@ -378,6 +389,7 @@ struct service {
 	strref default_instance;
 	struct unit_kinds_spec kinds; /* unit kinds (unit-kinds) */
 	struct timer_spec timer;      /* timer units: kind == UNIT_TIMER only */
+	struct path_spec path_unit;   /* path units: kind == UNIT_PATH only */
 
 	/* runtime keys (unit-runtime2): parsed by unit-runtime-keys.c, acted on by
 	 * svc-runtime.c and fdstore.c */

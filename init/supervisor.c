@@ -35,6 +35,7 @@
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h" /* unit kinds (unit-kinds) */
 #include "unit-timer.h" /* timer units */
+#include "unit-path.h" /* path units */
 #include "parse.h"
 
 #define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
@@ -149,6 +150,7 @@ static void set_state(struct unit *u, enum unit_state s)
 	u->state = s;
 	u->since_us = now_us();
 	timer_units_changed(); /* timer units: OnUnitActiveSec= ... count from such changes */
+	path_units_changed(); /* path units: a unit that ended may be started again */
 	log_debug("%s: %s", name_of(u), state_names[s]);
 	stop_bound(u, s);
 }
@@ -199,10 +201,11 @@ static bool waits_for_socket(const struct unit *u, const struct service *all, si
 	       sockets_activate(all, n, u->svc->name);
 }
 
-/* timer units: what a timer starts waits for the timer, unless pulled in. */
+/* timer and path units: what a timer or path unit starts waits for it, unless pulled in. */
 static bool waits_for_timer(const struct unit *u, const struct service *all, size_t n)
 {
-	return !u->svc->pulled && unit_timer_triggers(all, n, u->svc->name);
+	return !u->svc->pulled && (unit_timer_triggers(all, n, u->svc->name) ||
+				   unit_path_triggers(all, n, u->svc->name));
 }
 
 static void unit_classify(struct unit *u, const struct service *all, size_t n)
@@ -783,6 +786,28 @@ static void tick_timer(struct unit *u, long long now)
 	}
 }
 
+/* path units (unit-path-run.c): active once every entry is watched. */
+static void start_path(struct unit *u)
+{
+	char err[UNIT_ERROR_MAX];
+
+	u->started_us = now_us();
+	u->ready_us = -1;
+	u->result = SVC_RESULT_SUCCESS;
+	if (path_unit_start(u, err, sizeof err) < 0)
+		fail_unit(u, "%s", err);
+	else
+		mark_ready(u);
+}
+
+static void tick_path(struct unit *u)
+{
+	if (sv.stopping_all || path_unit_tick(u) != PATH_LIMIT)
+		return;
+	path_unit_stop(u);
+	fail_unit(u, "trigger limit hit: started its unit too often");
+}
+
 static void begin_start(struct unit *u)
 {
 	char err[UNIT_ERROR_MAX];
@@ -814,6 +839,10 @@ static void begin_start(struct unit *u)
 	}
 	if (u->svc->kind == UNIT_TIMER) { /* timer units: active while waiting to elapse */
 		start_timer(u);
+		return;
+	}
+	if (u->svc->kind == UNIT_PATH) { /* path units: active while watching */
+		start_path(u);
 		return;
 	}
 	if (u->svc->kind == UNIT_TARGET) { /* U1: reached once what it is after is done */
@@ -1047,6 +1076,8 @@ static void begin_stop(struct unit *u, bool wanted)
 	stop_bus_name_watch(u); /* U4 */
 	if (s->kind == UNIT_SOCKET)
 		sockets_close(u);
+	if (s->kind == UNIT_PATH) /* path units */
+		path_unit_stop(u);
 	if (unit_kind_passive(s->kind)) /* unit kinds (unit-kinds): a mount is unmounted */
 		unit_kind_stop(s);
 	if (was_up && s->exec_stop.count > 0 && u->control_pid <= 0) {
@@ -1347,6 +1378,7 @@ void supervisor_tick(long long now)
 			handle_timeout(u);
 		runtime_tick(u, now); /* unit-runtime2 */
 		tick_timer(u, now); /* timer units */
+		tick_path(u); /* path units */
 		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL))
 			maybe_stopped(u);
 		lifecycle_tick(u);
@@ -1428,6 +1460,7 @@ size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 		n += sockets_pollfds(sv.units, sv.count, fds + n, max - n);
 	n += passive_pollfds(fds + n, max - n); /* unit kinds (unit-kinds) */
 	n += timer_units_pollfds(sv.units, sv.count, fds + n, max - n); /* timer units */
+	n += path_units_pollfds(sv.units, sv.count, fds + n, max - n); /* path units */
 	return n;
 }
 
@@ -1550,6 +1583,7 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
 	}
 	unit_kinds_handle_pollfds(fds, n); /* unit kinds (unit-kinds) */
 	timer_units_handle_pollfds(sv.units, sv.count, fds, n); /* timer units */
+	path_units_handle_pollfds(sv.units, sv.count, fds, n); /* path units */
 }
 
 /* ---- notify ------------------------------------------------------------------------- */
@@ -2286,6 +2320,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	sv.count = n;
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	timer_units_recompute_all(); /* timer units: their OnCalendar= may have changed */
+	path_units_reloaded(sv.units, sv.count); /* path units: their paths may have */
 	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */
 	for (size_t i = 0; i < n; i++)
 		if (sv.units[i].state == UNIT_WAITING && sv.services[i].failed)

@@ -12,12 +12,12 @@
 
 static const char *const suffixes[] = {
 	".service", ".socket", ".target", ".mount", ".device", ".slice", /* unit-kinds */
-	".timer",
+	".timer", ".path",
 };
 
 /* Kinds systemd has and ember does not: a dependency on one is noted and ignored. */
 static const char *const foreign_suffixes[] = {
-	".path", ".scope", ".swap",
+	".scope", ".swap",
 };
 
 const char *unit_kind_suffix(enum unit_kind kind)

@@ -4,7 +4,7 @@
 #
 # Each package is fetched with `apt-get download` (apt-get update first when apt has no
 # package lists), and only its system unit files are kept: *.service, *.socket, *.target,
-# *.timer, drop-ins (*.d/*.conf) and .wants/.requires links, exactly as the package ships them,
+# *.timer, *.path, drop-ins (*.d/*.conf) and .wants/.requires links, exactly as the package ships them,
 # under $EMBER_UNIT_CORPUS/<package>/<path in the package>, e.g.
 #   ~/.cache/ember/unit-corpus/dbus-daemon/lib/systemd/system/dbus.service
 # Debian 12 ships units in lib/systemd/system and usr/lib/systemd/system; user units
@@ -41,7 +41,7 @@ fi
 [ $# -gt 0 ] && PACKAGES="$*"
 
 # The kinds kept: a change re-extracts every package (from the .debs kept below).
-KINDS=kinds-2 # service socket target timer
+KINDS=kinds-3 # service socket target timer path
 mkdir -p "$CORPUS/.debs"
 status=0
 
@@ -64,7 +64,7 @@ keep_units() {
 		\( -type f -o -type l \) 2>/dev/null) |
 	while IFS= read -r f; do
 		case "$f" in
-		*.service | *.socket | *.target | *.timer | *.d/*.conf) ;;
+		*.service | *.socket | *.target | *.timer | *.path | *.d/*.conf) ;;
 		*) continue ;;
 		esac
 		mkdir -p "$2/$(dirname "$f")"

@@ -30,7 +30,7 @@ trap 'rm -rf "$T"' EXIT
 # The units: regular files only (.wants links and alias links point at units counted
 # once already); drop-ins (*.d/*.conf) are not units of their own.
 (cd "$CORPUS" && find . -path ./.debs -prune -o -type f \
-	\( -name '*.service' -o -name '*.socket' -o -name '*.target' -o -name '*.timer' \) -print | sed 's|^\./||' |
+	\( -name '*.service' -o -name '*.socket' -o -name '*.target' -o -name '*.timer' -o -name '*.path' \) -print | sed 's|^\./||' |
 	LC_ALL=C sort) >"$T/units"
 total=$(wc -l <"$T/units")
 if [ "$total" -ge 250 ]; then
@@ -71,7 +71,7 @@ for u in units:
         # the cause: the key, or the kind of problem for whole-file messages
         m = d["message"]
         key = re.split(r"[:=]", m, 1)[0] if d["line"] else re.sub(r"^[^ ]+: ", "", m).split(":")[0]
-        if key.endswith((".service", ".socket", ".target", ".timer")):
+        if key.endswith((".service", ".socket", ".target", ".timer", ".path")):
             key = m.split(": ", 1)[1].split(":")[0] if ": " in m else key
         cls = "refused" if d["severity"] == "error" else "changes"
         if (cls, key) not in seen:

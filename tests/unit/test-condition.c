@@ -1,4 +1,4 @@
-// sources: init/condition.c init/service.c init/unit-runtime-keys.c init/unit-compat.c init/exec-line.c init/socket-unit.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/condition.c init/service.c init/unit-runtime-keys.c init/unit-compat.c init/exec-line.c init/socket-unit.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* Every Condition*= / Assert*= kind against a fake system (a table of files), with "!",
  * "|" and asserts, and the values the parser refuses. */
 #include "harness.h"

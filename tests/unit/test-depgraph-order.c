@@ -1,4 +1,4 @@
-// sources: init/depgraph.c init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/depgraph.c init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* The dependency graph: waves, cycles (named; broken at a member only wanted, else only
  * their members dropped), Requires=
  * propagation, and the runtime questions the supervisor asks. */

@@ -1,4 +1,4 @@
-// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* DynamicUser=: what it implies at load, the user name it runs under, and the id pick
  * against fixture /etc/passwd and /etc/group files: range, stability, sharing, static
  * users and groups in the way, exhaustion, and a file that cannot be read. */

@@ -1,4 +1,4 @@
-// sources: emberctl/filter.c emberctl/since.c emberctl/journal.c emberctl/kill.c emberctl/props.c emberctl/records.c init/service.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c init/unit-runtime-keys.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: emberctl/filter.c emberctl/since.c emberctl/journal.c emberctl/kill.c emberctl/props.c emberctl/records.c init/service.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c init/unit-runtime-keys.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* emberctl's verbs of issue 17 without PID 1: --since times, list's state and glob
  * filters, kill's signal names, the merge and cut of stamped logs, show's properties. */
 #include "harness.h"

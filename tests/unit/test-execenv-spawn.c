@@ -1,4 +1,4 @@
-// sources: init/spawn-execenv.c init/spawn-execmore.c init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/spawn-execenv.c init/spawn-execmore.c init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* U5: what PID 1 works out before the fork: the directory list and its variables, the
  * terminal flags, and ember-sandbox's options (none at all without sandboxing keys). */
 #include "harness.h"

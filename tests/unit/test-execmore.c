@@ -1,4 +1,4 @@
-// sources: init/svc-bpf.c init/spawn-execmore.c init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-runtime-keys.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/svc-bpf.c init/spawn-execmore.c init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-runtime-keys.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* sandbox-more: the exec keys parse to what docs/services.md promises; the BPF programs
  * built for DeviceAllow=/DevicePolicy= and IPAddressAllow=/Deny= decide as
  * systemd.resource-control(5) says (run here by a small interpreter of the instructions

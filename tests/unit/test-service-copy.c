@@ -1,4 +1,4 @@
-// sources: init/service.c init/pages.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/service.c init/pages.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* compact: a unit is copied by its used bytes only (service_copy()), and scratch pages
  * are given back (pages_release()); strings survive both and copies are independent. */
 #include "harness.h"

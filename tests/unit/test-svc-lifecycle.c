@@ -1,4 +1,4 @@
-// sources: init/svc-lifecycle.c init/service.c init/unit-runtime-keys.c init/socket-unit.c init/exec-line.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/svc-lifecycle.c init/service.c init/unit-runtime-keys.c init/socket-unit.c init/exec-line.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* U2: the lifecycle keys as parsed, and systemd's decisions on exits and restarts. */
 #include "harness.h"
 #include "service.h"

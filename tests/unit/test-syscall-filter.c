@@ -1,4 +1,4 @@
-// sources: init/spawn-execenv.c init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-runtime-keys.c init/spawn-execmore.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/spawn-execenv.c init/service.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-runtime-keys.c init/spawn-execmore.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* The seccomp keys' syntax as systemd.exec(5) defines it (lib/syscall-filter.c), and
  * what PID 1 keeps of them and hands to ember-sandbox (init/service.c,
  * init/spawn-execenv.c). */

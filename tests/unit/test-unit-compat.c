@@ -1,4 +1,4 @@
-// sources: init/unit-compat.c init/service.c init/unit-runtime-keys.c init/condition.c init/exec-line.c init/socket-unit.c init/unit-kinds.c init/unit-timer.c init/dynamic-user.c
+// sources: init/unit-compat.c init/service.c init/unit-runtime-keys.c init/condition.c init/exec-line.c init/socket-unit.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
 /* The compatibility table (init/unit-compat.c) and the parser's use of it: no key is both
  * implemented and in the table, every row says why, and each class does what its name
  * promises (harmless: silent, changes: a warning naming what changes, refused: the unit

@@ -1,4 +1,4 @@
-// sources: init/service.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c init/unit-kinds.c init/unit-timer.c init/unit-slice.c init/unit-runtime-keys.c init/dynamic-user.c
+// sources: init/service.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/unit-slice.c init/unit-runtime-keys.c init/dynamic-user.c
 /* Mount, device and slice units in the parser (issue 12, unit kinds): [Mount] keys,
  * Where= against the name, implicit dependencies (slice parents, Slice=, a mount's
  * default dependencies), RequiresMountsFor= paths, Delegate= values, JobTimeoutSec= for
