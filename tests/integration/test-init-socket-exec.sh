@@ -49,7 +49,8 @@ has order-plus-runs-as-root 'order-post-plus listening uid=0 greeting=hello'
 grep '^order-' "\$EV" | cut -d' ' -f1 | tr '\n' ' ' | grep -qx 'order-pre order-post order-post-plus ' && ok order-start-sequence || bad order-start-sequence "\$(tr '\n' ';' <"\$EV")"
 "\$E" --json status order.socket | grep -q '"control_pid":0' && ok order-no-control-left || bad order-no-control-left "\$("\$E" --json status order.socket)"
 # traffic still activates the service once the socket is up
-connect /run/order/s.sock && ok order-connect || bad order-connect "refused"
+r=\$(python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('/run/order/s.sock'); print(s.recv(64).decode().strip())" 2>&1)
+[ "\$r" = probe-ok ] && ok order-activates-and-serves || bad order-activates-and-serves "\$r"
 expect order-activates-service target ready
 "\$E" stop target >/dev/null
 expect target-stopped target stopped
@@ -95,6 +96,8 @@ t0=\$(date +%s%N)
 sleep 0.5
 [ "\$(state hang.socket)" = starting ] && ok hang-starting || bad hang-starting "\$(state hang.socket)"
 pgrep -f 'sleep 1000' >/dev/null && ok hang-pre-running || bad hang-pre-running "no sleep"
+sub=\$("\$E" show -p SubState,ControlPID hang.socket | tr '\n' ' ')
+echo "\$sub" | grep -q 'SubState=start-pre ControlPID=[1-9]' && ok hang-show-start-pre || bad hang-show-start-pre "\$sub"
 n=0; slow=0
 while [ \$n -lt 10 ]; do
 	a=\$(date +%s%N); timeout 1 "\$E" status order.socket >/dev/null || slow=\$((slow+1))
