@@ -24,7 +24,8 @@ done
 sed "s|@TMP@|$tmp|g" "$TOP/tests/integration/socket-exec/peek.py" >"$tmp/peek"
 chmod 755 "$tmp/peek"
 : >"$tmp/events" && chmod 666 "$tmp/events"
-mv "$tmp/services/hang.socket" "$tmp/later/" # started by name, once the guest runs
+# started by name, once the guest runs
+mv "$tmp/services/hang.socket" "$tmp/services/slow.socket" "$tmp/services/slow.service" "$tmp/later/"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -113,6 +114,15 @@ ms=\$(((t1 - t0) / 1000000))
 i=0; while pgrep -f 'sleep 1000' >/dev/null && [ \$i -lt 40 ]; do sleep 0.1; i=\$((i+1)); done
 pgrep -f 'sleep 1000' >/dev/null && bad hang-pre-killed "still running" || ok hang-pre-killed
 [ ! -e /run/hang/s.sock ] && ok hang-no-socket || bad hang-no-socket "\$(ls -l /run/hang 2>&1)"
+# ---- a service started while its socket's ExecStartPre= runs waits for the fds
+cp "$tmp/later/slow.socket" "$tmp/later/slow.service" "$tmp/services/"
+"\$E" start slow.socket && "\$E" start slow && ok slow-started || bad slow-started "exit \$?"
+sleep 0.3
+[ "\$(state slow.socket)" = starting ] && [ "\$(state slow)" = waiting ] && ok slow-service-waits || bad slow-service-waits "slow.socket \$(state slow.socket), slow \$(state slow)"
+expect slow-socket-ready slow.socket ready
+expect slow-service-ready slow ready
+i=0; while ! "\$E" log slow | grep -q LISTEN_FDS && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+"\$E" log slow | grep -qx 'LISTEN_FDS=1 LISTEN_PID=[0-9]* LISTEN_FDNAMES=slow.socket' && ok slow-service-got-fds || bad slow-service-got-fds "\$("\$E" log slow | head -n 2 | tr '\n' ' ')"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 echo GUEST-CHECKS-DONE
 exit 0
