@@ -114,6 +114,15 @@ ms=\$(((t1 - t0) / 1000000))
 i=0; while pgrep -f 'sleep 1000' >/dev/null && [ \$i -lt 40 ]; do sleep 0.1; i=\$((i+1)); done
 pgrep -f 'sleep 1000' >/dev/null && bad hang-pre-killed "still running" || ok hang-pre-killed
 [ ! -e /run/hang/s.sock ] && ok hang-no-socket || bad hang-no-socket "\$(ls -l /run/hang 2>&1)"
+# stopped while its ExecStartPre= runs: the line is killed, nothing is bound, no stop line
+"\$E" start hang.socket
+wait_state hang.socket starting && pgrep -f 'sleep 1000' >/dev/null && ok hang-starting-again || bad hang-starting-again "\$(state hang.socket)"
+"\$E" stop hang.socket
+expect hang-stopped-during-pre hang.socket stopped
+i=0; while pgrep -f 'sleep 1000' >/dev/null && [ \$i -lt 40 ]; do sleep 0.1; i=\$((i+1)); done
+pgrep -f 'sleep 1000' >/dev/null && bad hang-pre-killed-by-stop "still running" || ok hang-pre-killed-by-stop
+[ ! -e /run/hang/s.sock ] && ok hang-still-no-socket || bad hang-still-no-socket "\$(ls -l /run/hang 2>&1)"
+hasnt hang-no-stoppost 'hang-stoppost'
 # ---- a service started while its socket's ExecStartPre= runs waits for the fds
 cp "$tmp/later/slow.socket" "$tmp/later/slow.service" "$tmp/services/"
 "\$E" start slow.socket && "\$E" start slow && ok slow-started || bad slow-started "exit \$?"
