@@ -132,6 +132,13 @@ expect slow-socket-ready slow.socket ready
 expect slow-service-ready slow ready
 i=0; while ! "\$E" log slow | grep -q LISTEN_FDS && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
 "\$E" log slow | grep -qx 'LISTEN_FDS=1 LISTEN_PID=[0-9]* LISTEN_FDNAMES=slow.socket' && ok slow-service-got-fds || bad slow-service-got-fds "\$("\$E" log slow | head -n 2 | tr '\n' ' ')"
+# ---- re-execution keeps a listening socket's stop commands due
+"\$E" daemon-reexec && ok reexec-accepted || bad reexec-accepted "refused"
+i=0; while ! "\$E" list >/dev/null 2>&1 && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$(state order.socket)" = ready ] && ok order-ready-after-reexec || bad order-ready-after-reexec "\$(state order.socket)"
+"\$E" stop order.socket
+expect order-stopped-after-reexec order.socket stopped
+[ "\$(grep -c '^order-stoppre listening' "\$EV")" = 2 ] && [ "\$(grep -c '^order-stoppost absent' "\$EV")" = 2 ] && ok order-stop-lines-after-reexec || bad order-stop-lines-after-reexec "\$(tr '\n' ';' <"\$EV")"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 echo GUEST-CHECKS-DONE
 exit 0
