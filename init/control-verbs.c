@@ -32,7 +32,7 @@ static const char *active_sub(const struct unit *u)
 static const char *stopping_sub(const struct unit *u)
 {
 	switch (u->phase) {
-	case PHASE_STOP_CMD: return "stop";
+	case PHASE_STOP_CMD: return u->svc->kind == UNIT_SOCKET ? "stop-pre" : "stop"; /* socket-exec */
 	case PHASE_KILL: return u->killed ? "stop-sigkill" : "stop-sigterm";
 	case PHASE_STOP_POST: return "stop-post";
 	default: return "stop";
@@ -53,7 +53,7 @@ void verbs_unit_states(const struct unit *u, const char **load, const char **act
 	case UNIT_STARTING:
 		*active = "activating";
 		*sub = u->phase == PHASE_PRE ? "start-pre" : u->phase == PHASE_CONDITION ? "condition"
-										 : "start";
+		       : u->phase == PHASE_START_POST ? "start-post" /* socket-exec */ : "start";
 		break;
 	case UNIT_RUNNING:
 		*active = "activating";

@@ -147,7 +147,8 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
-		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 12 /* kinds, timers */)
+		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 12 /* kinds, timers */ + \
+		  SERVICE_EXEC_MAX /* socket-exec */)
 /* U2: lifecycle strings */
 #define U2_REFS_MAX (4 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
@@ -199,6 +200,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->sock.fdname;
 	refs[n++] = &s->sock.service;
 	n = add_list_refs(refs, n, s->sock.symlink, s->sock.symlink_count);
+	n = add_list_refs(refs, n, s->sock.exec_stop_pre.line, s->sock.exec_stop_pre.count);
 	refs[n++] = &s->bus_name;
 	refs[n++] = &s->also_named; /* sockets-accept */
 	/* U1: more dependencies, [Install] */
@@ -2356,6 +2358,30 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "DynamicUser", parse_bool_key, EXECMORE(dynamic_user), 0, 0, false },
 	{ SECTION_SERVICE, "AppArmorProfile", parse_apparmor, 0, 0, 0, true },
 	/* end exec keys (sandbox-more) */
+	/* socket-exec: a socket unit's commands (systemd.socket(5)) and the exec keys they run
+	 * with; the same fields a service's lines use, ExecStopPre= is the socket's own.
+	 * TimeoutSec= bounds each command (init/supervisor.c, "socket-exec"). */
+	{ SECTION_SOCKET, "ExecStartPre", parse_exec, F(exec_start_pre), 0, 0, true },
+	{ SECTION_SOCKET, "ExecStartPost", parse_exec, F(exec_start_post), 0, 0, true },
+	{ SECTION_SOCKET, "ExecStopPre", parse_exec, F(sock.exec_stop_pre), 0, 0, true },
+	{ SECTION_SOCKET, "ExecStopPost", parse_exec, F(exec_stop_post), 0, 0, true },
+	{ SECTION_SOCKET, "TimeoutSec", parse_timeout_both, 0, 0, 0, false },
+	{ SECTION_SOCKET, "User", parse_account, F(user), 0, 0, true },
+	{ SECTION_SOCKET, "Group", parse_account, F(group), 0, 0, true },
+	{ SECTION_SOCKET, "SupplementaryGroups", parse_groups, 0, 0, 0, false },
+	{ SECTION_SOCKET, "WorkingDirectory", parse_working_directory, 0, 0, 0, true },
+	{ SECTION_SOCKET, "Environment", parse_environment, 0, 0, 0, true },
+	{ SECTION_SOCKET, "EnvironmentFile", parse_envfile, 0, 0, 0, true },
+	{ SECTION_SOCKET, "UMask", parse_umask, 0, 0, 0, false },
+	{ SECTION_SOCKET, "Nice", parse_int_key, F(nice), -20, 19, false },
+	{ SECTION_SOCKET, "OOMScoreAdjust", parse_int_key, F(oom_score_adjust), -1000, 1000, false },
+	{ SECTION_SOCKET, "NoNewPrivileges", parse_bool_key, F(no_new_privileges), 0, 0, false },
+	{ SECTION_SOCKET, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },
+	{ SECTION_SOCKET, "StandardError", parse_output_key, F(std_error), 0, 0, true },
+	{ SECTION_SOCKET, "SyslogIdentifier", parse_syslog_identifier, 0, 0, 0, true },
+	{ SECTION_SOCKET, "KillMode", parse_kill_mode, F(kill_mode), 0, 0, false },
+	{ SECTION_SOCKET, "KillSignal", parse_signal, 0, 0, 0, false },
+	{ SECTION_SOCKET, "SendSIGKILL", parse_bool_key, F(send_sigkill), 1, 0, false },
 };
 #undef F
 
@@ -2442,7 +2468,7 @@ static void assign(struct parser *p, const char *key, const char *value)
 		warn(p, "%s= before any [Unit] or [Service] header, ignored", key);
 		return;
 	}
-	if (p->section == SECTION_SOCKET) { /* U4 */
+	if (p->section == SECTION_SOCKET && !find_key(SECTION_SOCKET, key)) { /* U4 */
 		if (expand_specifiers(p, key, value, expanded, sizeof expanded) < 0)
 			return;
 		if (socket_unit_assign(p->svc, p->diag, p->line, key, expanded) > 0)

@@ -261,6 +261,9 @@ struct socket_spec {
 	int32_t priority;           /* Priority=; -1 unset */
 	uint32_t mark;              /* Mark=; with mark_set */
 	bool mark_set;
+	/* socket-exec: ExecStopPre= (its other commands use the service's lists:
+	 * exec_start_pre, exec_start_post, exec_stop_post; see init/supervisor.c) */
+	struct service_exec_list exec_stop_pre;
 };
 
 /* unit kinds (unit-kinds): mount, device and slice units, Slice=, Delegate=,

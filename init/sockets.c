@@ -456,6 +456,20 @@ struct unit *sockets_target(struct unit *units, size_t n, const struct unit *soc
 	return NULL;
 }
 
+bool sockets_starting(struct unit *units, size_t n, const struct unit *svc)
+{
+	char target[SERVICE_NAME_MAX];
+
+	if (svc->svc->kind != UNIT_SERVICE)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (units[i].svc->kind == UNIT_SOCKET && units[i].state == UNIT_STARTING &&
+		    strcmp(socket_unit_service(units[i].svc, target, sizeof target),
+			   svc->svc->name) == 0)
+			return true;
+	return false;
+}
+
 /* Down and startable: never started, stopped, or failed with no restart coming. */
 static bool service_down(const struct unit *svc)
 {

@@ -48,6 +48,9 @@ void sockets_write_pid(char *field, pid_t pid);
 bool sockets_activate(const struct service *services, size_t n, const char *name);
 /* The unit sock activates among units[0..n), or NULL. */
 struct unit *sockets_target(struct unit *units, size_t n, const struct unit *sock);
+/* socket-exec: is a socket unit that activates svc still starting (its ExecStartPre= or
+ * ExecStartPost= running)? The service then waits, so it finds the fds. */
+bool sockets_starting(struct unit *units, size_t n, const struct unit *svc);
 /* True while sock's fds should be watched: open, and its service is down. */
 bool sockets_watched(struct unit *units, size_t n, const struct unit *sock);
 

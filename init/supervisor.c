@@ -326,6 +326,7 @@ static void forking_parent_exited(struct unit *u);
 static void settle_failed(struct unit *u);
 static void start_listed(struct unit *u, const struct service_name_list *list, const char *key);
 static void retry_starved(struct unit *u);
+static void run_next_pre(struct unit *u); /* socket-exec */
 
 static pid_t spawn_line(struct unit *u, const char *line)
 {
@@ -338,6 +339,11 @@ static pid_t spawn_line(struct unit *u, const char *line)
 	if (u->exec_fd >= 0)
 		close(u->exec_fd);
 	u->exec_fd = exec_fd;
+	if (u->svc->kind == UNIT_SOCKET) { /* socket-exec: TimeoutSec= bounds each command */
+		u->killed = false;
+		u->deadline_ms = deadline_after(u->state == UNIT_STARTING ? u->svc->timeout_start_ms
+									  : u->svc->timeout_stop_ms);
+	}
 	return pid;
 }
 
@@ -396,23 +402,55 @@ static void bus_name_watch_exited(struct unit *u, int status)
 			  name, code == 1 ? "timed out, status" : "status", code);
 }
 
-/* A socket unit starts by binding its sockets: listening is its "ready". */
+/* ---- socket-exec: a socket unit's commands -----------------------------------------
+ * As systemd.socket(5): ExecStartPre= runs before the sockets are bound, ExecStartPost=
+ * once they listen (the unit is ready after its last line), ExecStopPre= while they are
+ * still open, ExecStopPost= once they are closed. The lines are control processes that
+ * go the services' way (run_next_start_line, run_next_post, run_next_stop,
+ * run_stop_post, control_exited), so PID 1 never waits for one; spawn_line arms
+ * TimeoutSec= for each. As on systemd, a failed ExecStartPre= ends the start without the
+ * stop commands; any later failure (binding, ExecStartPost=) runs ExecStopPre=, closes
+ * the sockets and runs ExecStopPost=. */
+
+/* A socket unit starts with its ExecStartPre= lines, then binds (socket_bind). */
 static void start_socket_unit(struct unit *u)
 {
-	char err[UNIT_ERROR_MAX];
-
 	if (!u->svc->sock.accept && !sockets_target(sv.units, sv.count, u)) { /* sockets-accept */
 		char name[SERVICE_NAME_MAX];
 		fail_unit(u, "no service %s.service to activate (Service= or a file of the same "
 			  "name)", socket_unit_service(u->svc, name, sizeof name));
 		return;
 	}
+	u->started_us = now_us();
+	u->ready_us = -1;
+	u->result = SVC_RESULT_SUCCESS;
+	u->exec_index = 0;
+	u->killed = false;
+	u->stop_post_due = false; /* set once the ExecStartPre= lines are through */
+	set_state(u, UNIT_STARTING);
+	run_next_pre(u);
+}
+
+/* After ExecStartPre=: bind and listen, then ExecStartPost= (become_ready); listening
+ * after the last of them is the socket unit's "ready". */
+static void socket_bind(struct unit *u)
+{
+	char err[UNIT_ERROR_MAX];
+
+	u->stop_post_due = true;
+	u->deadline_ms = -1;
 	if (sockets_listen(u, err, sizeof err) < 0) {
 		fail_unit(u, "%s", err);
 		return;
 	}
-	u->started_us = now_us();
-	mark_ready(u);
+	become_ready(u);
+}
+
+/* The commands a stop begins with: ExecStop= of a service, ExecStopPre= of a socket. */
+static const struct service_exec_list *stop_lines(const struct service *s, const char **key)
+{
+	*key = s->kind == UNIT_SOCKET ? "ExecStopPre" : "ExecStop";
+	return s->kind == UNIT_SOCKET ? &s->sock.exec_stop_pre : &s->exec_stop;
 }
 
 /* ---- sockets-accept: Accept=yes instances (socket-accept.c) --------------------------
@@ -614,7 +652,8 @@ static void run_next_start_line(struct unit *u, const struct service_exec_list *
 
 static void run_next_pre(struct unit *u)
 {
-	run_next_start_line(u, &u->svc->exec_start_pre, PHASE_PRE, "ExecStartPre", start_main);
+	run_next_start_line(u, &u->svc->exec_start_pre, PHASE_PRE, "ExecStartPre",
+			    u->svc->kind == UNIT_SOCKET ? socket_bind : start_main); /* socket-exec */
 }
 
 /* ExecCondition= lines run first; then ExecStartPre=. */
@@ -909,7 +948,8 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 	/* Leftover processes go first; ExecStopPost= and the restart decision come once they
 	 * are gone. */
 	if (u->main_pid > 0 || u->control_pid > 0 ||
-	    (svc_kills_leftovers(u->svc) && svc_cgroup_populated(u) == 1))
+	    (svc_kills_leftovers(u->svc) && svc_cgroup_populated(u) == 1) ||
+	    (u->svc->kind == UNIT_SOCKET && u->stop_post_due)) /* socket-exec: ExecStopPre= */
 		begin_stop(u, false);
 	else
 		maybe_stopped(u);
@@ -1037,20 +1077,32 @@ static void kill_everything(struct unit *u)
 		svc_cgroup_signal(u, sig);
 }
 
-/* Start the next ExecStop= line; false when there is none left (or it cannot start). */
+/* Start the next ExecStop= line (a socket's ExecStopPre=); false when there is none left
+ * (or it cannot start). */
 static bool run_next_stop(struct unit *u)
 {
-	const struct service *s = u->svc;
+	const char *key;
+	const struct service_exec_list *list = stop_lines(u->svc, &key);
 
-	while (u->exec_index < s->exec_stop.count) {
-		pid_t pid = spawn_line(u, service_str(s, s->exec_stop.line[u->exec_index++]));
+	while (u->exec_index < list->count) {
+		pid_t pid = spawn_line(u, service_str(u->svc, list->line[u->exec_index++]));
 		if (pid > 0) {
 			u->control_pid = pid;
 			return true;
 		}
-		log_warn("%s: ExecStop=: %s", name_of(u), u->error);
+		log_warn("%s: %s=: %s", name_of(u), key, u->error);
 	}
 	return false;
+}
+
+/* The stop commands are done (or there are none): a socket closes (socket-exec: after
+ * ExecStopPre=), and what is left of the unit's processes gets KillSignal=. */
+static void enter_kill(struct unit *u)
+{
+	if (u->svc->kind == UNIT_SOCKET)
+		sockets_close(u);
+	u->phase = PHASE_KILL;
+	send_stop_signal(u);
 }
 
 /* wanted: an explicit stop (emberctl, shutdown), as opposed to cleaning up after a
@@ -1060,10 +1112,15 @@ static void begin_stop(struct unit *u, bool wanted)
 {
 	const struct service *s = u->svc;
 
-	/* ExecStop= is for a service that came up (or remains, RemainAfterExit=). */
+	/* ExecStop= is for a service that came up (or remains, RemainAfterExit=); a socket's
+	 * ExecStopPre= for one that got past ExecStartPre= (socket-exec, as systemd). */
 	bool was_up = u->state != UNIT_FAILED && (u->main_pid > 0 || u->remain) &&
 		      (u->phase == PHASE_MAIN || u->phase == PHASE_START_POST ||
 		       u->phase == PHASE_RELOAD);
+	const char *key;
+
+	if (s->kind == UNIT_SOCKET)
+		was_up = u->stop_post_due;
 
 	if (wanted) {
 		u->stop_wanted = true;
@@ -1074,20 +1131,17 @@ static void begin_stop(struct unit *u, bool wanted)
 		set_state(u, UNIT_STOPPING);
 	u->deadline_ms = deadline_after(s->timeout_stop_ms);
 	stop_bus_name_watch(u); /* U4 */
-	if (s->kind == UNIT_SOCKET)
-		sockets_close(u);
 	if (s->kind == UNIT_PATH) /* path units */
 		path_unit_stop(u);
 	if (unit_kind_passive(s->kind)) /* unit kinds (unit-kinds): a mount is unmounted */
 		unit_kind_stop(s);
-	if (was_up && s->exec_stop.count > 0 && u->control_pid <= 0) {
+	if (was_up && stop_lines(s, &key)->count > 0 && u->control_pid <= 0) {
 		u->exec_index = 0;
 		u->phase = PHASE_STOP_CMD;
 		if (run_next_stop(u))
 			return;
 	}
-	u->phase = PHASE_KILL;
-	send_stop_signal(u);
+	enter_kill(u);
 }
 
 /* Called whenever a process of a stopping unit is gone. */
@@ -1176,8 +1230,7 @@ static void control_exited(struct unit *u, int status)
 	if (u->phase == PHASE_STOP_CMD) {
 		if (run_next_stop(u))
 			return;
-		u->phase = PHASE_KILL;
-		send_stop_signal(u);
+		enter_kill(u);
 	}
 	if (u->phase == PHASE_START_POST || u->phase == PHASE_RELOAD) {
 		lifecycle_control_exited(u, code);
@@ -1288,6 +1341,9 @@ static void handle_timeout(struct unit *u)
 		else if (u->pidfile_wait)
 			fail_unit(u, "start timed out waiting for PIDFile=%s",
 				  service_str(u->svc, u->svc->pid_file));
+		else if (u->svc->kind == UNIT_SOCKET) /* socket-exec */
+			fail_unit(u, "%s= timed out (TimeoutSec=%lus)", u->phase == PHASE_PRE
+				  ? "ExecStartPre" : "ExecStartPost", u->svc->timeout_start_ms / 1000);
 		else
 			fail_unit(u, "start timed out");
 		break;
@@ -1335,6 +1391,10 @@ static void start_what_can_start(void)
 				if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
 					continue;
 				if (!depgraph_startable(&sv.graph, i, &done) || idle_must_wait(u, now_ms()))
+					continue;
+				/* socket-exec: a service waits for its sockets' commands, as
+				 * under systemd (socket units are ordered before their service) */
+				if (sockets_starting(sv.units, sv.count, u))
 					continue;
 				begin_start(u);
 				again |= !unit_in_progress(u);
@@ -1710,6 +1770,7 @@ static void check_programs(const struct service *s)
 	check_list(s, &s->exec_reload, "ExecReload");
 	check_list(s, &s->exec_stop, "ExecStop");
 	check_list(s, &s->exec_stop_post, "ExecStopPost");
+	check_list(s, &s->sock.exec_stop_pre, "ExecStopPre"); /* socket-exec */
 }
 
 static bool line_ignores_failure(const char *line)

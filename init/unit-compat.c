@@ -145,8 +145,8 @@ const struct unit_compat unit_compat_table[] = {
 
 	/* ---- exec, credentials and process properties ---- */
 	/* DynamicUser= is implemented for services (init/dynamic-user.c) */
-	CV("DynamicUser", K, "no", "the socket's files stay root's: ember runs a socket unit's "
-				   "own work as root"),
+	CV("DynamicUser", K, "no", "the socket's files stay root's and its Exec*= commands run "
+				   "as User= (root by default), with no dynamic user"),
 	H("SetLoginEnvironment", E, "ember opens no login sessions"),
 	C("PAMName", E, "no PAM session is opened (no pam_limits, pam_env, pam_systemd)"),
 	C("SELinuxContext", E, "the SELinux context is not changed"),
@@ -200,9 +200,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("MessageQueueMessageSize", K, "not applied to the socket ember creates"),
 	C("PassFileDescriptorsToExec", K, "not applied to the socket ember creates"),
 	C("TCPCongestion", K, "not applied to the socket ember creates"),
-	C("ExecStartPre", K, "not applied to the socket ember creates"),
-	C("ExecStopPre", K, "not applied to the socket ember creates"),
-	C("TimeoutSec", K, "not applied to the socket ember creates"),
 	C("TriggerLimitIntervalSec", K, "not applied to the socket ember creates"),
 	C("TriggerLimitBurst", K, "not applied to the socket ember creates"),
 	C("PollLimitIntervalSec", K, "not applied to the socket ember creates"),
