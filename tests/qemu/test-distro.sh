@@ -6,8 +6,10 @@
 # no service failed but the three bad ones this test adds (refused, failing, missing
 # device: reported, the boot goes on; tests/qemu/distro-extra), emberctl analyze shows the boot, the serial getty
 # prompts on the console, and `poweroff` leaves a clean file system with the file written
-# just before it. The services systemd brings up on the same disk are compared with
-# ember's (systemd's list is cached per disk: one systemd boot per new disk).
+# just before it. The services, timers and path units systemd brings up on the same disk
+# are compared with
+# ember's (systemd's lists are cached per disk: one systemd boot per new disk); a path
+# unit of the test's own starts its service.
 #   EMBER_DISTRO_BOOT_TIMEOUT (s, default 360): one boot, power-off included.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/qemu/lib.sh"
@@ -93,7 +95,8 @@ keep_log() { cp "$1" "$TOP/out/test-logs/qemu-console-$2.log"; echo "console log
 
 # ---- systemd's reference: the services it brings up on this disk (cached) -------------
 ref=$cache/systemd-services-$refkey.txt tref=$cache/systemd-timers-$refkey.txt
-if [ ! -s "$ref" ] || [ ! -e "$tref" ]; then
+pref=$cache/systemd-paths-$refkey.txt
+if [ ! -s "$ref" ] || [ ! -e "$tref" ] || [ ! -e "$pref" ]; then
 	log=$work/console-systemd.log
 	boot systemd "$log"
 	if wait_ssh; then
@@ -102,6 +105,8 @@ if [ ! -s "$ref" ] || [ ! -e "$tref" ]; then
 			awk '{ sub(/\.service$/, "", $1); print $1 }' | sort >"$ref.tmp" && mv "$ref.tmp" "$ref"
 		gssh 'systemctl list-units --type=timer --state=active --no-legend --plain' |
 			awk '{ print $1 }' | sort >"$tref.tmp" && mv "$tref.tmp" "$tref"
+		gssh 'systemctl list-units --type=path --state=active --no-legend --plain' |
+			awk '{ print $1 }' | sort >"$pref.tmp" && mv "$pref.tmp" "$pref"
 	fi
 	stop_guest "$log" || echo "distro: the systemd boot did not power off in time"
 	[ -s "$ref" ] || { keep_log "$log" distro-systemd; skip distro-compare-systemd "systemd's boot gave no service list"; }
@@ -263,6 +268,22 @@ if [ -s "$tref" ]; then
 	[ -z "$missing" ] && pass distro-same-timers-as-systemd ||
 		fail distro-same-timers-as-systemd "not active under ember: $(echo $missing)"
 fi
+
+# ---- the same path units as systemd (docs/path-units.md) -------------------------------
+if [ -s "$pref" ]; then
+	awk 'NR > 1 && $2 == "ready" && $1 ~ /\.path$/ { print $1 }' "$list" | sort >"$work/ember-paths.txt"
+	echo "distro: path units active under systemd: $(echo $(cat "$pref"))"
+	missing=$(comm -23 "$pref" "$work/ember-paths.txt")
+	[ -z "$missing" ] && pass distro-same-path-units-as-systemd ||
+		fail distro-same-path-units-as-systemd "not active under ember: $(echo $missing)"
+fi
+# ember-test-path.path (tests/qemu/distro-extra): a flag dropped in /run starts its service.
+pathrun=$(gssh 'touch /run/ember-test-path-flag; i=0
+	while [ ! -s /run/ember-test-path-done ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+	cat /run/ember-test-path-done 2>&1; ls /run/ember-test-path-flag 2>&1' 2>&1)
+printf '%s\n' "$pathrun" | grep -q '^[0-9]*$' && printf '%s\n' "$pathrun" | grep -q 'No such file' &&
+	pass distro-path-unit-starts-its-service || fail distro-path-unit-starts-its-service "$(echo $pathrun)"
+
 timers=$(gssh 'emberctl list-timers' 2>&1)
 echo "distro: emberctl list-timers:"
 printf '%s\n' "$timers" | sed 's/^/  /'
