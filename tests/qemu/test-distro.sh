@@ -198,6 +198,59 @@ left=$(gssh 'ls -d /sys/fs/cgroup/ember.slice/user.slice/user-0.slice/session-*.
 	pass distro-login-scopes-cleaned || fail distro-login-scopes-cleaned "$(printf '%s' "$left" | tr '\n' ' ' | cut -c1-300)"
 check distro-mmcli gssh 'mmcli -L'
 
+# PAMName= (ember-session(8)): ember-test-pam (User=embertest, PAMName=login,
+# TTYPath=/dev/tty5, as Debian's phosh.service) runs in a logind session of its own:
+# logind knows it with the unit's main pid as leader, on seat0's VT 5, its runtime
+# directory is there, and the process's environment names both.
+pam_state() { # the unit's main pid, its XDG_ variables, logind's view of uid 1000's sessions
+	gssh 'pid=$(emberctl --json status ember-test-pam | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2)
+	echo "pid=$pid"; [ -n "$pid" ] && [ "$pid" != 0 ] && tr "\0" "\n" </proc/$pid/environ | grep "^XDG_"
+	for s in $(loginctl list-sessions --no-legend | awk "\$2 == 1000 { print \$1 }"); do
+		echo "session $s $(loginctl show-session "$s" -p Service -p Leader -p Name -p Type -p Seat -p VTNr -p State | tr "\n" " ")"
+	done
+	[ -d /run/user/1000 ] && echo runtime-dir; emberctl --json status ember-test-pam | grep -o "\"state\":\"[a-z]*\""' 2>&1
+}
+pam=$(pam_state)
+pid=$(printf '%s\n' "$pam" | sed -n 's/^pid=//p')
+sid=$(printf '%s\n' "$pam" | awk -v p="$pid" '/^session / && / Leader=/ { for (i = 3; i <= NF; i++) if ($i == "Leader=" p) print $2 }')
+flat=$(printf '%s' "$pam" | tr '\n' ' ' | cut -c1-600)
+sess_has() { # TEXT SESSION PROPERTY...: the session's line in TEXT has each property
+	line=$(printf '%s\n' "$1" | grep "^session $2 " | head -n 1); shift 2
+	[ -n "$line" ] || return 1
+	for p; do case "$line " in *" $p "*) ;; *) return 1 ;; esac; done
+}
+[ -n "$sid" ] && sess_has "$pam" "$sid" Service=login Name=embertest &&
+	pass distro-pam-session || fail distro-pam-session "no session led by the main pid: $flat"
+sess_has "$pam" "$sid" Type=tty Seat=seat0 VTNr=5 &&
+	pass distro-pam-session-seat || fail distro-pam-session-seat "$flat"
+printf '%s\n' "$pam" | grep -qx "XDG_SESSION_ID=$sid" && printf '%s\n' "$pam" | grep -qx 'XDG_RUNTIME_DIR=/run/user/1000' &&
+	printf '%s\n' "$pam" | grep -qx runtime-dir && pass distro-pam-session-env || fail distro-pam-session-env "$flat"
+# Restart: the old session ends with its process, the new process gets one of its own.
+# Stop: ember-init still stops the process (in the session's scope now, not the unit's
+# cgroup), and logind then ends the session.
+gone() { # SESSION: not known to logind any more, or closing
+	[ -n "$1" ] && gssh "st=\$(loginctl show-session $1 -p State --value 2>/dev/null); [ -z \"\$st\" ] || [ \"\$st\" = closing ]"
+}
+gssh 'emberctl restart ember-test-pam' >/dev/null 2>&1
+i=0
+while [ $i -lt 30 ]; do
+	pam2=$(pam_state); pid2=$(printf '%s\n' "$pam2" | sed -n 's/^pid=//p')
+	sid2=$(printf '%s\n' "$pam2" | awk -v p="$pid2" '/^session / { for (i = 3; i <= NF; i++) if ($i == "Leader=" p) print $2 }')
+	[ -n "$sid2" ] && [ "$pid2" != "$pid" ] && gone "$sid" && break
+	sleep 2; i=$((i + 2))
+done
+[ -n "$sid2" ] && [ "$pid2" != "$pid" ] && sess_has "$pam2" "$sid2" Service=login && gone "$sid" &&
+	pass distro-pam-session-restart || fail distro-pam-session-restart "old pid $pid session $sid; $(printf '%s' "$pam2" | tr '\n' ' ' | cut -c1-600)"
+gssh 'emberctl stop ember-test-pam' >/dev/null 2>&1
+i=0
+while [ $i -lt 30 ]; do
+	gone "$sid2" && break
+	sleep 2; i=$((i + 2))
+done
+pam3=$(pam_state)
+gone "$sid2" && printf '%s\n' "$pam3" | grep -q '"state":"stopped"' && ! gssh "kill -0 $pid2" 2>/dev/null &&
+	pass distro-pam-session-stop || fail distro-pam-session-stop "session $sid2, pid $pid2: $(printf '%s' "$pam3" | tr '\n' ' ' | cut -c1-600)"
+
 list=$work/ember-list.txt
 gssh 'emberctl list' >"$list" 2>&1
 echo "distro: emberctl list:"
