@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -170,6 +171,19 @@ out:
 	dbus_conn_close(&conn);
 }
 
+/* pam_systemd makes no session for systemd's per-user manager (user@.service,
+ * PAMName=systemd-user): logind itself asked for that unit, and a session of it would
+ * keep the user's sessions from ever ending. It only gets the runtime directory. */
+static void user_manager_env(const struct session_options *o)
+{
+	static char var[64];
+	struct stat st;
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=/run/user/%u", (unsigned)o->uid);
+	if (stat(var + 16, &st) == 0 && S_ISDIR(st.st_mode) && putenv(var) != 0)
+		log_warn("%s: %m", var);
+}
+
 int main(int argc, char **argv)
 {
 	static struct session_env env; /* putenv keeps pointers into it */
@@ -198,7 +212,10 @@ int main(int argc, char **argv)
 		log_error("/proc/self/loginuid: cannot set uid %u: %s", (unsigned)o.uid, strerror(e));
 		refuse(EXIT_SYSTEM, o.report_fd, EXEC_SESSION_LOGINUID, e);
 	}
-	create_session(&o, &env);
+	if (strcmp(o.service, SESSION_USER_MANAGER) == 0)
+		user_manager_env(&o);
+	else
+		create_session(&o, &env);
 	execve(o.rest[0], o.rest, environ);
 	{
 		int e = errno;

@@ -73,6 +73,9 @@ struct session_env {
 int session_env_build(const struct session_reply *reply, const struct session_request *req,
 		      struct session_env *out);
 
+/* The PAM service of systemd's per-user manager, which gets no session (as pam_systemd). */
+#define SESSION_USER_MANAGER "systemd-user"
+
 /* The error logind gives a leader already in a session (not a failure: pam_systemd goes
  * on without a new one). */
 #define SESSION_ERROR_BUSY "org.freedesktop.login1.SessionBusy"

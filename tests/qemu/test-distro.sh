@@ -295,7 +295,7 @@ tr -d '\r' <"$log" | grep -q 'ember-debian login:' && pass distro-serial-login-p
 # ---- the same services as systemd ------------------------------------------------------
 # Not started under ember, by design (docs/distro.md): the utmp recorder (masked in
 # ember's directory, it asks systemd's manager over D-Bus) and the per-login user
-# manager systemd-logind asks systemd for (user@UID: no PAM session under ember).
+# manager systemd-logind asks systemd for (user@UID: ember-activator does not start it).
 exempt='^(systemd-update-utmp|user@[0-9]+)$'
 if [ -s "$ref" ]; then
 	awk 'NR > 1 && $2 == "ready" && $1 !~ /\./ { print $1 }' "$list" | sort >"$work/ember-services.txt"
