@@ -202,14 +202,26 @@ check distro-mmcli gssh 'mmcli -L'
 # TTYPath=/dev/tty5, as Debian's phosh.service) runs in a logind session of its own:
 # logind knows it with the unit's main pid as leader, on seat0's VT 5, its runtime
 # directory is there, and the process's environment names both.
-pam_state() { # the unit's main pid, its XDG_ variables, logind's view of uid 1000's sessions
-	gssh 'pid=$(emberctl --json status ember-test-pam | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2)
-	echo "pid=$pid"; [ -n "$pid" ] && [ "$pid" != 0 ] && tr "\0" "\n" </proc/$pid/environ | grep "^XDG_"
-	for s in $(loginctl list-sessions --no-legend | awk "\$2 == 1000 { print \$1 }"); do
-		echo "session $s $(loginctl show-session "$s" -p Service -p Leader -p Name -p Type -p Seat -p VTNr -p State | tr "\n" " ")"
+# loginctl refuses to run without systemd as PID 1: logind is asked over the bus.
+pam_script=$(cat <<'EOS'
+pid=$(emberctl --json status ember-test-pam | grep -o '"main_pid":[0-9]*' | cut -d: -f2)
+echo "pid=$pid"
+[ -n "$pid" ] && [ "$pid" != 0 ] && tr '\0' '\n' </proc/$pid/environ | grep '^XDG_'
+for p in $(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager ListSessions |
+	grep -o '/org/freedesktop/login1/session/[^"]*'); do
+	line=session
+	for prop in Id Service Leader Name Type Seat VTNr State; do
+		v=$(busctl get-property org.freedesktop.login1 "$p" org.freedesktop.login1.Session $prop | cut -d' ' -f2 | tr -d '"')
+		[ $prop = Id ] && line="$line $v"
+		line="$line $prop=$v"
 	done
-	[ -d /run/user/1000 ] && echo runtime-dir; emberctl --json status ember-test-pam | grep -o "\"state\":\"[a-z]*\""' 2>&1
-}
+	echo "$line"
+done
+[ -d /run/user/1000 ] && echo runtime-dir
+emberctl --json status ember-test-pam | grep -o '"state":"[a-z]*"'
+EOS
+)
+pam_state() { gssh "$pam_script" 2>&1; }
 pam=$(pam_state)
 pid=$(printf '%s\n' "$pam" | sed -n 's/^pid=//p')
 sid=$(printf '%s\n' "$pam" | awk -v p="$pid" '/^session / && / Leader=/ { for (i = 3; i <= NF; i++) if ($i == "Leader=" p) print $2 }')
@@ -229,7 +241,8 @@ printf '%s\n' "$pam" | grep -qx "XDG_SESSION_ID=$sid" && printf '%s\n' "$pam" | 
 # Stop: ember-init still stops the process (in the session's scope now, not the unit's
 # cgroup), and logind then ends the session.
 gone() { # SESSION: not known to logind any more, or closing
-	[ -n "$1" ] && gssh "st=\$(loginctl show-session $1 -p State --value 2>/dev/null); [ -z \"\$st\" ] || [ \"\$st\" = closing ]"
+	[ -n "$1" ] && gssh "p=\$(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager GetSession s $1 2>/dev/null | cut -d'\"' -f2)
+		[ -z \"\$p\" ] || busctl get-property org.freedesktop.login1 \$p org.freedesktop.login1.Session State | grep -q closing"
 }
 gssh 'emberctl restart ember-test-pam' >/dev/null 2>&1
 i=0
@@ -250,6 +263,17 @@ done
 pam3=$(pam_state)
 gone "$sid2" && printf '%s\n' "$pam3" | grep -q '"state":"stopped"' && ! gssh "kill -0 $pid2" 2>/dev/null &&
 	pass distro-pam-session-stop || fail distro-pam-session-stop "session $sid2, pid $pid2: $(printf '%s' "$pam3" | tr '\n' ' ' | cut -c1-600)"
+# Started again (it runs under systemd too: the services compared below include the
+# user-runtime-dir@1000 its session holds).
+gssh 'emberctl start ember-test-pam' >/dev/null 2>&1
+i=0
+while [ $i -lt 30 ]; do
+	pam4=$(pam_state); pid4=$(printf '%s\n' "$pam4" | sed -n 's/^pid=//p')
+	printf '%s\n' "$pam4" | grep -q "^session .* Leader=$pid4 " && break
+	sleep 2; i=$((i + 2))
+done
+[ -n "$pid4" ] && printf '%s\n' "$pam4" | grep -q "^session .* Leader=$pid4 " && printf '%s\n' "$pam4" | grep -q '"state":"ready"' &&
+	pass distro-pam-session-start-again || fail distro-pam-session-start-again "$(printf '%s' "$pam4" | tr '\n' ' ' | cut -c1-600)"
 
 list=$work/ember-list.txt
 gssh 'emberctl list' >"$list" 2>&1
