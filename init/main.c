@@ -633,8 +633,9 @@ static void open_sockets(void)
 }
 
 /* A helper program next to ember-init (a build tree, a test) wins over the installed
- * path. One slot per caller: ember-caps, ember-busname-wait, ember-sandbox, boot-measure. */
-#define HELPER_SLOTS 4
+ * path. One slot per caller: ember-caps, ember-busname-wait, ember-sandbox, ember-session,
+ * boot-measure. */
+#define HELPER_SLOTS 5
 static const char *find_helper(const char *name, const char *installed)
 {
 	static char paths[HELPER_SLOTS][PATH_MAX];
@@ -679,6 +680,7 @@ static void start_supervisor(void)
 		.caps_helper = find_helper("ember-caps", CAPS_HELPER),
 		.busname_helper = find_helper("ember-busname-wait", BUSNAME_HELPER),
 		.sandbox_helper = find_helper("ember-sandbox", EXEC_SANDBOX_HELPER),
+		.session_helper = find_helper("ember-session", EXEC_SESSION_HELPER),
 		.essential_only = pid1.opts.rescue,
 		.userspace_start_us = pid1.started_us,
 		.kmsg_fd = pid1.kmsg_fd,

@@ -125,6 +125,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 {
 	refs[n++] = &s->execenv.input_path;
 	refs[n++] = &s->execenv.tty_path;
+	refs[n++] = &s->execenv.pam_name;
 	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
 		refs[n++] = &s->execenv.dirs[i];
 	for (int i = 0; i < SERVICE_PATH_KINDS; i++)
@@ -141,7 +142,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 	refs[n++] = &s->execmore.apparmor_profile;
 	return n;
 }
-#define EXECENV_REFS (2 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
+#define EXECENV_REFS (3 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
@@ -1287,6 +1288,22 @@ static int parse_tty_path(struct parser *p, const struct key *k, const char *val
 	return store(p, k->name, value, &p->svc->execenv.tty_path);
 }
 
+/* PAMName=: a PAM service is a file name in /etc/pam.d; ember-session(8) passes it to
+ * logind as the session's service. */
+static int parse_pam_name(struct parser *p, const struct key *k, const char *value)
+{
+	size_t n = strlen(value);
+
+	if (!*value) {
+		p->svc->execenv.pam_name = 0;
+		return 0;
+	}
+	if (n >= 256 || value[0] == '.' ||
+	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+") != n)
+		return invalid(p, k->name, value, "expected a PAM service name (a file in /etc/pam.d)");
+	return store(p, k->name, value, &p->svc->execenv.pam_name);
+}
+
 static int parse_octal_mode(struct parser *p, const struct key *k, const char *value)
 {
 	uint16_t *mode = field(p, k->offset);
@@ -2232,6 +2249,7 @@ static const struct key keys[] = {
 	/* U5: execution environment (StandardOutput=/StandardError= are above) */
 	{ SECTION_SERVICE, "StandardInput", parse_input_key, 0, 0, 0, true },
 	{ SECTION_SERVICE, "TTYPath", parse_tty_path, 0, 0, 0, true },
+	{ SECTION_SERVICE, "PAMName", parse_pam_name, 0, 0, 0, true },
 	{ SECTION_SERVICE, "TTYReset", parse_bool_key, EXECENV(tty_reset), 0, 0, false },
 	{ SECTION_SERVICE, "TTYVHangup", parse_bool_key, EXECENV(tty_vhangup), 0, 0, false },
 	{ SECTION_SERVICE, "TTYVTDisallocate", parse_bool_key, EXECENV(tty_vt_disallocate), 0, 0,

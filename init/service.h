@@ -148,6 +148,7 @@ struct service_execenv {
 	strref input_path;            /* StandardInput=file:PATH */
 	bool std_output_set;          /* false: stdout follows stdin when that is a tty */
 	strref tty_path;              /* TTYPath=; 0: /dev/console */
+	strref pam_name;              /* PAMName=: a logind session (ember-session(8)); 0: none */
 	bool tty_reset, tty_vhangup, tty_vt_disallocate;
 	strref dirs[SERVICE_DIR_KINDS];      /* space-separated relative paths */
 	uint16_t dir_mode[SERVICE_DIR_KINDS]; /* *DirectoryMode=, default 0755 */

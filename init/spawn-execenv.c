@@ -19,6 +19,8 @@ static struct {
 	char dir_text[EXECENV_DIR_TEXT_MAX];
 	char *sandbox_args[EXECENV_SANDBOX_ARGS_MAX + 1];
 	char sandbox_text[EXECENV_SANDBOX_TEXT_MAX];
+	char *session_args[8];   /* PAMName= */
+	char session_text[32];   /* the uid */
 	int console_fd; /* for +console copies, opened on first use; -1 */
 	bool console_tried;
 } ee;
@@ -358,6 +360,28 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 	c->sandbox_args = ee.sandbox_args;
 	c->sandbox_helper = helper;
 	return 0;
+}
+
+/* ---- PAMName= ---- */
+
+void execenv_session(const struct service *s, struct exec_context *c, const char *helper)
+{
+	size_t n = 0;
+
+	if (!s->execenv.pam_name || !c->set_ids)
+		return; /* as systemd: no session without a user to open it for */
+	snprintf(ee.session_text, sizeof ee.session_text, "%u", (unsigned)c->uid);
+	ee.session_args[n++] = "--uid";
+	ee.session_args[n++] = ee.session_text;
+	ee.session_args[n++] = "--service";
+	ee.session_args[n++] = (char *)service_str(s, s->execenv.pam_name);
+	if (s->execenv.tty_path) {
+		ee.session_args[n++] = "--tty";
+		ee.session_args[n++] = (char *)service_str(s, s->execenv.tty_path);
+	}
+	ee.session_args[n] = NULL;
+	c->session_args = ee.session_args;
+	c->session_helper = helper;
 }
 
 /* ---- stop ---- */

@@ -30,6 +30,11 @@ const char *execenv_tty_path(const struct service *s);
 int execenv_sandbox(const struct service *s, struct exec_context *c, const char *helper,
 		    char *err, size_t size);
 
+/* PAMName=: ember-session's options into c (c->session_args), helper = its path, for a
+ * line that switches to the unit's user (User=); other lines and services without
+ * PAMName= are left alone. Call after the identity is settled ("+" and "!" lines). */
+void execenv_session(const struct service *s, struct exec_context *c, const char *helper);
+
 /* The service stopped: remove its RuntimeDirectory= entries unless preserved (restarting:
  * a restart follows, which RuntimeDirectoryPreserve=restart keeps them for). The removal
  * runs in a short-lived child, which PID 1 reaps as any orphan. */

@@ -541,6 +541,7 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 		drop_restrictions(c);
 		exec_context_full_privileges(c);
 	}
+	execenv_session(s, c, env->session_helper); /* PAMName= */
 	return open_stdio(u, c, pipe_fd, env->console_fd);
 }
 

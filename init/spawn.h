@@ -13,6 +13,7 @@ struct spawn_env {
 	const char *notify_path;   /* NOTIFY_SOCKET for Type=notify, NULL: none */
 	const char *caps_helper;   /* ember-caps */
 	const char *sandbox_helper; /* U5: ember-sandbox, NULL: EXEC_SANDBOX_HELPER */
+	const char *session_helper; /* PAMName=: ember-session, NULL: EXEC_SESSION_HELPER */
 	int console_fd;            /* for StandardOutput=console */
 	uint64_t caught_signals;   /* signals PID 1 has handlers for (the rest are default) */
 	const struct listen_pass *listen; /* U4: socket fds for this spawn, NULL: none */

@@ -246,6 +246,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	sv.spawn.notify_path = cfg->notify_path;
 	sv.spawn.caps_helper = cfg->caps_helper;
 	sv.spawn.sandbox_helper = cfg->sandbox_helper;
+	sv.spawn.session_helper = cfg->session_helper;
 	sv.spawn.console_fd = -1;
 	sv.spawn.caught_signals = emergency_caught_signals();
 	svc_cgroup_init(cfg->cgroup_root, cfg->cgroup_options);

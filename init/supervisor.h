@@ -111,6 +111,7 @@ struct supervisor_config {
 	const char *caps_helper;    /* ember-caps, for services with capabilities */
 	const char *busname_helper; /* U4: ember-busname-wait, for Type=dbus */
 	const char *sandbox_helper; /* U5: ember-sandbox, for services with sandboxing keys */
+	const char *session_helper; /* ember-session, for services with PAMName= */
 	bool essential_only;        /* rescue mode: Essential=yes services only */
 	int kmsg_fd;                /* PID 1's /dev/kmsg, for StandardOutput=kmsg; -1 (a container,
 				     * whose kernel log is the host's): kmsg acts as log */

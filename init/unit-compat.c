@@ -148,7 +148,8 @@ const struct unit_compat unit_compat_table[] = {
 	CV("DynamicUser", K, "no", "the socket's files stay root's and its Exec*= commands run "
 				   "as User= (root by default), with no dynamic user"),
 	H("SetLoginEnvironment", E, "ember opens no login sessions"),
-	C("PAMName", E, "no PAM session is opened (no pam_limits, pam_env, pam_systemd)"),
+	/* PAMName= is implemented for services (ember-session: the logind session) */
+	C("PAMName", K, "no session is opened for the socket's commands"),
 	C("SELinuxContext", E, "the SELinux context is not changed"),
 	C("SmackProcessLabel", E, "the SMACK label is not changed"),
 	C("CoredumpFilter", E, "the core dump filter is inherited"),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -143,7 +144,24 @@ static int fail(char *err, size_t errlen, const char *what)
 	return -1;
 }
 
-static int authenticate(struct dbus_conn *c, long long deadline_ms, char *err, size_t errlen)
+/* NEGOTIATE_UNIX_FD after OK: the bus says AGREE_UNIX_FD or ERROR. */
+static int negotiate_fds(struct dbus_conn *c, long long deadline_ms, char *err, size_t errlen)
+{
+	char line[256];
+
+	if (io_write_all(c->fd, "NEGOTIATE_UNIX_FD\r\n", 19) < 0)
+		return fail(err, errlen, "sending NEGOTIATE_UNIX_FD");
+	if (read_line(c->fd, line, sizeof line, deadline_ms) < 0)
+		return fail(err, errlen, "reading the NEGOTIATE_UNIX_FD answer");
+	if (strcmp(line, "AGREE_UNIX_FD") != 0) {
+		snprintf(err, errlen, "the bus does not pass file descriptors: %.64s", line);
+		return -1;
+	}
+	return 0;
+}
+
+static int authenticate(struct dbus_conn *c, bool want_fds, long long deadline_ms, char *err,
+			size_t errlen)
 {
 	char line[256];
 	size_t n = dbus_auth_line(line, sizeof line, (unsigned long)geteuid());
@@ -156,13 +174,15 @@ static int authenticate(struct dbus_conn *c, long long deadline_ms, char *err, s
 		snprintf(err, errlen, "the bus refused AUTH EXTERNAL: %.64s", line);
 		return -1;
 	}
+	if (want_fds && negotiate_fds(c, deadline_ms, err, errlen) < 0)
+		return -1;
 	if (io_write_all(c->fd, "BEGIN\r\n", 7) < 0)
 		return fail(err, errlen, "sending BEGIN");
 	return 0;
 }
 
-int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_ms,
-		   char *err, size_t errlen)
+static int open_conn(struct dbus_conn *c, const char *address, bool want_fds,
+		     long long deadline_ms, char *err, size_t errlen)
 {
 	char path[108];
 	struct dbus_msg m;
@@ -171,6 +191,8 @@ int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_
 
 	c->fd = -1;
 	c->len = c->pending = 0;
+	c->nfds = c->pending_fds = 0;
+	c->fds_lost = false;
 	c->serial = 0;
 	if (errlen)
 		err[0] = '\0';
@@ -190,7 +212,7 @@ int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_
 		errno = e;
 		return -1;
 	}
-	if (authenticate(c, deadline_ms, err, errlen) < 0 ||
+	if (authenticate(c, want_fds, deadline_ms, err, errlen) < 0 ||
 	    dbus_conn_call(c, "Hello", NULL, false, 0, &serial) < 0) {
 		if (!*err)
 			fail(err, errlen, "Hello");
@@ -211,11 +233,55 @@ int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_
 	return 0;
 }
 
+int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_ms,
+		   char *err, size_t errlen)
+{
+	return open_conn(c, address, false, deadline_ms, err, errlen);
+}
+
+int dbus_conn_open_fds(struct dbus_conn *c, const char *address, long long deadline_ms,
+		       char *err, size_t errlen)
+{
+	return open_conn(c, address, true, deadline_ms, err, errlen);
+}
+
 void dbus_conn_close(struct dbus_conn *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	for (size_t i = 0; i < c->nfds; i++)
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
+	c->nfds = c->pending_fds = 0;
+}
+
+int dbus_conn_send(struct dbus_conn *c, struct dbus_out *o, uint32_t *serial)
+{
+	uint8_t msg[4096];
+	size_t n;
+
+	o->serial = c->serial + 1;
+	n = dbus_msg_build(msg, sizeof msg, o);
+	if (n == 0) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	*serial = ++c->serial;
+	return io_write_all(c->fd, msg, n);
+}
+
+int dbus_conn_take_fd(struct dbus_conn *c, uint32_t index)
+{
+	int fd;
+
+	if (index >= c->pending_fds || c->fds[index] < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	fd = c->fds[index];
+	c->fds[index] = -1;
+	return fd;
 }
 
 int dbus_conn_call(struct dbus_conn *c, const char *member, const char *arg, bool with_u32,
@@ -232,11 +298,57 @@ int dbus_conn_call(struct dbus_conn *c, const char *member, const char *arg, boo
 	return io_write_all(c->fd, msg, n);
 }
 
-/* Drop the message at the front of buf. */
+/* Drop the message at the front of buf, and its fds that were not taken. */
 static void consume(struct dbus_conn *c, size_t n)
 {
 	memmove(c->buf, c->buf + n, c->len - n);
 	c->len -= n;
+	for (size_t i = 0; i < c->pending_fds; i++)
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
+	memmove(c->fds, c->fds + c->pending_fds, (c->nfds - c->pending_fds) * sizeof *c->fds);
+	c->nfds -= c->pending_fds;
+	c->pending_fds = 0;
+}
+
+static void keep_fd(struct dbus_conn *c, int fd)
+{
+	if (c->nfds < DBUS_CONN_FDS_MAX) {
+		c->fds[c->nfds++] = fd;
+		return;
+	}
+	close(fd);
+	c->fds_lost = true;
+}
+
+/* read(2) that also takes the fds sent with the bytes (close-on-exec at once). */
+static ssize_t receive(struct dbus_conn *c)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int) * DBUS_CONN_FDS_MAX)];
+	} ctl;
+	struct iovec iov = { c->buf + c->len, sizeof c->buf - c->len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			     .msg_controllen = sizeof ctl.buf };
+	ssize_t r = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC);
+
+	if (r < 0)
+		return r;
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&mh); h; h = CMSG_NXTHDR(&mh, h)) {
+		size_t n;
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			int fd;
+			memcpy(&fd, CMSG_DATA(h) + i * sizeof fd, sizeof fd);
+			keep_fd(c, fd);
+		}
+	}
+	if (mh.msg_flags & MSG_CTRUNC)
+		c->fds_lost = true;
+	return r;
 }
 
 int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms)
@@ -253,11 +365,13 @@ int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_m
 			return -1;
 		}
 		if (size > 0 && c->len >= (size_t)size) {
-			if (dbus_msg_parse(c->buf, (size_t)size, m) < 0) {
+			if (dbus_msg_parse(c->buf, (size_t)size, m) < 0 ||
+			    (m->unix_fds && (c->fds_lost || m->unix_fds > c->nfds))) {
 				errno = EBADMSG;
 				return -1;
 			}
 			c->pending = (size_t)size;
+			c->pending_fds = m->unix_fds;
 			return 1;
 		}
 		r = wait_fd(c->fd, POLLIN, deadline_ms);
@@ -265,7 +379,7 @@ int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_m
 			return 0;
 		if (r < 0)
 			return -1;
-		r = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+		r = receive(c);
 		if (r == 0)
 			errno = ECONNRESET;
 		if (r <= 0) {

@@ -10,12 +10,19 @@
 #include "dbus-wire.h"
 
 #define DBUS_SYSTEM_BUS_DEFAULT "unix:path=/run/dbus/system_bus_socket"
+#define DBUS_CONN_FDS_MAX 16 /* fds received and not yet handed out with their message */
 
 struct dbus_conn {
 	int fd;
 	uint32_t serial;          /* of the last call sent */
 	size_t len;               /* bytes in buf */
 	size_t pending;           /* size of the message handed out last, dropped on the next read */
+	/* Unix fds (SCM_RIGHTS, close-on-exec), in the order they came: the first
+	 * pending_fds belong to the message handed out last and are closed on the next read
+	 * unless taken (dbus_conn_take_fd). */
+	int fds[DBUS_CONN_FDS_MAX];
+	size_t nfds, pending_fds;
+	bool fds_lost;            /* more came than fit: the messages they belong to are refused */
 	uint8_t buf[DBUS_MSG_MAX];
 };
 
@@ -30,7 +37,19 @@ int dbus_address_unix(const char *address, char *path, size_t size);
  * conversation), ETIMEDOUT (no answer before the deadline). */
 int dbus_conn_open(struct dbus_conn *c, const char *address, long long deadline_ms,
 		   char *err, size_t errlen);
+/* The same, and NEGOTIATE_UNIX_FD: replies may carry fds ('h'). A bus that does not
+ * agree fails the open (EPROTO, "the bus does not pass file descriptors"). */
+int dbus_conn_open_fds(struct dbus_conn *c, const char *address, long long deadline_ms,
+		       char *err, size_t errlen);
 void dbus_conn_close(struct dbus_conn *c);
+
+/* Send any message (dbus_msg_build) with the next serial, returned in *serial. 0 or -1
+ * (EMSGSIZE: it does not fit in 4 KiB). */
+int dbus_conn_send(struct dbus_conn *c, struct dbus_out *o, uint32_t *serial);
+
+/* The fd at index (an 'h' value) of the message dbus_conn_read handed out last: the
+ * caller owns it from then on (close-on-exec set). -1 (EBADF) when there is none. */
+int dbus_conn_take_fd(struct dbus_conn *c, uint32_t index);
 
 /* Send a call to the bus driver (see dbus_call_build); its serial in *serial. 0 or -1. */
 int dbus_conn_call(struct dbus_conn *c, const char *member, const char *arg, bool with_u32,
@@ -38,7 +57,7 @@ int dbus_conn_call(struct dbus_conn *c, const char *member, const char *arg, boo
 
 /* The next whole message into *m (pointing into c->buf, valid until the next read).
  * 1: a message; 0: deadline passed; -1: error, end of file or a malformed message
- * (errno EBADMSG). */
+ * (errno EBADMSG; also when it names more fds than came with it). */
 int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms);
 
 /* Read until the reply (return or error) to serial: 1 return, 0 deadline, -1 error

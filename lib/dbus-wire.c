@@ -147,6 +147,8 @@ static int read_field(struct reader *r, struct dbus_msg *m)
 			return -1;
 		if (code == FIELD_REPLY_SERIAL)
 			m->reply_serial = u;
+		if (code == FIELD_UNIX_FDS)
+			m->unix_fds = u;
 		return code == FIELD_REPLY_SERIAL || code == FIELD_UNIX_FDS || code > FIELD_UNIX_FDS
 			       ? 0 : -1;
 	} else {
@@ -234,6 +236,40 @@ int dbus_body_u32(const struct dbus_msg *m, uint32_t *out)
 	if (!m->signature || strcmp(m->signature, "u") != 0 || read_u32(&r, out) < 0)
 		return -1;
 	return 0;
+}
+
+/* One basic value of type t. */
+static int read_basic(struct reader *r, char t, uint32_t unix_fds, union dbus_value *v)
+{
+	switch (t) {
+	case 's': case 'o':
+		return read_string(r, &v->s);
+	case 'g':
+		return read_signature(r, &v->s);
+	case 'u': case 'i':
+		return read_u32(r, &v->u);
+	case 'h':
+		return read_u32(r, &v->u) < 0 || v->u >= unix_fds ? -1 : 0;
+	case 'b':
+		if (read_u32(r, &v->u) < 0 || v->u > 1)
+			return -1;
+		v->b = v->u == 1;
+		return 0;
+	}
+	return -1;
+}
+
+int dbus_body_read(const struct dbus_msg *m, const char *sig, union dbus_value *out)
+{
+	struct reader r = body_reader(m);
+	size_t n = strlen(sig);
+
+	if (!m->signature || strcmp(m->signature, sig) != 0 || n > DBUS_VALUES_MAX)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (read_basic(&r, sig[i], m->unix_fds, &out[i]) < 0)
+			return -1;
+	return r.pos == r.end ? 0 : -1;
 }
 
 /* ---- StartTransientUnit's body: "ssa(sv)a(sa(sv))" ------------------------------------ */
@@ -511,6 +547,56 @@ static bool body_signature_valid(const char *sig)
 	       (!strchr(sig, 'u') || strchr(sig, 'u') == strrchr(sig, 'u'));
 }
 
+/* A signature of complete types only (a caller-written body's). */
+static bool signature_valid(const char *sig)
+{
+	const char *p = sig;
+
+	while (p && *p)
+		p = type_end(p, 1);
+	return p && strlen(sig) < 256;
+}
+
+/* ---- a caller-written body ---- */
+
+static struct writer body_writer(const struct dbus_body *b)
+{
+	return (struct writer){ b->buf, b->len, b->size, b->full };
+}
+
+static void body_done(struct dbus_body *b, const struct writer *w)
+{
+	b->len = w->pos;
+	b->full = w->full;
+}
+
+void dbus_put_u32(struct dbus_body *b, uint32_t v)
+{
+	struct writer w = body_writer(b);
+	put_u32(&w, v);
+	body_done(b, &w);
+}
+
+void dbus_put_bool(struct dbus_body *b, bool v)
+{
+	dbus_put_u32(b, v ? 1 : 0);
+}
+
+void dbus_put_string(struct dbus_body *b, const char *s)
+{
+	struct writer w = body_writer(b);
+	put_string(&w, s);
+	body_done(b, &w);
+}
+
+void dbus_put_empty_array(struct dbus_body *b, char element)
+{
+	struct writer w = body_writer(b);
+	put_u32(&w, 0);
+	pad(&w, type_alignment(element)); /* the padding before the first element is there */
+	body_done(b, &w);
+}
+
 size_t dbus_msg_build(uint8_t *buf, size_t size, const struct dbus_out *o)
 {
 	struct writer w = { buf, 0, size, false };
@@ -518,7 +604,7 @@ size_t dbus_msg_build(uint8_t *buf, size_t size, const struct dbus_out *o)
 	const char *sig = o->signature ? o->signature : "";
 	size_t body_start;
 
-	if (!body_signature_valid(sig))
+	if (o->body ? o->body->full || !signature_valid(sig) : !body_signature_valid(sig))
 		return 0;
 	put(&w, fixed, 4);
 	put_u32(&w, 0);      /* body length, filled in below */
@@ -538,10 +624,14 @@ size_t dbus_msg_build(uint8_t *buf, size_t size, const struct dbus_out *o)
 		put_field(&w, FIELD_DESTINATION, 's', o->destination);
 	if (sig[0])
 		put_field(&w, FIELD_SIGNATURE, 'g', sig);
+	if (o->unix_fds)
+		put_u32_field(&w, FIELD_UNIX_FDS, o->unix_fds);
 	put_u32_at(&w, 12, (uint32_t)(w.pos - FIXED_HEADER));
 	pad(&w, 8);
 	body_start = w.pos;
-	for (size_t i = 0; sig[i]; i++) {
+	if (o->body)
+		put(&w, o->body->buf, o->body->len);
+	for (size_t i = 0; !o->body && sig[i]; i++) {
 		if (sig[i] == 'u') {
 			put_u32(&w, o->u32);
 		} else if (sig[i] == 'v') { /* a variant holding a string */

@@ -25,6 +25,7 @@ struct dbus_msg {
 	const char *path, *interface, *member, *error_name, *destination, *sender, *signature;
 	const uint8_t *body;
 	uint32_t body_len;
+	uint32_t unix_fds; /* UNIX_FDS: how many fds came with it (dbus-client.h keeps them) */
 };
 
 /* A well-known bus name: 1..255 bytes, two or more '.'-separated non-empty elements of
@@ -43,6 +44,17 @@ int dbus_msg_parse(const uint8_t *buf, size_t len, struct dbus_msg *m);
 int dbus_body_strings(const struct dbus_msg *m, const char **out, size_t n);
 int dbus_body_bool(const struct dbus_msg *m, bool *out);
 int dbus_body_u32(const struct dbus_msg *m, uint32_t *out); /* signature exactly "u" */
+
+/* A body of basic types, read in order: the signature must be exactly sig, each of
+ * s o g u h b i. Strings point into the message; 'h' gives the index among the
+ * message's fds, checked against its UNIX_FDS field. 0, or -1 when anything is off. */
+union dbus_value {
+	const char *s;
+	uint32_t u;
+	bool b;
+};
+#define DBUS_VALUES_MAX 16
+int dbus_body_read(const struct dbus_msg *m, const char *sig, union dbus_value *out);
 
 /* StartTransientUnit(name, mode, properties a(sv), aux a(sa(sv))), as logind sends it
  * for a session's scope: the name and mode, and of the properties Slice=, Description=,
@@ -74,6 +86,7 @@ size_t dbus_call_build(uint8_t *buf, size_t size, uint32_t serial, const char *m
  * variant holding that string), one 'u' takes u32 (JobRemoved's "uoss"). Little-endian. Returns the message's length, or 0 when it does not fit in size or
  * the signature is not of that form. */
 #define DBUS_ARGS_MAX 4
+struct dbus_body;
 struct dbus_out {
 	uint8_t type, flags;
 	uint32_t serial, reply_serial;
@@ -81,8 +94,25 @@ struct dbus_out {
 	const char *signature; /* NULL or "": no body */
 	const char *args[DBUS_ARGS_MAX];
 	uint32_t u32;
+	/* Instead of args and u32: a body the caller wrote (struct dbus_body), for calls with
+	 * other arguments (ember-session's CreateSession); signature then is any valid one. */
+	const struct dbus_body *body;
+	uint32_t unix_fds; /* the UNIX_FDS field when not 0 (the fds go with sendmsg) */
 };
 size_t dbus_msg_build(uint8_t *buf, size_t size, const struct dbus_out *o);
+
+/* A body written by the caller, for dbus_out.body. Positions count from the body's
+ * start, which is 8-aligned in a message, so the alignment rules come out the same.
+ * Writes past size set full (and dbus_msg_build then fails). Little-endian. */
+struct dbus_body {
+	uint8_t *buf;
+	size_t len, size;
+	bool full;
+};
+void dbus_put_u32(struct dbus_body *b, uint32_t v);
+void dbus_put_bool(struct dbus_body *b, bool v);
+void dbus_put_string(struct dbus_body *b, const char *s); /* 's' or 'o' */
+void dbus_put_empty_array(struct dbus_body *b, char element); /* "a" + element type */
 
 /* "AUTH EXTERNAL <hex of the decimal uid>\r\n" into buf. Its length, or 0 if too small. */
 size_t dbus_auth_line(char *buf, size_t size, unsigned long uid);

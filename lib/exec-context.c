@@ -162,7 +162,7 @@ void exec_context_init(struct exec_context *c)
 
 bool exec_context_needs_caps(const struct exec_context *c)
 {
-	return c->cap_ambient != 0 || c->cap_bounding_set;
+	return c->cap_ambient != 0 || c->cap_bounding_set || c->session_args;
 }
 
 static const char *caps_helper(const struct exec_context *c)
@@ -515,6 +515,45 @@ static const char *sandbox_helper(const struct exec_context *c)
 	return c && c->sandbox_helper ? c->sandbox_helper : EXEC_SANDBOX_HELPER;
 }
 
+/* A helper's command line: HELPER OPTIONS [--report-fd N] -- NEXT..., into chain from
+ * *n on. report holds the number's text. */
+static int chain_link(const struct exec_context *c, const char *helper, char *const *options,
+		      char *const *next, char **chain, size_t *n, char *report, size_t report_size)
+{
+	chain[(*n)++] = (char *)helper;
+	for (size_t i = 0; options[i] && *n < EXEC_CAPS_ARGV_MAX - 4; i++)
+		chain[(*n)++] = options[i];
+	if (c->report_fd >= 0 && format_u64(report, report_size, (uint64_t)c->report_fd, 10)) {
+		chain[(*n)++] = "--report-fd";
+		chain[(*n)++] = report;
+	}
+	chain[(*n)++] = "--";
+	for (size_t i = 0; next[i]; i++) {
+		if (*n + 1 >= EXEC_CAPS_ARGV_MAX) {
+			errno = E2BIG;
+			return -1;
+		}
+		chain[(*n)++] = next[i];
+	}
+	chain[*n] = NULL;
+	return 0;
+}
+
+/* The links' fds must survive their execve. */
+static int exec_chain(const struct exec_context *c, char **chain, char *const envp[],
+		      enum exec_step step, struct exec_failure *f)
+{
+	if (c->workdir_fd >= 0 && fcntl(c->workdir_fd, F_SETFD, 0) < 0)
+		return fail_at(f, EXEC_STEP_CHDIR, c->workdir_fd);
+	if (c->report_fd >= 0 && fcntl(c->report_fd, F_SETFD, 0) < 0)
+		return fail_at(f, step, 0);
+	execve(chain[0], chain, envp);
+	fail_at(f, step, 0);
+	if (c->report_fd >= 0)
+		fcntl(c->report_fd, F_SETFD, FD_CLOEXEC);
+	return -1;
+}
+
 /* ember-sandbox OPTIONS [--report-fd N] -- EMBER-CAPS-ARGV: the sandbox needs root, so it
  * comes first; ember-caps (identity, capabilities, working directory) runs inside it. */
 static int exec_sandbox_helper(const struct exec_context *c, const char *path,
@@ -525,33 +564,38 @@ static int exec_sandbox_helper(const struct exec_context *c, const char *path,
 	char report[24];
 	size_t n = 0;
 
+	if (exec_caps_build_argv(c, path, argv, &caps) < 0 ||
+	    chain_link(c, sandbox_helper(c), c->sandbox_args, caps.argv, chain, &n, report,
+		       sizeof report) < 0)
+		return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
+	return exec_chain(c, chain, envp, EXEC_STEP_SANDBOX_HELPER, f);
+}
+
+/* PAMName=: ember-session OPTIONS [--report-fd N] -- [EMBER-SANDBOX ... --] EMBER-CAPS-ARGV.
+ * The session is made as root by the service's own process, before the sandbox and the
+ * identity switch. */
+static const char *session_helper(const struct exec_context *c)
+{
+	return c && c->session_helper ? c->session_helper : EXEC_SESSION_HELPER;
+}
+
+static int exec_session_helper(const struct exec_context *c, const char *path,
+			       char *const argv[], char *const envp[], struct exec_failure *f)
+{
+	struct exec_caps_args caps;
+	char *rest[EXEC_CAPS_ARGV_MAX], *chain[EXEC_CAPS_ARGV_MAX];
+	char report[2][24];
+	size_t n = 0, m = 0;
+
 	if (exec_caps_build_argv(c, path, argv, &caps) < 0)
 		return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
-	chain[n++] = (char *)sandbox_helper(c);
-	for (size_t i = 0; c->sandbox_args[i] && n < EXEC_CAPS_ARGV_MAX - 4; i++)
-		chain[n++] = c->sandbox_args[i];
-	if (c->report_fd >= 0 && format_u64(report, sizeof report, (uint64_t)c->report_fd, 10)) {
-		chain[n++] = "--report-fd";
-		chain[n++] = report;
-	}
-	chain[n++] = "--";
-	for (size_t i = 0; caps.argv[i]; i++) {
-		if (n + 1 >= EXEC_CAPS_ARGV_MAX) {
-			errno = E2BIG;
-			return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
-		}
-		chain[n++] = caps.argv[i];
-	}
-	chain[n] = NULL;
-	if (c->workdir_fd >= 0 && fcntl(c->workdir_fd, F_SETFD, 0) < 0)
-		return fail_at(f, EXEC_STEP_CHDIR, c->workdir_fd);
-	if (c->report_fd >= 0 && fcntl(c->report_fd, F_SETFD, 0) < 0)
-		return fail_at(f, EXEC_STEP_SANDBOX_HELPER, 0);
-	execve(chain[0], chain, envp);
-	fail_at(f, EXEC_STEP_SANDBOX_HELPER, 0);
-	if (c->report_fd >= 0)
-		fcntl(c->report_fd, F_SETFD, FD_CLOEXEC);
-	return -1;
+	if (c->sandbox_args && chain_link(c, sandbox_helper(c), c->sandbox_args, caps.argv, rest,
+					  &m, report[1], sizeof report[1]) < 0)
+		return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
+	if (chain_link(c, session_helper(c), c->session_args, c->sandbox_args ? rest : caps.argv,
+		       chain, &n, report[0], sizeof report[0]) < 0)
+		return fail_at(f, EXEC_STEP_CAPS_ARGS, 0);
+	return exec_chain(c, chain, envp, EXEC_STEP_SESSION_HELPER, f);
 }
 
 void exec_context_full_privileges(struct exec_context *c)
@@ -562,6 +606,7 @@ void exec_context_full_privileges(struct exec_context *c)
 	c->cap_bounding_set = false;
 	c->no_new_privs = false;
 	c->sandbox_args = NULL;
+	c->session_args = NULL;          /* PAMName=: a "+" line runs as root, no session */
 	c->more.secure_bits = 0;         /* exec keys (sandbox-more): privilege restrictions */
 	c->more.apparmor_profile = NULL; /* too, as systemd skips them for "+" */
 }
@@ -610,6 +655,8 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 		return -1;
 	if (c->umask_set)
 		umask(c->umask);
+	if (c->session_args)
+		return exec_session_helper(c, path, argv, envp, fail);
 	if (c->sandbox_args)
 		return exec_sandbox_helper(c, path, argv, envp, fail);
 	if (exec_context_needs_caps(c))
@@ -686,6 +733,8 @@ static const char *const step_names[EXEC_STEP_COUNT] = {
 	[EXEC_STEP_CREDENTIALS] = "credentials",          /* exec keys (sandbox-more) */
 	[EXEC_STEP_SECUREBITS] = "securebits",            /* exec keys (sandbox-more) */
 	[EXEC_STEP_APPARMOR] = "AppArmor profile",        /* exec keys (sandbox-more) */
+	[EXEC_STEP_SESSION_HELPER] = "ember-session",     /* PAMName= */
+	[EXEC_STEP_SESSION] = "session",
 };
 
 const char *exec_step_name(enum exec_step step)
@@ -791,6 +840,13 @@ static void describe_step(const struct exec_failure *f, const struct exec_contex
 		break;
 	case EXEC_STEP_SANDBOX:
 		snprintf(buf, size, "sandbox: %s", exec_sandbox_op_name((int)arg));
+		break;
+	case EXEC_STEP_SESSION_HELPER: /* PAMName= */
+		snprintf(buf, size, "execve(%s)", session_helper(c));
+		break;
+	case EXEC_STEP_SESSION:
+		snprintf(buf, size, "ember-session: %s", arg == EXEC_SESSION_LOGINUID
+				    ? "set the login uid (/proc/self/loginuid)" : "exec the next link");
 		break;
 	default:
 		snprintf(buf, size, "%s", exec_step_name(f->step));

@@ -31,6 +31,11 @@
 #define EXEC_CAP_MAX 63          /* highest capability number a mask can hold */
 #define EXEC_CAPS_ALL (~(uint64_t)0) /* ambient: every capability in bounding ∩ permitted */
 
+/* Where ember-session(8) lives (PAMName=: a logind session). */
+#ifndef EXEC_SESSION_HELPER
+#define EXEC_SESSION_HELPER "/usr/sbin/ember-session"
+#endif
+
 /* U5: where ember-sandbox(8) lives (namespaces for the sandboxing keys). */
 #ifndef EXEC_SANDBOX_HELPER
 #define EXEC_SANDBOX_HELPER "/usr/sbin/ember-sandbox"
@@ -134,6 +139,12 @@ struct exec_context {
 	 * is set up as root, then ember-caps switches identity and runs the command. */
 	char *const *sandbox_args;
 	const char *sandbox_helper;         /* NULL: EXEC_SANDBOX_HELPER */
+	/* PAMName=: ember-session's options (NULL-terminated), NULL: no session. With them
+	 * the chain starts with ember-session OPTIONS --report-fd N -- REST, REST being the
+	 * ember-sandbox or ember-caps command line above: the session is made as root, the
+	 * identity switch comes after it (exec_context_needs_caps is true). */
+	char *const *session_args;
+	const char *session_helper;         /* NULL: EXEC_SESSION_HELPER */
 	struct exec_more more;              /* exec keys (sandbox-more): lib/exec-more.h */
 };
 
@@ -168,6 +179,9 @@ enum exec_step {
 	EXEC_STEP_CREDENTIALS,   /* /run/credentials/UNIT */
 	EXEC_STEP_SECUREBITS,    /* arg: the bits */
 	EXEC_STEP_APPARMOR,      /* the exec profile */
+	/* PAMName= */
+	EXEC_STEP_SESSION_HELPER, /* execve of ember-session */
+	EXEC_STEP_SESSION,       /* ember-session: arg: enum exec_session_op */
 	EXEC_STEP_COUNT
 };
 
@@ -190,6 +204,8 @@ enum exec_sandbox_op {
 	EXEC_SANDBOX_OP_COUNT
 };
 const char *exec_sandbox_op_name(int op);
+/* What EXEC_STEP_SESSION failed at. */
+enum exec_session_op { EXEC_SESSION_LOGINUID, EXEC_SESSION_EXEC };
 
 /* U5: lines with systemd's "+" prefix run with full privileges: no identity switch, no
  * capability changes, no no_new_privs and no sandbox. Directories and stdio stay. */

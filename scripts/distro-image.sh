@@ -38,6 +38,15 @@ cp -a "$kdir/lib/modules/$release" "$root/usr/lib/modules/$release"
 # Overrides (each one is listed with its reason in distro/debian/README.md).
 printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$root/etc/fstab"
 echo ember-debian >"$root/etc/hostname"
+# A regular user, as a phone has (the rootfs has none): the tests' units with User= and
+# PAMName= run as it. Locked: nobody logs in with it.
+if ! grep -q '^embertest:' "$root/etc/passwd"; then
+	echo 'embertest:x:1000:1000:ember test user:/home/embertest:/bin/sh' >>"$root/etc/passwd"
+	echo 'embertest:x:1000:' >>"$root/etc/group"
+	echo 'embertest:!:19000:0:99999:7:::' >>"$root/etc/shadow"
+	echo 'embertest:!::' >>"$root/etc/gshadow"
+	install -d -m 0750 -o 1000 -g 1000 "$root/home/embertest"
+fi
 # The serial login that systemd's getty generator would make at run time: an enablement
 # link, the way `systemctl enable serial-getty@ttyS0` makes it, so both inits see it.
 mkdir -p "$root/etc/systemd/system/getty.target.wants"

@@ -8,7 +8,7 @@ set -eu
 dest=$1 prefix=$2 sysconf=$3 bin=$4 man=$5
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
-sbin_programs="ember-init ember-modload netnat boot-measure ember-caps ember-sandbox empowerd ember-busname-wait ember-activator"
+sbin_programs="ember-init ember-modload netnat boot-measure ember-caps ember-sandbox ember-session empowerd ember-busname-wait ember-activator"
 for f in "$bin"/*; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f")

@@ -206,7 +206,7 @@ owner() { awk -v p="$1" '$2 == p { print $1 }' "$T/files" | tr '\n' ' ' | sed 's
 # Each program the build made is in exactly one package, the one it should be in.
 want_pkg() {
 	case $1 in
-	ember-init|emberctl|ember-busname-wait|ember-sandbox) echo ember ;;
+	ember-init|emberctl|ember-busname-wait|ember-sandbox|ember-session) echo ember ;;
 	ember-caps) echo ember-caps ;;
 	ember-modload) echo ember-modload ;;
 	netnat) echo ember-netnat ;;
@@ -261,9 +261,10 @@ expect_path ember-doc /usr/share/doc/ember/examples/services/sshd.service
 expect_path ember-doc /usr/share/licenses/ember/LICENSE
 
 # The split is complete: what stays in the main package is ember-init, its helpers
-# (ember-busname-wait, ember-sandbox), emberctl and the service directories.
+# (ember-busname-wait, ember-sandbox, ember-session), emberctl and the service directories.
 left=$(awk '$1 == "ember" && $2 != "/usr/sbin/ember-init" && $2 != "/usr/bin/emberctl" &&
-	$2 != "/usr/sbin/ember-busname-wait" && $2 != "/usr/sbin/ember-sandbox" { print $2 }' "$T/files" | tr '\n' ' ')
+	$2 != "/usr/sbin/ember-busname-wait" && $2 != "/usr/sbin/ember-sandbox" &&
+	$2 != "/usr/sbin/ember-session" { print $2 }' "$T/files" | tr '\n' ' ')
 [ -z "$left" ] && pass nothing-unassigned || fail nothing-unassigned "left in the main package: $left"
 for d in etc/ember/services usr/lib/ember/services; do
 	[ -d "$P/ember/$d" ] && pass "dir-$d" || fail "dir-$d" "not in the main package"

@@ -203,6 +203,83 @@ left=$(gssh 'ls -d /sys/fs/cgroup/ember.slice/user.slice/user-0.slice/session-*.
 	pass distro-login-scopes-cleaned || fail distro-login-scopes-cleaned "$(printf '%s' "$left" | tr '\n' ' ' | cut -c1-300)"
 check distro-mmcli gssh 'mmcli -L'
 
+# PAMName= (ember-session(8)): ember-test-pam (User=embertest, PAMName=login,
+# TTYPath=/dev/tty5, as Debian's phosh.service) runs in a logind session of its own:
+# logind knows it with the unit's main pid as leader, on seat0's VT 5, its runtime
+# directory is there, and the process's environment names both.
+# loginctl refuses to run without systemd as PID 1: logind is asked over the bus.
+pam_script=$(cat <<'EOS'
+pid=$(emberctl --json status ember-test-pam | grep -o '"main_pid":[0-9]*' | cut -d: -f2)
+echo "pid=$pid"
+[ -n "$pid" ] && [ "$pid" != 0 ] && tr '\0' '\n' </proc/$pid/environ | grep '^XDG_'
+for p in $(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager ListSessions |
+	grep -o '/org/freedesktop/login1/session/[^"]*'); do
+	line=session
+	for prop in Id Service Leader Name Type Seat VTNr State; do
+		v=$(busctl get-property org.freedesktop.login1 "$p" org.freedesktop.login1.Session $prop | cut -d' ' -f2 | tr -d '"')
+		[ $prop = Id ] && line="$line $v"
+		line="$line $prop=$v"
+	done
+	echo "$line"
+done
+[ -d /run/user/1000 ] && echo runtime-dir
+emberctl --json status ember-test-pam | grep -o '"state":"[a-z]*"'
+EOS
+)
+pam_state() { gssh "$pam_script" 2>&1; }
+pam=$(pam_state)
+pid=$(printf '%s\n' "$pam" | sed -n 's/^pid=//p')
+sid=$(printf '%s\n' "$pam" | awk -v p="$pid" '/^session / && / Leader=/ { for (i = 3; i <= NF; i++) if ($i == "Leader=" p) print $2 }')
+flat=$(printf '%s' "$pam" | tr '\n' ' ' | cut -c1-600)
+sess_has() { # TEXT SESSION PROPERTY...: the session's line in TEXT has each property
+	line=$(printf '%s\n' "$1" | grep "^session $2 " | head -n 1); shift 2
+	[ -n "$line" ] || return 1
+	for p; do case "$line " in *" $p "*) ;; *) return 1 ;; esac; done
+}
+[ -n "$sid" ] && sess_has "$pam" "$sid" Service=login Name=embertest &&
+	pass distro-pam-session || fail distro-pam-session "no session led by the main pid: $flat"
+sess_has "$pam" "$sid" Type=tty Seat=seat0 VTNr=5 &&
+	pass distro-pam-session-seat || fail distro-pam-session-seat "$flat"
+printf '%s\n' "$pam" | grep -qx "XDG_SESSION_ID=$sid" && printf '%s\n' "$pam" | grep -qx 'XDG_RUNTIME_DIR=/run/user/1000' &&
+	printf '%s\n' "$pam" | grep -qx runtime-dir && pass distro-pam-session-env || fail distro-pam-session-env "$flat"
+# Restart: the old session ends with its process, the new process gets one of its own.
+# Stop: ember-init still stops the process (in the session's scope now, not the unit's
+# cgroup), and logind then ends the session.
+gone() { # SESSION: not known to logind any more, or closing
+	[ -n "$1" ] && gssh "p=\$(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager GetSession s $1 2>/dev/null | cut -d'\"' -f2)
+		[ -z \"\$p\" ] || busctl get-property org.freedesktop.login1 \$p org.freedesktop.login1.Session State | grep -q closing"
+}
+gssh 'emberctl restart ember-test-pam' >/dev/null 2>&1
+i=0
+while [ $i -lt 30 ]; do
+	pam2=$(pam_state); pid2=$(printf '%s\n' "$pam2" | sed -n 's/^pid=//p')
+	sid2=$(printf '%s\n' "$pam2" | awk -v p="$pid2" '/^session / { for (i = 3; i <= NF; i++) if ($i == "Leader=" p) print $2 }')
+	[ -n "$sid2" ] && [ "$pid2" != "$pid" ] && gone "$sid" && break
+	sleep 2; i=$((i + 2))
+done
+[ -n "$sid2" ] && [ "$pid2" != "$pid" ] && sess_has "$pam2" "$sid2" Service=login && gone "$sid" &&
+	pass distro-pam-session-restart || fail distro-pam-session-restart "old pid $pid session $sid; $(printf '%s' "$pam2" | tr '\n' ' ' | cut -c1-600)"
+gssh 'emberctl stop ember-test-pam' >/dev/null 2>&1
+i=0
+while [ $i -lt 30 ]; do
+	gone "$sid2" && break
+	sleep 2; i=$((i + 2))
+done
+pam3=$(pam_state)
+gone "$sid2" && printf '%s\n' "$pam3" | grep -q '"state":"stopped"' && ! gssh "kill -0 $pid2" 2>/dev/null &&
+	pass distro-pam-session-stop || fail distro-pam-session-stop "session $sid2, pid $pid2: $(printf '%s' "$pam3" | tr '\n' ' ' | cut -c1-600)"
+# Started again (it runs under systemd too: the services compared below include the
+# user-runtime-dir@1000 its session holds).
+gssh 'emberctl start ember-test-pam' >/dev/null 2>&1
+i=0
+while [ $i -lt 30 ]; do
+	pam4=$(pam_state); pid4=$(printf '%s\n' "$pam4" | sed -n 's/^pid=//p')
+	printf '%s\n' "$pam4" | grep -q "^session .* Leader=$pid4 " && break
+	sleep 2; i=$((i + 2))
+done
+[ -n "$pid4" ] && printf '%s\n' "$pam4" | grep -q "^session .* Leader=$pid4 " && printf '%s\n' "$pam4" | grep -q '"state":"ready"' &&
+	pass distro-pam-session-start-again || fail distro-pam-session-start-again "$(printf '%s' "$pam4" | tr '\n' ' ' | cut -c1-600)"
+
 list=$work/ember-list.txt
 gssh 'emberctl list' >"$list" 2>&1
 echo "distro: emberctl list:"
@@ -247,7 +324,7 @@ tr -d '\r' <"$log" | grep -q 'ember-debian login:' && pass distro-serial-login-p
 # ---- the same services as systemd ------------------------------------------------------
 # Not started under ember, by design (docs/distro.md): the utmp recorder (masked in
 # ember's directory, it asks systemd's manager over D-Bus) and the per-login user
-# manager systemd-logind asks systemd for (user@UID: no PAM session under ember).
+# manager systemd-logind asks systemd for (user@UID: ember-activator does not start it).
 exempt='^(systemd-update-utmp|user@[0-9]+)$'
 if [ -s "$ref" ]; then
 	awk 'NR > 1 && $2 == "ready" && $1 !~ /\./ { print $1 }' "$list" | sort >"$work/ember-services.txt"

@@ -228,6 +228,43 @@ static void missing_caps_helper_is_reported(void)
 	CHECK_STR(o.out, "");
 }
 
+/* PAMName=: ember-session comes first, then the sandbox, then ember-caps with the
+ * identity, then the command; /bin/echo stands in for ember-session and prints the chain
+ * it was handed. */
+static void session_link_comes_first(void)
+{
+	char *session[] = { "--uid", "1000", "--service", "login", NULL };
+	char *sandbox[] = { "--private-tmp", NULL };
+	struct exec_context c;
+	struct outcome o;
+	char want[512];
+
+	exec_context_init(&c);
+	c.set_ids = true;
+	c.uid = c.gid = 1000;
+	c.session_args = session;
+	c.session_helper = "/bin/echo";
+	c.caps_helper = "/x/ember-caps";
+	run(&c, "echo ran", &o);
+	CHECK(o.got_failure == 0);
+	snprintf(want, sizeof want, "--uid 1000 --service login --report-fd %d -- /x/ember-caps "
+		 "--report-fd %d --uid 1000 --gid 1000 --groups  -- /bin/sh sh -c echo ran\n",
+		 c.report_fd, c.report_fd);
+	CHECK_STR(o.out, want);
+	c.sandbox_args = sandbox;
+	c.sandbox_helper = "/x/ember-sandbox";
+	run(&c, "echo ran", &o);
+	snprintf(want, sizeof want, "--uid 1000 --service login --report-fd %d -- /x/ember-sandbox "
+		 "--private-tmp --report-fd %d -- /x/ember-caps --report-fd %d --uid 1000 --gid 1000 "
+		 "--groups  -- /bin/sh sh -c echo ran\n", c.report_fd, c.report_fd, c.report_fd);
+	CHECK_STR(o.out, want);
+	c.session_helper = "/nonexistent/ember-session";
+	run(&c, "echo ran", &o);
+	CHECK(o.got_failure == 1);
+	CHECK(o.failure.step == EXEC_STEP_SESSION_HELPER && o.failure.err == ENOENT);
+	CHECK_STR(o.out, "");
+}
+
 /* What a child's end looks like to a shell: its exit status, or 128 + the signal. */
 static void status_codes_read_as_a_shell_would(void)
 {
@@ -258,6 +295,7 @@ int main(void)
 	RUN(workdir_fd_is_entered_and_closed);
 	RUN(exec_failures_are_reported);
 	RUN(missing_caps_helper_is_reported);
+	RUN(session_link_comes_first);
 	RUN(status_codes_read_as_a_shell_would);
 	return harness_done();
 }

@@ -117,11 +117,53 @@ static void bind_and_exec_options(void)
 	CHECK(!has_arg(c.sandbox_args, "--bind=/dev/log:/var/lib/haproxy/dev/log"));
 }
 
+/* PAMName=: ember-session's options for a line that switches to the unit's user, none
+ * for root's lines or without the key; a name that is not a PAM file's is refused. */
+static void session_for_pam_name(void)
+{
+	struct exec_context c;
+
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUser=1000\nPAMName=login\nTTYPath=/dev/tty7\n") == 0);
+	exec_context_init(&c);
+	c.set_ids = true;
+	c.uid = 1000;
+	CHECK(!exec_context_needs_caps(&c));
+	execenv_session(&svc, &c, "/x/ember-session");
+	CHECK(c.session_args != NULL);
+	CHECK_STR(c.session_helper, "/x/ember-session");
+	CHECK_STR(c.session_args[0], "--uid");
+	CHECK_STR(c.session_args[1], "1000");
+	CHECK_STR(c.session_args[2], "--service");
+	CHECK_STR(c.session_args[3], "login");
+	CHECK_STR(c.session_args[4], "--tty");
+	CHECK_STR(c.session_args[5], "/dev/tty7");
+	CHECK(c.session_args[6] == NULL);
+	CHECK(exec_context_needs_caps(&c)); /* the identity switch comes after the session */
+	exec_context_full_privileges(&c); /* a "+" line: root, no session */
+	CHECK(c.session_args == NULL);
+	exec_context_init(&c); /* no User=: nobody to open it for */
+	execenv_session(&svc, &c, "/x/ember-session");
+	CHECK(c.session_args == NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUser=1000\n") == 0);
+	exec_context_init(&c);
+	c.set_ids = true;
+	execenv_session(&svc, &c, "/x/ember-session");
+	CHECK(c.session_args == NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPAMName=../shadow\n") != 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPAMName=lo gin\n") != 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPAMName=login\nPAMName=\nUser=1000\n") == 0);
+	exec_context_init(&c);
+	c.set_ids = true;
+	execenv_session(&svc, &c, "/x/ember-session");
+	CHECK(c.session_args == NULL); /* the empty value resets it */
+}
+
 int main(void)
 {
 	RUN(directories_and_variables);
 	RUN(terminal_flags);
 	RUN(sandbox_only_when_asked);
+	RUN(session_for_pam_name);
 	RUN(bind_and_exec_options);
 	return harness_done();
 }

@@ -1,0 +1,5 @@
+# ember-session: a systemd-logind session for a service with PAMName=, asked of logind
+# over the system bus as pam_systemd would (no PAM: ember's programs are static). ember-init
+# execs it first in the chain of such a service; libc only.
+$(eval $(call musl_prog,ember-session,session/main.c session/args.c session/logind.c))
+MANPAGES += man/ember-session.8.scd

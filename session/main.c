@@ -1,0 +1,226 @@
+/* ember-session: a systemd-logind session for a service with PAMName= (ember-session(8)).
+ * ember-init execs it first in a service's exec chain, as root: it sets the audit login
+ * uid (pam_loginuid), asks logind for a session with its own pid as the leader
+ * (pam_systemd's CreateSession: the pid stays the service's, exec keeps it), puts
+ * XDG_SESSION_ID, XDG_RUNTIME_DIR and friends into the environment, keeps the session's
+ * fifo open across exec (the session ends when the service and its children have all
+ * closed it), and execs the rest of the chain, which switches identity. A session that
+ * cannot be had is logged and the service runs without one, as with Debian's optional
+ * pam_systemd; only a failure to set the login uid stops the start (pam_loginuid is
+ * required there). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dbus-client.h"
+#include "escape.h"
+#include "io.h"
+#include "exec-context.h"
+#include "exitcode.h"
+#include "log.h"
+#include "session.h"
+
+enum { EXIT_EXEC = 127 }; /* the next link could not be executed */
+
+static void usage(void)
+{
+	printf("usage: ember-session --uid UID --service NAME [OPTION...] -- PATH ARGV0 [ARG...]\n"
+	       "Open a systemd-logind session for UID, then exec PATH (see ember-session(8)).\n"
+	       "  --uid UID            the session's user\n"
+	       "  --service NAME       the PAM service name (PAMName=)\n"
+	       "  --tty PATH           the session's terminal (TTYPath=): type tty; a VT\n"
+	       "                       /dev/ttyN gives seat0 and VT number N\n"
+	       "  --address ADDRESS    bus address (default: $DBUS_SYSTEM_BUS_ADDRESS or\n"
+	       "                       unix:path=/run/dbus/system_bus_socket)\n"
+	       "  --timeout SEC        wait this long for logind's answer (default 30)\n"
+	       "  --report-fd N        write a failure record to fd N (for ember-init)\n"
+	       "  -h, --help           this help\n"
+	       "      --version        version\n"
+	       "Exit codes: 100 usage, 111 system failure (the login uid), 127 exec failure\n");
+}
+
+static struct dbus_conn conn; /* 64 KiB: not on the stack */
+
+static _Noreturn void refuse(int code, int report_fd, int op, int err)
+{
+	struct exec_failure f = { .step = EXEC_STEP_SESSION, .err = err, .arg = op };
+
+	if (report_fd >= 0)
+		exec_failure_write(report_fd, &f);
+	exit(code);
+}
+
+/* pam_loginuid: the audit subsystem's login uid. Without audit the file is missing or
+ * refuses the write (EPERM, in a container too): that is no failure. */
+static int set_loginuid(uid_t uid)
+{
+	char buf[16];
+	int n = snprintf(buf, sizeof buf, "%u", (unsigned)uid);
+	int fd = open("/proc/self/loginuid", O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+	int e;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	w = write(fd, buf, (size_t)n);
+	e = errno;
+	close(fd);
+	if (w == n)
+		return 0;
+	if (w >= 0)
+		e = EIO;
+	errno = e;
+	return e == EPERM ? 0 : -1;
+}
+
+/* logind's error: its name and message, escaped (they come from the bus). */
+static void log_call_error(const struct dbus_msg *m, const char *service)
+{
+	const char *text = "";
+	char name[128], msg[256];
+
+	if (m->body_len > 0)
+		(void)dbus_body_strings(m, &text, 1);
+	escape_text(m->error_name ? m->error_name : "?", name, sizeof name);
+	escape_text(text, msg, sizeof msg);
+	if (m->error_name && strcmp(m->error_name, SESSION_ERROR_BUSY) == 0)
+		log_info("%s: already in a session, no new one: %s", service, msg);
+	else
+		log_warn("%s: logind refused the session (%s: %s); running without one", service,
+			 name, msg);
+}
+
+/* The reply's fd stays open across exec: the service holds the session. */
+static int keep_session_fd(const struct session_reply *r)
+{
+	int fd = dbus_conn_take_fd(&conn, r->fd_index);
+
+	if (fd < 0 || fcntl(fd, F_SETFD, 0) < 0) {
+		log_warn("session %s: its fifo did not come with the reply: %m; the session "
+			 "ends when logind sees the leader go", r->id);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void apply_env(const struct session_env *env)
+{
+	for (size_t i = 0; env->vars[i]; i++)
+		if (putenv(env->vars[i]) != 0)
+			log_warn("%.64s: %m", env->vars[i]);
+}
+
+static void create_session(const struct session_options *o, struct session_env *env)
+{
+	struct session_request req;
+	struct session_reply reply;
+	struct dbus_msg m;
+	uint8_t call[4096];
+	long long deadline = dbus_now_ms() + (long long)o->timeout_s * 1000;
+	char err[256], shown[300];
+	uint32_t serial;
+	size_t n;
+	int r;
+
+	session_request_fill(o, environ, (uint32_t)getpid(), &req);
+	if (dbus_conn_open_fds(&conn, o->address, deadline, err, sizeof err) < 0) {
+		log_warn("%s: no system bus (%s); running without a logind session", o->service,
+			 escape_text(err, shown, sizeof shown));
+		return;
+	}
+	n = session_call_build(&req, ++conn.serial, call, sizeof call);
+	serial = conn.serial;
+	if (n == 0 || io_write_all(conn.fd, call, n) < 0) {
+		log_warn("%s: cannot send CreateSession: %m; running without a logind session",
+			 o->service);
+		goto out;
+	}
+	r = dbus_conn_wait_reply(&conn, serial, &m, deadline);
+	if (r == 0) {
+		log_warn("%s: logind did not answer within %lu s; running without a session",
+			 o->service, o->timeout_s);
+		goto out;
+	}
+	if (r < 0) {
+		if (errno == EREMOTEIO)
+			log_call_error(&m, o->service);
+		else
+			log_warn("%s: CreateSession: %m; running without a logind session", o->service);
+		goto out;
+	}
+	/* A malformed reply is not believed: its fd (if any) is closed with the
+	 * connection, which ends a session logind may have made. */
+	if (session_reply_parse(&m, &reply, err, sizeof err) < 0 ||
+	    session_env_build(&reply, &req, env) < 0) {
+		log_warn("%s: logind's reply refused: %s; running without a session", o->service,
+			 err);
+		goto out;
+	}
+	keep_session_fd(&reply);
+	log_info("%s: session %s for uid %u%s%s", o->service, reply.id, (unsigned)o->uid,
+		 *reply.seat ? " on " : "", escape_text(reply.seat, shown, sizeof shown));
+	apply_env(env);
+out:
+	dbus_conn_close(&conn);
+}
+
+/* pam_systemd makes no session for systemd's per-user manager (user@.service,
+ * PAMName=systemd-user): logind itself asked for that unit, and a session of it would
+ * keep the user's sessions from ever ending. It only gets the runtime directory. */
+static void user_manager_env(const struct session_options *o)
+{
+	static char var[64];
+	struct stat st;
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=/run/user/%u", (unsigned)o->uid);
+	if (stat(var + 16, &st) == 0 && S_ISDIR(st.st_mode) && putenv(var) != 0)
+		log_warn("%s: %m", var);
+}
+
+int main(int argc, char **argv)
+{
+	static struct session_env env; /* putenv keeps pointers into it */
+	struct session_options o;
+	char err[512];
+
+	log_open("ember-session");
+	if (session_parse_args(argc, argv, &o, err, sizeof err) < 0) {
+		log_error("%s (see --help)", err);
+		return EXIT_USAGE;
+	}
+	if (o.help) {
+		usage();
+		return EXIT_OK;
+	}
+	if (o.version) {
+		print_version("ember-session");
+		return EXIT_OK;
+	}
+	if (o.report_fd >= 0 && fcntl(o.report_fd, F_GETFD) < 0) {
+		log_error("--report-fd %d: %m", o.report_fd);
+		return EXIT_USAGE;
+	}
+	if (set_loginuid(o.uid) < 0) {
+		int e = errno;
+		log_error("/proc/self/loginuid: cannot set uid %u: %s", (unsigned)o.uid, strerror(e));
+		refuse(EXIT_SYSTEM, o.report_fd, EXEC_SESSION_LOGINUID, e);
+	}
+	if (strcmp(o.service, SESSION_USER_MANAGER) == 0)
+		user_manager_env(&o);
+	else
+		create_session(&o, &env);
+	execve(o.rest[0], o.rest, environ);
+	{
+		int e = errno;
+		char shown[256];
+		log_error("execve(%s): %s", escape_text(o.rest[0], shown, sizeof shown), strerror(e));
+		refuse(EXIT_EXEC, o.report_fd, EXEC_SESSION_EXEC, e);
+	}
+}

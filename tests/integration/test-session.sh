@@ -1,0 +1,83 @@
+#!/bin/sh
+# ember-session(8) outside a booted system: bad command lines exit 100 and run nothing;
+# without a bus, and on a real dbus-daemon where no logind answers, the command runs
+# without a session (docs/services.md "Logind sessions"), with its own exit code and
+# no XDG_SESSION_ID. The session itself is checked on the Debian disk
+# (tests/qemu/test-distro.sh, distro-pam-session*).
+. "$(dirname "$0")/../lib.sh"
+S=$BIN/ember-session
+tmp=$(mktemp -d); trap 'kill $bus_pid 2>/dev/null; rm -rf "$tmp"' EXIT
+bus_pid=
+
+# ---- bad command lines: exit 100, the command never runs ----
+bad() { # NAME ARGS...: ember-session ARGS -- touch MARKER exits 100 without running it
+	name=$1; shift
+	rm -f "$tmp/ran"
+	out=$("$S" "$@" -- /bin/touch "$tmp/ran" 2>&1); rc=$?
+	if [ $rc = 100 ] && [ ! -e "$tmp/ran" ] && printf '%s' "$out" | grep -q '^ember-session: '; then
+		pass "session-bad-$name"
+	else
+		fail "session-bad-$name" "rc=$rc ran=$([ -e "$tmp/ran" ] && echo yes || echo no) out=$out"
+	fi
+}
+bad no-uid --service login
+bad no-service --uid 1000
+bad uid-not-a-number --uid x --service login
+bad uid-out-of-range --uid 4294967295 --service login
+bad service-a-path --uid 1000 --service ../../etc/shadow
+bad service-control-char --uid 1000 --service "$(printf 'lo\033gin')"
+bad tty-not-under-dev --uid 1000 --service login --tty /tmp/tty1
+bad tty-dotdot --uid 1000 --service login --tty /dev/../etc/passwd
+bad timeout-zero --uid 1000 --service login --timeout 0
+bad unknown-option --uid 1000 --service login --seat seat0
+bad report-fd-closed --uid 1000 --service login --report-fd 77
+rm -f "$tmp/ran"
+"$S" --uid 1000 --service login /bin/touch "$tmp/ran" >/dev/null 2>&1; rc=$?
+[ $rc = 100 ] && [ ! -e "$tmp/ran" ] && pass session-bad-no-dashes || fail session-bad-no-dashes "rc=$rc"
+"$S" --uid 1000 --service login -- touch "$tmp/ran" >/dev/null 2>&1; rc=$?
+[ $rc = 100 ] && [ ! -e "$tmp/ran" ] && pass session-bad-relative-command || fail session-bad-relative-command "rc=$rc"
+out=$("$S" --uid 1000 --service "$(printf 'x\033]0;evil')" -- /bin/true 2>&1)
+case $out in *"$(printf '\033')"*) fail session-bad-escaped "the message holds a raw escape" ;;
+	*) pass session-bad-escaped ;; esac
+
+# ---- no bus: the command runs, without a session ----
+out=$(DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/no-bus" "$S" --uid 65534 --service login -- \
+	/bin/sh -c 'echo "id=${XDG_SESSION_ID:-none}"; exit 7' 2>"$tmp/err"); rc=$?
+[ $rc = 7 ] && [ "$out" = id=none ] && grep -q 'no system bus.*running without a logind session' "$tmp/err" &&
+	pass session-no-bus-runs-without || fail session-no-bus-runs-without "rc=$rc out=$out err=$(cat "$tmp/err")"
+out=$("$S" --uid 65534 --service login --address "unix:path=$tmp/no-bus" -- /nonexistent/cmd 2>&1); rc=$?
+[ $rc = 127 ] && printf '%s' "$out" | grep -q 'execve(/nonexistent/cmd)' &&
+	pass session-exec-failure-127 || fail session-exec-failure-127 "rc=$rc out=$out"
+
+# ---- a real bus without logind: CreateSession is refused, the command runs ----
+if command -v dbus-daemon >/dev/null; then
+	cat >"$tmp/bus.conf" <<EOC
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <listen>unix:path=$tmp/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
+  </policy>
+</busconfig>
+EOC
+	dbus-daemon --config-file="$tmp/bus.conf" --nofork --nopidfile >"$tmp/bus.log" 2>&1 &
+	bus_pid=$!
+	i=0; while [ ! -S "$tmp/bus" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$("$S" --uid 65534 --service login --address "unix:path=$tmp/bus" --timeout 5 -- \
+		/bin/sh -c 'echo "id=${XDG_SESSION_ID:-none} rt=${XDG_RUNTIME_DIR:-none}"' 2>"$tmp/err"); rc=$?
+	[ $rc = 0 ] && [ "$out" = "id=none rt=none" ] &&
+		grep -q 'logind refused the session (org.freedesktop.DBus.Error.ServiceUnknown' "$tmp/err" &&
+		pass session-no-logind-runs-without || fail session-no-logind-runs-without "rc=$rc out=$out err=$(cat "$tmp/err")"
+	kill $bus_pid 2>/dev/null; wait $bus_pid 2>/dev/null; bus_pid=
+else
+	skip session-no-logind-runs-without "dbus-daemon missing"
+fi
+
+# ---- systemd's user manager gets no session (pam_systemd's rule), only its runtime dir ----
+out=$("$S" --uid 4000000 --service systemd-user --address "unix:path=$tmp/no-bus" -- \
+	/bin/sh -c 'echo "id=${XDG_SESSION_ID:-none}"' 2>&1); rc=$?
+[ $rc = 0 ] && [ "$out" = id=none ] && pass session-user-manager-no-call ||
+	fail session-user-manager-no-call "rc=$rc out=$out"
+finish
