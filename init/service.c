@@ -43,6 +43,7 @@ struct parser {
 	const struct service_diag *diag;
 	unsigned line;
 	enum section section;
+	unsigned long long memory_limit; /* MemoryLimit= of this file, ~0ULL: none */
 };
 
 /* ---- failure and diagnostics ---------------------------------------------------------- */
@@ -556,6 +557,29 @@ static int parse_bytes(struct parser *p, const struct key *k, const char *value)
 			       "expected bytes with an optional K, M, G or T suffix, a percentage "
 			       "or infinity");
 	return 0;
+}
+
+/* MemoryLimit=, cgroup v1's name: as systemd on cgroup2, it is applied as MemoryMax= when
+ * the unit sets neither MemoryMax= nor MemoryHigh= (see apply_memory_limit()). */
+static int parse_memory_limit(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long long v = ~0ULL;
+
+	if (*value && strchr(value, '%'))
+		return limit_from_percent(p, k, value, &p->memory_limit);
+	if (*value && parse_size(value, &v) < 0)
+		return invalid(p, k->name, value,
+			       "expected bytes with an optional K, M, G or T suffix, a percentage "
+			       "or infinity");
+	p->memory_limit = v;
+	return 0;
+}
+
+static void apply_memory_limit(const struct parser *p)
+{
+	if (p->memory_limit != ~0ULL && p->svc->memory_max == ~0ULL &&
+	    p->svc->memory_high == ~0ULL)
+		p->svc->memory_max = p->memory_limit;
 }
 
 static int parse_count(struct parser *p, const struct key *k, const char *value)
@@ -2205,6 +2229,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "AmbientCapabilities", parse_caps, F(cap_ambient), 0, 0, false },
 	{ SECTION_SERVICE, "CapabilityBoundingSet", parse_caps, F(cap_bounding), 0, 0, false },
 	{ SECTION_SERVICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryLimit", parse_memory_limit, 0, 0, 0, false },
 	{ SECTION_SERVICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
 	{ SECTION_SERVICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
 	{ SECTION_SERVICE, "OOMPolicy", parse_oom_policy, 0, 0, 0, false },
@@ -2778,13 +2803,15 @@ int service_init(struct service *svc, const char *name, const char *path)
 int service_parse_more(struct service *svc, const char *text, size_t len,
 		       const struct service_diag *diag)
 {
-	struct parser p = { .svc = svc, .diag = diag, .line = 0, .section = SECTION_NONE };
+	struct parser p = { .svc = svc, .diag = diag, .line = 0, .section = SECTION_NONE,
+			    .memory_limit = ~0ULL };
 
 	if (len > SERVICE_FILE_MAX)
 		service_fail(svc, diag, 0, "file is %zu bytes, more than the limit of %d", len,
 			     SERVICE_FILE_MAX);
 	else
 		parse_text(&p, text, len);
+	apply_memory_limit(&p);
 	return svc->failed ? -1 : 0;
 }
 
@@ -2812,13 +2839,15 @@ int service_add_name(struct service *svc, struct service_name_list *list, const 
 int service_parse(struct service *svc, const char *text, size_t len,
 		  const struct service_diag *diag)
 {
-	struct parser p = { .svc = svc, .diag = diag, .line = 0, .section = SECTION_NONE };
+	struct parser p = { .svc = svc, .diag = diag, .line = 0, .section = SECTION_NONE,
+			    .memory_limit = ~0ULL };
 
 	if (len > SERVICE_FILE_MAX)
 		service_fail(svc, diag, 0, "file is %zu bytes, more than the limit of %d", len,
 			     SERVICE_FILE_MAX);
 	else
 		parse_text(&p, text, len);
+	apply_memory_limit(&p);
 	if (!svc->failed)
 		validate(svc, diag);
 	return svc->failed ? -1 : 0;

@@ -98,7 +98,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("IODeviceLatencyTargetSec", E, NO_CGROUP_KNOB),
 	C("CPUShares", E, "old name of CPUWeight=, not read: " NO_CGROUP_KNOB),
 	C("StartupCPUShares", E, NO_CGROUP_KNOB),
-	C("MemoryLimit", E, "old name of MemoryMax=, not read: " NO_CGROUP_KNOB),
 	C("BlockIOWeight", E, "old name of IOWeight=, not read: " NO_CGROUP_KNOB),
 	C("StartupBlockIOWeight", E, NO_CGROUP_KNOB),
 	C("BlockIODeviceWeight", E, NO_CGROUP_KNOB),

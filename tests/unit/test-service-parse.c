@@ -342,6 +342,24 @@ static void cgroup_settings(void)
 	CHECK(svc.memory_max == ~0ULL && svc.tasks_max == ~0ULL && svc.cpu_weight == 0);
 }
 
+/* MemoryLimit= (freeradius.service): applied as MemoryMax= on cgroup2, as systemd does,
+ * unless the unit sets MemoryMax= or MemoryHigh= itself; bad values fail the unit. */
+static void memory_limit_old_name(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryLimit=2G\n") == 0);
+	CHECK(warnings == 0 && svc.memory_max == 2ULL << 30);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryLimit=2G\nMemoryMax=1G\n") == 0);
+	CHECK(svc.memory_max == 1ULL << 30);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryMax=1G\nMemoryLimit=2G\n") == 0);
+	CHECK(svc.memory_max == 1ULL << 30);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryHigh=1G\nMemoryLimit=2G\n") == 0);
+	CHECK(svc.memory_max == ~0ULL && svc.memory_high == 1ULL << 30);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryLimit=2G\nMemoryLimit=\n") == 0);
+	CHECK(svc.memory_max == ~0ULL);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryLimit=lots\n") < 0);
+	CHECK(svc.failed);
+}
+
 /* Percentages (MariaDB's TasksMax=99%): of the kernel's task limit and of the RAM. */
 static void cgroup_percentages(void)
 {
@@ -607,6 +625,7 @@ int main(void)
 	RUN(capabilities);
 	RUN(capability_table_matches_kernel_numbers);
 	RUN(cgroup_settings);
+	RUN(memory_limit_old_name);
 	RUN(cgroup_percentages);
 	RUN(output_targets);
 	RUN(syntax_comments_blanks_continuations);
