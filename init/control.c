@@ -236,13 +236,13 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 			   type_name(s->type));
 	if (s->kind == UNIT_TIMER) { /* timer units: what list-timers and status show */
 		char target[SERVICE_NAME_MAX];
-		ctl_record_add_str(w, "triggers", unit_timer_target(s, target, sizeof target));
+		ctl_record_add_str(w, "triggers", service_trigger_target(s, target, sizeof target));
 		ctl_record_add_int(w, "next_elapse_s", timer_unit_next_wall(u));
 		ctl_record_add_int(w, "last_elapse_s", timer_unit_last_wall(u));
 	}
 	if (s->kind == UNIT_PATH) { /* path units: what status shows */
 		char target[SERVICE_NAME_MAX];
-		ctl_record_add_str(w, "triggers", unit_path_target(s, target, sizeof target));
+		ctl_record_add_str(w, "triggers", service_trigger_target(s, target, sizeof target));
 	}
 	verbs_add_summary(w, u); /* emberctl verbs (issue 17) */
 }

@@ -845,9 +845,7 @@ static const char *triggered_name(const struct service *s, char *name, size_t si
 {
 	if (s->kind == UNIT_SOCKET)
 		return socket_unit_service(s, name, size);
-	if (s->kind == UNIT_PATH) /* path units */
-		return unit_path_target(s, name, size);
-	return unit_timer_target(s, name, size); /* timer units */
+	return service_trigger_target(s, name, size); /* timer and path units */
 }
 
 /* The unit a socket or timer unit starts, when it is loaded. */

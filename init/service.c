@@ -2880,6 +2880,55 @@ const char *service_key_at(size_t i, const char **section)
 
 /* ---- helpers for the supervisor -------------------------------------------------------- */
 
+const char *service_trigger_target(const struct service *svc, char *out, size_t size)
+{
+	strref unit = svc->kind == UNIT_TIMER ? svc->timer.unit : svc->path_unit.unit;
+	size_t stem = strlen(svc->name) - strlen(unit_kind_suffix(svc->kind));
+
+	if (svc->kind != UNIT_TIMER && svc->kind != UNIT_PATH)
+		return NULL;
+	if (unit)
+		str_copy(out, size, service_str(svc, unit));
+	else
+		snprintf(out, size, "%.*s", (int)stem, svc->name);
+	return out;
+}
+
+int service_trigger_unit_parse(struct service *svc, const struct service_diag *diag,
+			       unsigned line, const char *value, strref *unit)
+{
+	char name[SERVICE_NAME_MAX];
+	enum unit_kind kind;
+
+	if (!*value) {
+		*unit = 0;
+		return 0;
+	}
+	if (unit_name_canonical(value, name, sizeof name, &kind) < 0 || kind == svc->kind ||
+	    unit_name_is_template(name)) {
+		service_fail(svc, diag, line, "Unit=%.64s: expected the name of a unit to start "
+			     "(not a %s unit, not a template)", value,
+			     unit_kind_suffix(svc->kind) + 1);
+		return -1;
+	}
+	*unit = service_text_store(svc, name);
+	if (*unit)
+		return 0;
+	service_fail(svc, diag, line, "Unit=%.64s: too much text in this file", value);
+	return -1;
+}
+
+bool service_triggered(const struct service *all, size_t n, const char *name)
+{
+	char target[SERVICE_NAME_MAX];
+
+	for (size_t i = 0; i < n; i++)
+		if (!all[i].failed && service_trigger_target(&all[i], target, sizeof target) &&
+		    strcmp(target, name) == 0)
+			return true;
+	return false;
+}
+
 /* U3: conditions, then asserts; see service.h. */
 static bool group_holds(const struct service *svc, const struct condition_probe *probe,
 			bool assert, const struct service_condition **failed)

@@ -451,6 +451,15 @@ int service_validate(struct service *svc, const struct service_diag *diag);
 /* U1: add a canonical name to one of svc's lists (duplicates and itself are skipped).
  * 0, or -1 when the list or the text storage is full. */
 int service_add_name(struct service *svc, struct service_name_list *list, const char *name);
+/* Timer and path units: the unit one starts, canonical (Unit=, else the service named as
+ * the unit: "apt-daily" for apt-daily.timer); NULL for other kinds. */
+const char *service_trigger_target(const struct service *svc, char *out, size_t size);
+/* Unit= of a timer or path unit into *unit ("" clears it): 0, or -1 (svc failed with the
+ * reason) for a name that is invalid, a template or of svc's own kind. */
+int service_trigger_unit_parse(struct service *svc, const struct service_diag *diag,
+			       unsigned line, const char *value, strref *unit);
+/* Does a timer or path unit among all[0..n) start the unit called name? */
+bool service_triggered(const struct service *all, size_t n, const char *name);
 
 /* U1: forget the host facts specifiers use (%H %m %b ...): read again when next needed. */
 void service_forget_host(void);

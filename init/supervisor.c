@@ -204,8 +204,7 @@ static bool waits_for_socket(const struct unit *u, const struct service *all, si
 /* timer and path units: what a timer or path unit starts waits for it, unless pulled in. */
 static bool waits_for_timer(const struct unit *u, const struct service *all, size_t n)
 {
-	return !u->svc->pulled && (unit_timer_triggers(all, n, u->svc->name) ||
-				   unit_path_triggers(all, n, u->svc->name));
+	return !u->svc->pulled && service_triggered(all, n, u->svc->name);
 }
 
 static void unit_classify(struct unit *u, const struct service *all, size_t n)

@@ -186,7 +186,7 @@ static const struct unit *target_of(const struct unit *u)
 {
 	char name[SERVICE_NAME_MAX];
 
-	return supervisor_find(unit_path_target(u->svc, name, sizeof name));
+	return supervisor_find(service_trigger_target(u->svc, name, sizeof name));
 }
 
 static bool target_down(const struct unit *t)
@@ -220,7 +220,7 @@ static bool trigger(struct unit *u, const char *path, const char *what)
 
 	if (!within_limit(u))
 		return false;
-	unit_path_target(u->svc, name, sizeof name);
+	service_trigger_target(u->svc, name, sizeof name);
 	log_info("%s: %s %s, starting %s", u->svc->name, path, what, name);
 	if (supervisor_start(name, err, sizeof err) < 0)
 		log_warn("%s: %s", u->svc->name, err);
@@ -236,7 +236,7 @@ int path_unit_start(struct unit *u, char *err, size_t size)
 	char kind, path[SERVICE_PATH_MAX], name[SERVICE_NAME_MAX];
 
 	if (!t || t->state == UNIT_MASKED || t->state == UNIT_INVALID) {
-		unit_path_target(u->svc, name, sizeof name);
+		service_trigger_target(u->svc, name, sizeof name);
 		snprintf(err, size, "%s: %s, nothing to start", name,
 			 !t ? "not found" : unit_state_name(t->state));
 		return -1;

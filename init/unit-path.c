@@ -17,38 +17,6 @@ static int invalid(struct service *svc, const struct service_diag *diag, unsigne
 	return -1;
 }
 
-/* As systemd's path_simplify(): "//" and "/./" folded, no trailing "/"; a ".." component
- * is refused (systemd: "not normalized"). */
-static int normalize(const char *in, char *out, size_t size)
-{
-	size_t n = 0;
-
-	if (in[0] != '/')
-		return -1;
-	for (const char *p = in; *p;) {
-		size_t len;
-		while (*p == '/')
-			p++;
-		len = strcspn(p, "/");
-		if (len == 0)
-			break;
-		if (len == 2 && p[0] == '.' && p[1] == '.')
-			return -1;
-		if (!(len == 1 && p[0] == '.')) {
-			if (n + 1 + len + 1 > size)
-				return -1;
-			out[n++] = '/';
-			memcpy(out + n, p, len);
-			n += len;
-		}
-		p += len;
-	}
-	if (n == 0)
-		out[n++] = '/';
-	out[n] = '\0';
-	return 0;
-}
-
 static int parse_watch(struct service *svc, const struct service_diag *diag, unsigned line,
 		       const char *key, const char *value, char kind)
 {
@@ -60,7 +28,7 @@ static int parse_watch(struct service *svc, const struct service_diag *diag, uns
 		p->count = 0;
 		return 0;
 	}
-	if (normalize(value, path, sizeof path) < 0)
+	if (value[0] != '/' || unit_path_simplify(value, path, sizeof path) < 0)
 		return invalid(svc, diag, line, key, value, "expected an absolute path "
 			       "without \"..\"");
 	if (p->count >= PATH_WATCH_MAX)
@@ -73,25 +41,6 @@ static int parse_watch(struct service *svc, const struct service_diag *diag, uns
 		return invalid(svc, diag, line, key, value, "too much text in this file");
 	p->count++;
 	return 0;
-}
-
-static int parse_unit(struct service *svc, const struct service_diag *diag, unsigned line,
-		      const char *key, const char *value)
-{
-	char name[SERVICE_NAME_MAX];
-	enum unit_kind kind;
-
-	if (!*value) {
-		svc->path_unit.unit = 0;
-		return 0;
-	}
-	if (unit_name_canonical(value, name, sizeof name, &kind) < 0 || kind == UNIT_PATH ||
-	    unit_name_is_template(name))
-		return invalid(svc, diag, line, key, value, "expected the name of a unit to start "
-			       "(not a path unit, not a template)");
-	svc->path_unit.unit = service_text_store(svc, name);
-	return svc->path_unit.unit ? 0 : invalid(svc, diag, line, key, value,
-					    "too much text in this file");
 }
 
 static int parse_mode(struct service *svc, const struct service_diag *diag, unsigned line,
@@ -141,7 +90,7 @@ int unit_path_parse(struct service *svc, const struct service_diag *diag, unsign
 		if (strcmp(key, watches[i].key) == 0)
 			return parse_watch(svc, diag, line, key, value, watches[i].kind);
 	if (strcmp(key, "Unit") == 0)
-		return parse_unit(svc, diag, line, key, value);
+		return service_trigger_unit_parse(svc, diag, line, value, &svc->path_unit.unit);
 	if (strcmp(key, "DirectoryMode") == 0)
 		return parse_mode(svc, diag, line, key, value);
 	if (strcmp(key, "TriggerLimitIntervalSec") == 0)
@@ -157,30 +106,6 @@ int unit_path_parse(struct service *svc, const struct service_diag *diag, unsign
 }
 
 /* ---- whole-unit checks and implicit dependencies ------------------------------------ */
-
-const char *unit_path_target(const struct service *svc, char *out, size_t size)
-{
-	size_t stem = strlen(svc->name) - strlen(".path");
-
-	if (svc->kind != UNIT_PATH)
-		return NULL;
-	if (svc->path_unit.unit)
-		str_copy(out, size, service_str(svc, svc->path_unit.unit));
-	else
-		snprintf(out, size, "%.*s", (int)stem, svc->name);
-	return out;
-}
-
-bool unit_path_triggers(const struct service *all, size_t n, const char *name)
-{
-	char target[SERVICE_NAME_MAX];
-
-	for (size_t i = 0; i < n; i++)
-		if (all[i].kind == UNIT_PATH && !all[i].failed &&
-		    strcmp(unit_path_target(&all[i], target, sizeof target), name) == 0)
-			return true;
-	return false;
-}
 
 bool unit_path_entry(const struct service *svc, size_t i, char *kind, char *out, size_t size)
 {
@@ -210,7 +135,7 @@ void unit_path_validate(struct service *svc, const struct service_diag *diag)
 			     "PathChanged=, PathModified= or DirectoryNotEmpty=");
 		return;
 	}
-	unit_path_target(svc, target, sizeof target);
+	service_trigger_target(svc, target, sizeof target);
 	if (!unit_name_valid(target) || strcmp(target, svc->name) == 0) {
 		service_fail(svc, diag, 0, "no valid unit to start (Unit=)");
 		return;

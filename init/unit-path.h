@@ -43,10 +43,6 @@ int unit_path_parse(struct service *svc, const struct service_diag *diag, unsign
 /* Whole-unit checks (a Path*= entry, a valid unit to start) and the implicit
  * dependencies (Before= that unit). */
 void unit_path_validate(struct service *svc, const struct service_diag *diag);
-/* The unit a path unit starts, canonical. NULL for other kinds. */
-const char *unit_path_target(const struct service *svc, char *out, size_t size);
-/* Does a path unit among all[0..n) start the unit called name? */
-bool unit_path_triggers(const struct service *all, size_t n, const char *name);
 /* The i-th entry: its kind letter and its path into out; false past the last. */
 bool unit_path_entry(const struct service *svc, size_t i, char *kind, char *out, size_t size);
 

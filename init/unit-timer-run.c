@@ -150,7 +150,7 @@ static const struct unit *target_of(const struct unit *u)
 {
 	char name[SERVICE_NAME_MAX];
 
-	return supervisor_find(unit_timer_target(u->svc, name, sizeof name));
+	return supervisor_find(service_trigger_target(u->svc, name, sizeof name));
 }
 
 static long long latest(long long a, long long b)
@@ -259,7 +259,7 @@ static void compute(struct unit *u, long long now, bool wall)
 int timer_unit_start(struct unit *u, char *err, size_t size)
 {
 	char name[SERVICE_NAME_MAX];
-	const struct unit *t = supervisor_find(unit_timer_target(u->svc, name, sizeof name));
+	const struct unit *t = supervisor_find(service_trigger_target(u->svc, name, sizeof name));
 	long long now_wall = wall_ms() / 1000;
 
 	if (!t || t->state == UNIT_MASKED || t->state == UNIT_INVALID) {
@@ -280,7 +280,7 @@ static void elapse(struct unit *u, long long now)
 	char name[SERVICE_NAME_MAX], err[UNIT_ERROR_MAX];
 	long long wall = wall_ms() / 1000;
 
-	unit_timer_target(u->svc, name, sizeof name);
+	service_trigger_target(u->svc, name, sizeof name);
 	/* The wall clock may read a hair before the elapse the boot clock reached: the last
 	 * elapse is at least that one, so it is not found again. */
 	if (u->timer_next_wall >= 0 && u->timer_next_wall <= wall + 1)

@@ -98,25 +98,6 @@ static int parse_not_done(struct service *svc, const struct service_diag *diag, 
 	return 0;
 }
 
-static int parse_unit(struct service *svc, const struct service_diag *diag, unsigned line,
-		      const char *key, const char *value)
-{
-	char name[SERVICE_NAME_MAX];
-	enum unit_kind kind;
-
-	if (!*value) {
-		svc->timer.unit = 0;
-		return 0;
-	}
-	if (unit_name_canonical(value, name, sizeof name, &kind) < 0 || kind == UNIT_TIMER ||
-	    unit_name_is_template(name))
-		return invalid(svc, diag, line, key, value, "expected the name of a unit to start "
-			       "(not a timer, not a template)");
-	svc->timer.unit = service_text_store(svc, name);
-	return svc->timer.unit ? 0 : invalid(svc, diag, line, key, value,
-					     "too much text in this file");
-}
-
 static int parse_span_capped(struct service *svc, const struct service_diag *diag,
 			     unsigned line, const char *key, const char *value, uint32_t *out)
 {
@@ -144,7 +125,7 @@ int unit_timer_parse(struct service *svc, const struct service_diag *diag, unsig
 	if (strcmp(key, "OnCalendar") == 0)
 		return parse_calendar(svc, diag, line, key, value);
 	if (strcmp(key, "Unit") == 0)
-		return parse_unit(svc, diag, line, key, value);
+		return service_trigger_unit_parse(svc, diag, line, value, &svc->timer.unit);
 	if (strcmp(key, "Persistent") == 0)
 		return parse_flag(svc, diag, line, key, value, TIMER_PERSISTENT, false);
 	if (strcmp(key, "RemainAfterElapse") == 0)
@@ -170,30 +151,6 @@ int unit_timer_parse(struct service *svc, const struct service_diag *diag, unsig
 
 /* ---- whole-unit checks and implicit dependencies ------------------------------------ */
 
-const char *unit_timer_target(const struct service *svc, char *out, size_t size)
-{
-	size_t stem = strlen(svc->name) - strlen(".timer");
-
-	if (svc->kind != UNIT_TIMER)
-		return NULL;
-	if (svc->timer.unit)
-		str_copy(out, size, service_str(svc, svc->timer.unit));
-	else
-		snprintf(out, size, "%.*s", (int)stem, svc->name);
-	return out;
-}
-
-bool unit_timer_triggers(const struct service *all, size_t n, const char *name)
-{
-	char target[SERVICE_NAME_MAX];
-
-	for (size_t i = 0; i < n; i++)
-		if (all[i].kind == UNIT_TIMER && !all[i].failed &&
-		    strcmp(unit_timer_target(&all[i], target, sizeof target), name) == 0)
-			return true;
-	return false;
-}
-
 static void depend(struct service *svc, const struct service_diag *diag,
 		   struct service_name_list *list, const char *name)
 {
@@ -216,7 +173,7 @@ void unit_timer_validate(struct service *svc, const struct service_diag *diag)
 			     "OnBootSec=, OnStartupSec=, OnUnitActiveSec=, OnUnitInactiveSec=");
 		return;
 	}
-	unit_timer_target(svc, target, sizeof target);
+	service_trigger_target(svc, target, sizeof target);
 	if (!unit_name_valid(target) || strcmp(target, svc->name) == 0) {
 		service_fail(svc, diag, 0, "no valid unit to start (Unit=)");
 		return;

@@ -46,11 +46,7 @@ int unit_timer_parse(struct service *svc, const struct service_diag *diag, unsig
 /* Whole-unit checks: a trigger is set, the unit to start is a valid name; implicit
  * dependencies (Before= that unit; time-set/time-sync for calendar events). */
 void unit_timer_validate(struct service *svc, const struct service_diag *diag);
-/* The unit a timer starts, canonical ("apt-daily", "x.target"). NULL for other kinds. */
-const char *unit_timer_target(const struct service *svc, char *out, size_t size);
 
-/* Does a timer among all[0..n) start the unit called name? */
-bool unit_timer_triggers(const struct service *all, size_t n, const char *name);
 
 /* ---- run time (unit-timer-run.c, called by the supervisor) ---- */
 

@@ -257,13 +257,12 @@ int unit_name_unescape(const char *s, char *out, size_t size)
 	return done(&o);
 }
 
-int unit_name_path_escape(const char *path, char *out, size_t size)
+int unit_path_simplify(const char *path, char *out, size_t size)
 {
-	char simple[UNIT_NAME_MAX * 4];
 	size_t n = 0;
 
-	/* Collapse "//", drop "." components and the slashes at both ends; ".." is refused
-	 * as systemd-escape does. */
+	/* Collapse "//", drop "." components and a trailing slash; ".." is refused, as
+	 * systemd's path_simplify() with its "normalized" check. */
 	for (const char *p = path; *p;) {
 		size_t len;
 		while (*p == '/')
@@ -274,23 +273,35 @@ int unit_name_path_escape(const char *path, char *out, size_t size)
 		if (len == 2 && p[0] == '.' && p[1] == '.')
 			return -1;
 		if (!(len == 1 && p[0] == '.')) {
-			if (n + len + 2 > sizeof simple)
+			if (n + 1 + len + 1 > size)
 				return -1;
-			if (n)
-				simple[n++] = '/';
-			memcpy(simple + n, p, len);
+			out[n++] = '/';
+			memcpy(out + n, p, len);
 			n += len;
 		}
 		p += len;
 	}
-	simple[n] = '\0';
-	if (n == 0) {
+	if (n + 2 > size)
+		return -1;
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return 0;
+}
+
+int unit_name_path_escape(const char *path, char *out, size_t size)
+{
+	char simple[UNIT_NAME_MAX * 4];
+
+	if (unit_path_simplify(path, simple, sizeof simple) < 0)
+		return -1;
+	if (strcmp(simple, "/") == 0) {
 		if (size < 2)
 			return -1;
 		strcpy(out, "-");
 		return 0;
 	}
-	return unit_name_escape(simple, out, size);
+	return unit_name_escape(simple + 1, out, size);
 }
 
 int unit_name_path_unescape(const char *s, char *out, size_t size)

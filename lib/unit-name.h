@@ -52,6 +52,9 @@ int unit_name_instantiate(const char *template_name, const char *instance, char 
 int unit_name_escape(const char *s, char *out, size_t size);
 /* The reverse: '-' -> '/', \xNN -> the byte. -1 on a bad escape or a NUL byte. */
 int unit_name_unescape(const char *s, char *out, size_t size);
+/* path as systemd's path_simplify() leaves it, absolute: "//a/./b/" -> "/a/b", "" -> "/".
+ * -1 for a ".." component or when out is too small. */
+int unit_path_simplify(const char *path, char *out, size_t size);
 /* systemd-escape --path: slashes collapsed and trimmed, "/" itself is "-". */
 int unit_name_path_escape(const char *path, char *out, size_t size);
 /* The reverse, with the leading '/': "dev-ttyS0" -> "/dev/ttyS0". */

@@ -66,7 +66,7 @@ static void debian_ask_password_console(void)
 	CHECK(entry_is(0, PATH_DIR_NOT_EMPTY, "/run/systemd/ask-password"));
 	CHECK(!entry_is(1, PATH_DIR_NOT_EMPTY, "/run/systemd/ask-password"));
 	CHECK(svc.path_unit.flags == PATH_MAKE_DIRECTORY);
-	CHECK(strcmp(unit_path_target(&svc, target, sizeof target),
+	CHECK(strcmp(service_trigger_target(&svc, target, sizeof target),
 		     "systemd-ask-password-console") == 0);
 	CHECK(listed(&svc.before, "systemd-ask-password-console")); /* implicit */
 	CHECK(listed(&svc.before, "paths.target"));
@@ -81,7 +81,7 @@ static void cups_and_specifiers(void)
 			  "PathExists=/var/cache/cups/org.cups.cupsd\n\n"
 			  "[Install]\nWantedBy=multi-user.target\n") == 0);
 	CHECK(!svc.failed && warnings == 0 && entry_is(0, PATH_EXISTS, "/var/cache/cups/org.cups.cupsd"));
-	CHECK(strcmp(unit_path_target(&svc, target, sizeof target), "cups") == 0);
+	CHECK(strcmp(service_trigger_target(&svc, target, sizeof target), "cups") == 0);
 	/* %t expands, paths are tidied as systemd's path_simplify() does, Unit= is kept */
 	CHECK(parse_named("spool.path", "[Path]\nPathExistsGlob=//var/spool/./x/*.job/\n"
 			  "PathChanged=/etc/%n\nPathModified=/var/log/x.log\nUnit=x.target\n"
@@ -90,7 +90,7 @@ static void cups_and_specifiers(void)
 	CHECK(entry_is(0, PATH_EXISTS_GLOB, "/var/spool/x/*.job"));
 	CHECK(entry_is(1, PATH_CHANGED, "/etc/spool.path"));
 	CHECK(entry_is(2, PATH_MODIFIED, "/var/log/x.log"));
-	CHECK(strcmp(unit_path_target(&svc, target, sizeof target), "x.target") == 0);
+	CHECK(strcmp(service_trigger_target(&svc, target, sizeof target), "x.target") == 0);
 	CHECK(svc.path_unit.directory_mode == 0700 && svc.path_unit.limit_burst == 5 &&
 	      svc.path_unit.limit_interval_ms == 60000);
 	CHECK(svc.path_unit.flags == (PATH_LIMIT_BURST_SET | PATH_LIMIT_INTERVAL_SET));

@@ -58,7 +58,7 @@ static void debian_tmpfiles_clean(void)
 	CHECK(svc.timer.mono_base[1] == TIMER_ON_UNIT_ACTIVE &&
 	      svc.timer.mono_ms[1] == 86400000ULL);
 	CHECK(svc.timer.flags == TIMER_KEEP); /* RemainAfterElapse=yes, not persistent */
-	CHECK_STR(unit_timer_target(&svc, target, sizeof target), "systemd-tmpfiles-clean");
+	CHECK_STR(service_trigger_target(&svc, target, sizeof target), "systemd-tmpfiles-clean");
 	CHECK(listed(&svc.before, "systemd-tmpfiles-clean"));
 	/* no calendar event: no waiting for the clock */
 	CHECK(!listed(&svc.after, "time-set.target"));
@@ -76,7 +76,7 @@ static void chrony_dnssrv_instance(void)
 	CHECK(svc.timer.mono_base[1] == TIMER_ON_UNIT_INACTIVE &&
 	      svc.timer.mono_ms[1] == 3600000);
 	CHECK(svc.timer.random_delay_ms == 60000);
-	CHECK_STR(unit_timer_target(&svc, target, sizeof target), "chrony-dnssrv@pool.ntp.example");
+	CHECK_STR(service_trigger_target(&svc, target, sizeof target), "chrony-dnssrv@pool.ntp.example");
 }
 
 static void unit_key_and_flags(void)
@@ -87,13 +87,13 @@ static void unit_key_and_flags(void)
 			  "Persistent=yes\nRemainAfterElapse=no\nFixedRandomDelay=yes\n"
 			  "RandomizedDelaySec=12h\nAccuracySec=1h\n") == 0);
 	CHECK(!svc.failed && warnings == 0);
-	CHECK_STR(unit_timer_target(&svc, target, sizeof target), "backup.target");
+	CHECK_STR(service_trigger_target(&svc, target, sizeof target), "backup.target");
 	CHECK(svc.timer.flags == (TIMER_PERSISTENT | TIMER_FIXED_DELAY));
 	CHECK(svc.timer.random_delay_ms == 43200000);
 	CHECK(listed(&svc.before, "backup.target"));
 	/* "Unit=x" is the service x, as systemd reads it */
 	CHECK(parse_named("n.timer", "[Timer]\nOnActiveSec=1\nUnit=job.service\n") == 0);
-	CHECK_STR(unit_timer_target(&svc, target, sizeof target), "job");
+	CHECK_STR(service_trigger_target(&svc, target, sizeof target), "job");
 }
 
 static void empty_assignment_resets_triggers(void)
