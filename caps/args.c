@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "escape.h"
 #include "parse.h"
 #include "passwd.h"
@@ -50,13 +51,7 @@ struct cursor {
 
 static int usage_error(struct cursor *c, const char *opt, const char *value, const char *why)
 {
-	char a[128], b[256];
-	escape_text(opt, a, sizeof a);
-	if (value)
-		snprintf(c->err, c->err_size, "%s: %s: %s", a, escape_text(value, b, sizeof b), why);
-	else
-		snprintf(c->err, c->err_size, "%s: %s", a, why);
-	return -1;
+	return cli_option_error(c->err, c->err_size, opt, value, why);
 }
 
 static int parse_fd(struct cursor *c, const char *opt, const char *value, int *fd)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "exitcode.h"
 #include "log.h"
 
@@ -24,4 +25,17 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *name)
 	if (*i + 1 >= argc)
 		die(EXIT_USAGE, "%s needs a value (see --help)", name);
 	return argv[++*i];
+}
+
+int cli_option_error(char *err, size_t size, const char *opt, const char *value,
+		     const char *why)
+{
+	char a[128], b[256];
+
+	escape_text(opt, a, sizeof a);
+	if (value)
+		snprintf(err, size, "%s: %s: %s", a, escape_text(value, b, sizeof b), why);
+	else
+		snprintf(err, size, "%s: %s", a, why);
+	return -1;
 }

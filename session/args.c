@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "escape.h"
 #include "parse.h"
 #include "passwd.h"
@@ -17,14 +18,7 @@ struct cursor {
 
 static int usage_error(struct cursor *c, const char *opt, const char *value, const char *why)
 {
-	char a[64], b[256];
-
-	escape_text(opt, a, sizeof a);
-	if (value)
-		snprintf(c->err, c->err_size, "%s: %s: %s", a, escape_text(value, b, sizeof b), why);
-	else
-		snprintf(c->err, c->err_size, "%s: %s", a, why);
-	return -1;
+	return cli_option_error(c->err, c->err_size, opt, value, why);
 }
 
 /* "--name value" or "--name=value": 1 with *value set, 0 when argv[i] is not --name,
