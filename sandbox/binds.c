@@ -2,7 +2,10 @@
  *
  * A source is opened (O_PATH) before the sandbox mounts anything, so it is the file the
  * host has there even where PrivateDevices= or PrivateTmp= later put a fresh /dev or
- * /tmp over it; it is bound from /proc/self/fd. A missing destination is made as
+ * /tmp over it, and a detached copy of its mounts is taken then (open_tree(2)), so each
+ * keeps the access the host gave it whatever the read-only passes do to this
+ * namespace's tree; the copy is moved onto the destination (on kernels before 5.2 it is
+ * bound from /proc/self/fd). A missing destination is made as
  * systemd makes it (a directory, or an empty file for anything else), first on the real
  * file system while that is still writable, and again just before the bind if a fresh
  * tmpfs came over it. Binds come after the read-only passes, so each keeps the access it
@@ -13,8 +16,8 @@
  * A name is looked up once: the service's user may swap one in a directory it owns for
  * a symlink at any moment (to /, say). So paths are walked component by component,
  * following only root's symlinks, and every later step works on what was opened: the
- * bind onto the opened destination, its access on the new mount's root found again and
- * checked to be the source, ExecPaths= on a clone of the opened tree. See
+ * bind onto the opened destination (before Linux 5.2, its access on the new mount's root
+ * found again and checked to be the source), ExecPaths= on a clone of the opened tree. See
  * ember-sandbox(8). */
 #include "setup.h"
 
@@ -24,6 +27,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -75,7 +79,7 @@ int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_on
 		return -1;
 	it = &b->item[b->count];
 	*it = (struct sandbox_bind){ .optional = *s == '-', .recursive = true,
-				     .read_only = read_only, .fd = -1 };
+				     .read_only = read_only, .fd = -1, .tree = -1 };
 	s += it->optional;
 	dst = strchr(s, ':');
 	opts = dst ? strchr(dst + 1, ':') : NULL;
@@ -218,12 +222,34 @@ static int make_destination(const char *dst, bool directory, char name[static BI
 	return dir;
 }
 
+/* A copy of the source's mounts, taken before the read-only passes and never attached
+ * to this namespace's tree until it is moved onto its destination: every mount in it
+ * keeps the access the host gave it (a writable bind turns nothing writable that the
+ * host made read-only), and a read-only bind is made so before it is attached, with no
+ * name looked up again. ENOSYS (before Linux 5.2): the bind is made from the fd later. */
+static int detach_source(struct sandbox_bind *it)
+{
+	it->tree = (int)syscall(SYS_open_tree, it->fd, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
+				SB_AT_EMPTY_PATH | (it->recursive ? SB_AT_RECURSIVE : 0));
+	if (it->tree < 0)
+		return errno == ENOSYS ? 0 : -1;
+	if (!it->read_only ||
+	    sandbox_mount_attr(it->tree, "", SANDBOX_ATTR_RDONLY, 0, it->recursive) == 0)
+		return 0;
+	if (errno != ENOSYS)
+		return -1;
+	close(it->tree); /* 5.2 to 5.11: bound from the fd and remounted read-only after */
+	it->tree = -1;
+	return 0;
+}
+
 int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e)
 {
 	for (size_t i = 0; i < b->count; i++) {
 		struct sandbox_bind *it = &b->item[i];
 		char name[BIND_NAME_MAX];
 		struct stat st;
+		struct statvfs vfs;
 
 		it->fd = open(it->src, O_PATH | O_CLOEXEC);
 		if (it->fd < 0) {
@@ -231,6 +257,10 @@ int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e)
 				continue;
 			return failed(e, it->src);
 		}
+		/* as the host has it, before the read-only passes change this namespace's copy */
+		it->src_read_only = fstatvfs(it->fd, &vfs) == 0 && (vfs.f_flag & ST_RDONLY);
+		if (detach_source(it) < 0)
+			return failed(e, it->src);
 		/* made now, while the file system is still writable; again below if a fresh
 		 * tmpfs comes over it */
 		if (fstat(it->fd, &st) == 0) {
@@ -248,7 +278,8 @@ static const char *proc_fd(char path[static 32], int fd)
 	return path;
 }
 
-/* The source bound onto the opened destination, not onto a name. */
+/* The source bound onto the opened destination, not onto a name: the detached copy moved
+ * there, or (before Linux 5.2) a bind from the source's fd. */
 static int mount_onto(const struct sandbox_bind *it, int dir, const char *name)
 {
 	char src[32], dst[32];
@@ -256,11 +287,29 @@ static int mount_onto(const struct sandbox_bind *it, int dir, const char *name)
 
 	if (fd < 0)
 		return -1;
-	r = mount(proc_fd(src, it->fd), proc_fd(dst, fd), NULL, MS_BIND | (it->recursive ? MS_REC : 0), NULL);
+	if (it->tree >= 0)
+		r = (int)syscall(SYS_move_mount, it->tree, "", fd, "",
+				 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
+	else
+		r = mount(proc_fd(src, it->fd), proc_fd(dst, fd), NULL,
+			  MS_BIND | (it->recursive ? MS_REC : 0), NULL);
 	err = errno;
 	close(fd);
 	errno = err;
 	return r;
+}
+
+/* BindReadOnlyPaths=: read-only with everything below. BindPaths=: the top writable
+ * again (the read-only passes made this namespace's copy of the source read-only), unless
+ * the host had it read-only; what is mounted below keeps its own access, so a mount the
+ * host made read-only under the source stays so. */
+static int bind_access(const struct sandbox_bind *it, int fd)
+{
+	if (it->read_only)
+		return sandbox_mount_attr(fd, "", SANDBOX_ATTR_RDONLY, 0, it->recursive);
+	if (it->src_read_only)
+		return 0;
+	return sandbox_mount_attr(fd, "", 0, SANDBOX_ATTR_RDONLY, false);
 }
 
 /* The new mount's access, set through an fd of its root found again from the directory
@@ -281,11 +330,11 @@ static int set_access(const struct sandbox_bind *it, int dir, const char *name,
 		errno = ELOOP; /* something else came in its place */
 		return -1;
 	}
-	r = sandbox_mount_attr(fd, "", it->read_only ? SANDBOX_ATTR_RDONLY : 0,
-			       it->read_only ? 0 : SANDBOX_ATTR_RDONLY, it->recursive);
+	r = bind_access(it, fd);
 	if (r < 0 && errno == ENOSYS) /* before Linux 5.12: the top mount only */
 		r = mount(NULL, proc_fd(path, fd), NULL,
-			  MS_REMOUNT | MS_BIND | (it->read_only ? MS_RDONLY : 0), NULL);
+			  MS_REMOUNT | MS_BIND | (it->read_only || it->src_read_only ? MS_RDONLY : 0),
+			  NULL);
 	err = errno;
 	close(fd);
 	errno = err;
@@ -302,7 +351,8 @@ static int bind_one(const struct sandbox_bind *it, struct sandbox_error *e)
 	    (dir = make_destination(it->dst, S_ISDIR(src.st_mode), name)) < 0)
 		return failed(e, it->dst);
 	r = mount_onto(it, dir, name);
-	if (r == 0)
+	/* a detached copy already has its access, unless mount_setattr(2) was missing */
+	if (r == 0 && it->tree < 0)
 		r = set_access(it, dir, name, &src);
 	if (r < 0)
 		failed(e, it->dst);

@@ -23,11 +23,13 @@ struct sandbox_list {
 	struct sandbox_path item[SANDBOX_PATHS_MAX];
 };
 
-/* BindPaths=, BindReadOnlyPaths= (binds.c): fd is the source, opened with O_PATH. */
+/* BindPaths=, BindReadOnlyPaths= (binds.c): fd is the source, opened with O_PATH; tree
+ * a detached copy of its mounts as the host has them (open_tree(2)), -1 on kernels
+ * before 5.2; src_read_only: its mount was read-only on the host. */
 struct sandbox_bind {
 	const char *src, *dst;
-	bool optional, recursive, read_only;
-	int fd;
+	bool optional, recursive, read_only, src_read_only;
+	int fd, tree;
 };
 
 struct sandbox_binds {

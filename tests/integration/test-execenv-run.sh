@@ -36,6 +36,9 @@ ln -s /var/cache/victim2 /var/lib/evil2
 mkdir -p /var/lib/bindsrc/noexec /var/lib/bindsrc/okexec && echo bind-data >/var/lib/bindsrc/file
 cp /bin/true /var/lib/bindsrc/noexec/true && cp /bin/true /var/lib/bindsrc/okexec/true
 mkdir -m 0700 /var/cache/victim4 && mkdir /var/cache/userdir && chown nobody /var/cache/userdir
+mkdir -p /var/lib/bindsrc2/ro-sub /var/lib/bindsrc2/rw-sub
+mount -t tmpfs -o size=64k tmpfs /var/lib/bindsrc2/ro-sub && mount -o remount,bind,ro /var/lib/bindsrc2/ro-sub &&
+	mount -t tmpfs -o size=64k tmpfs /var/lib/bindsrc2/rw-sub || exit 1
 ln -s /var/cache/victim4 /var/cache/userdir/evil && chown -h nobody /var/cache/userdir/evil
 exec "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
 EOS
@@ -106,6 +109,20 @@ wait_state bindmissing failed permanent-failure && ok bind-missing-source-fails 
 
 # ---- hostile, ember-sandbox run directly: entries it refuses (exit 100), a missing source
 S="$BIN/ember-sandbox"
+# A writable bind under ProtectSystem=strict: the bind is writable, a mount the host made
+# read-only below its source stays read-only (it was made writable with the bind), one the
+# host left writable stays writable (as systemd: not caught by the read-only pass).
+"\$S" --protect-system=strict --bind=/var/lib/bindsrc2:/var/lib/bdst -- /bin/sh -c \
+	'touch /var/lib/bdst/top; touch /var/lib/bdst/ro-sub/x 2>/dev/null; touch /var/lib/bdst/rw-sub/y'
+[ -e /var/lib/bindsrc2/top ] && ok bind-writable-under-strict || bad bind-writable-under-strict "\$(ls /var/lib/bindsrc2)"
+[ ! -e /var/lib/bindsrc2/ro-sub/x ] && ok bind-keeps-host-read-only-submount || bad bind-keeps-host-read-only-submount "written below a read-only mount"
+[ -e /var/lib/bindsrc2/rw-sub/y ] && ok bind-keeps-host-writable-submount || bad bind-keeps-host-writable-submount "not written"
+"\$S" --bind-ro=/var/lib/bindsrc2:/var/lib/bdst -- /bin/sh -c 'touch /var/lib/bdst/rw-sub/z' 2>/dev/null
+[ ! -e /var/lib/bindsrc2/rw-sub/z ] && ok bind-ro-covers-submounts || bad bind-ro-covers-submounts "written below a read-only bind"
+O0="$HELPERS/no-syscall 428 429 442 --"
+\$O0 "\$S" --protect-system=strict --bind=/var/lib/bindsrc2:/var/lib/bdst2 -- /bin/sh -c \
+	'touch /var/lib/bdst2/old-top; touch /var/lib/bdst2/ro-sub/x2 2>/dev/null'
+[ -e /var/lib/bindsrc2/old-top ] && [ ! -e /var/lib/bindsrc2/ro-sub/x2 ] && ok old-kernel-bind-writable || bad old-kernel-bind-writable "\$(ls /var/lib/bindsrc2 /var/lib/bindsrc2/ro-sub | tr '\n' ' ')"
 for arg in --bind=relative:/var/lib/x --bind=/var/lib/bindsrc:relative \\
 	--bind-ro=/var/lib/../etc:/var/lib/x --bind=/var/lib/bindsrc:/var/lib/x/.. \\
 	--bind=/var/lib/bindsrc:/var/lib/x:rbind:more --bind=/var/lib/bindsrc::/var/lib/x \\
