@@ -452,13 +452,35 @@ static int set_exec(const struct sandbox_path *p, bool exec, struct sandbox_erro
 	return p->optional && errno == ENOENT ? 0 : failed(e, p->path);
 }
 
+static size_t depth(const char *path)
+{
+	size_t n = 0;
+
+	for (const char *p = path; *p; p++)
+		n += *p == '/' && p[1] && p[1] != '/';
+	return n;
+}
+
+/* As systemd orders them: the shallower path first, so a NoExecPaths= entry below an
+ * ExecPaths= one (/usr/local/bin below /usr) is noexec again; for the same depth
+ * NoExecPaths= first. */
 int sandbox_exec_paths(const struct sandbox_request *r, struct sandbox_error *e)
 {
+	struct exec_entry { const struct sandbox_path *p; bool exec; } all[2 * SANDBOX_PATHS_MAX];
+	size_t n = 0;
+
 	for (size_t i = 0; i < r->no_exec.count; i++)
-		if (set_exec(&r->no_exec.item[i], false, e) < 0)
-			return -1;
+		all[n].p = &r->no_exec.item[i], all[n++].exec = false;
 	for (size_t i = 0; i < r->exec.count; i++)
-		if (set_exec(&r->exec.item[i], true, e) < 0)
+		all[n].p = &r->exec.item[i], all[n++].exec = true;
+	for (size_t i = 1; i < n; i++) /* insertion sort: stable, at most 128 entries */
+		for (size_t j = i; j > 0 && depth(all[j - 1].p->path) > depth(all[j].p->path); j--) {
+			struct exec_entry t = all[j];
+			all[j] = all[j - 1];
+			all[j - 1] = t;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (set_exec(all[i].p, all[i].exec, e) < 0)
 			return -1;
 	return 0;
 }

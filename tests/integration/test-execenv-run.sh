@@ -146,6 +146,11 @@ chown -h nobody /var/cache/race/user/l /var/cache/race/planted/l
 rc=\$?
 [ \$rc = 1 ] && grep -q 'planted/l' $tmp/sb-out && ok exec-paths-planted-symlink-refused || bad exec-paths-planted-symlink-refused "exit \$rc: \$(cat $tmp/sb-out)"
 "\$S" --no-exec=/ --exec=/usr --exec=/lib -- /bin/true && ok exec-paths-root-symlink-followed || bad exec-paths-root-symlink-followed "exit \$?"
+# Deeper entries win, whichever list they are in (as systemd orders them): a NoExecPaths=
+# below an ExecPaths= (given in any order) is noexec again.
+"\$S" --no-exec=/var/lib/bindsrc/noexec --no-exec=/ --exec=/usr --exec=/var/lib/bindsrc -- \
+	/bin/sh -c '/var/lib/bindsrc/okexec/true && ! /var/lib/bindsrc/noexec/true 2>/dev/null' &&
+	ok exec-paths-nested-no-exec || bad exec-paths-nested-no-exec "exit \$?"
 # ReadWritePaths= on the same planted symlink: it made / writable under
 # ProtectSystem=strict (a bind of / onto /, then writable); now refused, nothing runs.
 "\$S" --protect-system=strict --read-write=/var/cache/race/planted/l -- \
