@@ -411,12 +411,12 @@ static int set_runtime_dir_aside(void *ctx, enum service_dir_kind kind, const ch
 	return 0;
 }
 
-void execenv_stopped(const struct service *s, bool restarting)
+void execenv_stopped(const struct service *s, bool restarting, uid_t dynamic_uid)
 {
 	static struct aside_fill aside;
 	enum service_preserve p = s->execenv.runtime_preserve;
 
-	execmore_stopped(s); /* exec keys (sandbox-more): credentials */
+	execmore_stopped(s, dynamic_uid); /* exec keys (sandbox-more): credentials, IPC */
 	if (!s->execenv.dirs[DIR_RUNTIME] || p == PRESERVE_YES ||
 	    (p == PRESERVE_RESTART && restarting))
 		return;

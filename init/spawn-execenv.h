@@ -38,7 +38,7 @@ void execenv_session(const struct service *s, struct exec_context *c, const char
 /* The service stopped: remove its RuntimeDirectory= entries unless preserved (restarting:
  * a restart follows, which RuntimeDirectoryPreserve=restart keeps them for). The removal
  * runs in a short-lived child, which PID 1 reaps as any orphan. */
-void execenv_stopped(const struct service *s, bool restarting);
+void execenv_stopped(const struct service *s, bool restarting, uid_t dynamic_uid);
 
 /* StandardOutput=journal+console and friends: a copy of the output on the console
  * (non-blocking: a slow console loses the copy, never stalls PID 1). */

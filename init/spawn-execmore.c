@@ -213,19 +213,11 @@ static void remove_ipc(const struct service *s)
 		remove_ipc_uid(pw.uid);
 }
 
-void execmore_remove_ipc_of(uid_t uid)
-{
-	if (uid != 0 && fork() == 0) { /* reading /proc/sysvipc must not hold PID 1 */
-		remove_ipc_uid(uid);
-		_exit(0);
-	}
-}
-
-void execmore_stopped(const struct service *s)
+void execmore_stopped(const struct service *s, uid_t dynamic_uid)
 {
 	static char aside[sizeof cred_dir];
 
-	if (!s->execmore.credentials && !s->execmore.remove_ipc)
+	if (!s->execmore.credentials && !s->execmore.remove_ipc && !dynamic_uid)
 		return;
 	aside[0] = '\0';
 	if (s->execmore.credentials) {
@@ -239,7 +231,9 @@ void execmore_stopped(const struct service *s)
 	if (fork() == 0) { /* removing must not hold PID 1 */
 		if (aside[0])
 			exec_dirs_remove("/run/credentials", aside);
-		if (s->execmore.remove_ipc)
+		if (dynamic_uid) /* reading /proc/sysvipc must not hold PID 1 either */
+			remove_ipc_uid(dynamic_uid);
+		else if (s->execmore.remove_ipc)
 			remove_ipc(s);
 		_exit(0);
 	}

@@ -22,8 +22,8 @@ int execmore_credentials(const struct service *s, struct exec_context *c, char *
 int execmore_env(const struct service *s, int (*add)(void *ctx, const char *assignment),
 		 void *ctx);
 
-/* The service stopped: its credentials directory goes (in a child), as on systemd. */
-void execmore_stopped(const struct service *s);
-/* RemoveIPC= for a dynamic user's id (DynamicUser=), in a child; never root's. */
-void execmore_remove_ipc_of(uid_t uid);
+/* The service stopped: its credentials directory goes and RemoveIPC= is done (in one
+ * child), as on systemd. dynamic_uid: the DynamicUser= id whose last holder this was
+ * (its IPC objects go instead of User='s), 0 none. */
+void execmore_stopped(const struct service *s, uid_t dynamic_uid);
 #endif

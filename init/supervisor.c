@@ -98,27 +98,26 @@ static void pull_in(struct unit *u);
 
 /* DynamicUser=: the id goes back; the last unit holding it takes its IPC objects along
  * (RemoveIPC=, implied), as nothing may outlive a dynamic user that could reach the next
- * holder of the id. */
-static void release_dynamic_user(struct unit *u)
+ * holder of the id. Returns that id (its IPC to remove), 0 when another unit holds it. */
+static uid_t release_dynamic_user(struct unit *u)
 {
 	unsigned id = u->dynamic_uid;
 
 	if (!id)
-		return;
+		return 0;
 	u->dynamic_uid = 0;
 	for (size_t i = 0; i < sv.count; i++)
 		if (sv.units[i].dynamic_uid == id && sv.units[i].state >= UNIT_STARTING &&
 		    sv.units[i].state <= UNIT_STOPPING)
-			return;
-	execmore_remove_ipc_of((uid_t)id);
+			return 0;
+	return (uid_t)id;
 }
 
 /* What a service leaves behind once all its processes are gone: its RuntimeDirectory=
  * (U5), its fd store (unit-runtime2) and, as systemd, its PIDFile=, out of date now. */
 static void leave_stopped(struct unit *u, bool restarting)
 {
-	release_dynamic_user(u);
-	execenv_stopped(u->svc, restarting);
+	execenv_stopped(u->svc, restarting, release_dynamic_user(u));
 	fdstore_unit_stopped(u->svc, restarting);
 	if (u->svc->pid_file)
 		svc_pidfile_remove(service_str(u->svc, u->svc->pid_file));
