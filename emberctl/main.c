@@ -40,9 +40,10 @@ enum {
 
 /* Verbs emberctl answers from other replies and files (emberctl verbs, issue 17). */
 enum client_verb { CV_NONE, CV_IS_ACTIVE, CV_IS_FAILED, CV_SHOW, CV_CAT, CV_DAEMON_RELOAD,
-	CV_LIST_TIMERS /* timer units */ };
+	CV_LIST_TIMERS /* timer units */, CV_LIST_PATHS /* path units */ };
 static const char *const client_verbs[] = {
 	"", "is-active", "is-failed", "show", "cat", "daemon-reload", "list-timers",
+	"list-paths",
 };
 
 struct options {
@@ -63,6 +64,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: emberctl [--json] list [--failed] [--state=STATE,...] [PATTERN...]\n"
 		"       emberctl [--json] list-timers\n"
+		"       emberctl [--json] list-paths\n"
 		"       emberctl [--json] status NAME\n"
 		"       emberctl start|stop|restart|reload NAME...\n"
 		"       emberctl reload | daemon-reload\n"
@@ -78,7 +80,8 @@ static void usage(FILE *f)
 		"       emberctl verify [--json] [--verbose] [--root=DIR] FILE|NAME...\n"
 		"       emberctl calendar [--iterations N] [--json] EVENT...\n"
 		"Talk to ember-init (PID 1) over its control socket (default %s).\n"
-		"  --json          JSON output (list, list-timers, status, analyze, verify)\n"
+		"  --json          JSON output (list, list-timers, list-paths, status, analyze,\n"
+		"                  verify)\n"
 		"  --socket PATH   another control socket (also $%s)\n"
 		"  --timeout SEC   give up when PID 1 has not answered within SEC seconds\n"
 		"                  (default %d; 0: wait forever; log -f waits for lines forever)\n"
@@ -285,7 +288,8 @@ static void check_options(const struct options *o, int verb, enum client_verb cv
 	bool status = cv == CV_NONE && verb == CTL_STATUS;
 	bool kill = cv == CV_NONE && verb == CTL_KILL;
 
-	if (o->json && !list && !status && !analyze && cv != CV_LIST_TIMERS)
+	if (o->json && !list && !status && !analyze && cv != CV_LIST_TIMERS &&
+	    cv != CV_LIST_PATHS)
 		die(EXIT_USAGE, "%s: --json is only for list, status and analyze", name);
 	if (o->follow && !log)
 		die(EXIT_USAGE, "%s: -f is only for log", name);
@@ -540,8 +544,8 @@ static void list_units(const struct options *o, struct reply *r, struct record_s
 /* systemctl's rule: 0 when at least one name is in a good state; else 4 when no name
  * has a unit file, else 3 (is-active) or 1 (is-failed). Without names, is-failed asks
  * whether the system is degraded (some unit failed). */
-/* timer units: systemctl list-timers */
-static int cmd_list_timers(struct options *o)
+/* timer units: systemctl list-timers; path units: list-paths */
+static int cmd_list_timers(struct options *o, bool paths)
 {
 	struct ctl_request req = request_for(CTL_LIST, NULL);
 	struct record_set set;
@@ -553,7 +557,11 @@ static int cmd_list_timers(struct options *o)
 		return status;
 	}
 	load(&r, &set);
-	if (o->json)
+	if (paths && o->json)
+		show_paths_json(stdout, &set);
+	else if (paths)
+		show_paths(stdout, &set);
+	else if (o->json)
 		show_timers_json(stdout, &set);
 	else
 		show_timers(stdout, &set, (long long)time(NULL));
@@ -826,7 +834,8 @@ static int run(struct options *o)
 		return cmd_is_state(o, cv == CV_IS_ACTIVE);
 	case CV_SHOW: check_names(o, 1, (size_t)-1); return cmd_show(o);
 	case CV_CAT: check_names(o, 1, (size_t)-1); return cmd_cat(o);
-	case CV_LIST_TIMERS: check_names(o, 0, 0); return cmd_list_timers(o);
+	case CV_LIST_TIMERS: check_names(o, 0, 0); return cmd_list_timers(o, false);
+	case CV_LIST_PATHS: check_names(o, 0, 0); return cmd_list_timers(o, true);
 	case CV_DAEMON_RELOAD: /* systemctl's name for reload without a name */
 		check_names(o, 0, 0);
 		return cmd_plain(o, CTL_RELOAD);

@@ -1,4 +1,4 @@
-/* emberctl list-timers and the timer lines of status; see timers.h. */
+/* emberctl list-timers, list-paths and the timer lines of status; see timers.h. */
 #include "timers.h"
 
 #include <string.h>
@@ -101,4 +101,72 @@ void show_timer_lines(FILE *f, const struct ctl_record *rec, long long now)
 	print_safe(f, rec_str(rec, "triggers"));
 	fputc('\n', f);
 	timer_line(f, "Last", rec_int(rec, "last_elapse_s"), now, false);
+}
+
+/* ---- path units: list-paths ---------------------------------------------------------- */
+
+static bool is_active_path(const struct ctl_record *rec)
+{
+	return strcmp(rec_str(rec, "type"), "path") == 0 &&
+	       strcmp(rec_str(rec, "state"), "ready") == 0;
+}
+
+static void pad(FILE *f, const char *s, size_t width)
+{
+	print_safe(f, s);
+	for (size_t w = safe_width(s); w < width; w++)
+		fputc(' ', f);
+}
+
+/* One row per entry of "paths" ("PathExists=/x\nPathChanged=/y"). */
+static size_t path_rows(FILE *f, const struct ctl_record *r)
+{
+	char line[512];
+	size_t rows = 0;
+
+	for (const char *p = rec_str(r, "paths"); *p; rows++) {
+		size_t len = strcspn(p, "\n");
+		char *eq;
+		snprintf(line, sizeof line, "%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+		if (!(eq = strchr(line, '=')))
+			continue;
+		*eq = '\0';
+		pad(f, eq + 1, 40);
+		fputc(' ', f);
+		pad(f, line, 18);
+		fputc(' ', f);
+		pad(f, rec_str(r, "name"), 29);
+		fputc(' ', f);
+		print_safe(f, rec_str(r, "triggers"));
+		fputc('\n', f);
+	}
+	return rows;
+}
+
+void show_paths(FILE *f, const struct record_set *set)
+{
+	size_t shown = 0;
+
+	fprintf(f, "%-40s %-18s %-29s %s\n", "PATH", "CONDITION", "UNIT", "ACTIVATES");
+	for (size_t i = 0; i < set->count; i++)
+		if (is_active_path(&set->rec[i]))
+			shown += path_rows(f, &set->rec[i]);
+	fprintf(f, "\n%zu path%s listed.\n", shown, shown == 1 ? "" : "s");
+}
+
+void show_paths_json(FILE *f, const struct record_set *set)
+{
+	bool first = true;
+
+	fputc('[', f);
+	for (size_t i = 0; i < set->count; i++) {
+		if (!is_active_path(&set->rec[i]))
+			continue;
+		if (!first)
+			fputc(',', f);
+		record_json(f, &set->rec[i]);
+		first = false;
+	}
+	fputs("]\n", f);
 }

@@ -14,4 +14,9 @@ void show_timers(FILE *f, const struct record_set *set, long long now);
 void show_timers_json(FILE *f, const struct record_set *set);
 /* status: "Trigger:", "Triggers:" and "Last:" for a timer's record, nothing for others. */
 void show_timer_lines(FILE *f, const struct ctl_record *rec, long long now);
+
+/* Path units: `list-paths` (systemctl's table: each watched path, its condition, the path
+ * unit, what it starts) of the active path units, and the same records as JSON. */
+void show_paths(FILE *f, const struct record_set *set);
+void show_paths_json(FILE *f, const struct record_set *set);
 #endif

@@ -214,6 +214,31 @@ static void add_names(struct ctl_writer *w, const char *key, const struct servic
 	ctl_record_add_str(w, key, buf);
 }
 
+/* path units: "PathExists=/x\nPathChanged=/y", the entries as systemctl names them. */
+static void add_path_entries(struct ctl_writer *w, const struct service *s)
+{
+	static const char kinds[] = { PATH_EXISTS, PATH_EXISTS_GLOB, PATH_CHANGED,
+				      PATH_MODIFIED, PATH_DIR_NOT_EMPTY };
+	static const char *const keys[] = { "PathExists", "PathExistsGlob", "PathChanged",
+					    "PathModified", "DirectoryNotEmpty" };
+	char buf[1024], path[SERVICE_PATH_MAX], kind;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; unit_path_entry(s, i, &kind, path, sizeof path); i++) {
+		const char *key = "?";
+		int n;
+		for (size_t k = 0; k < sizeof kinds; k++)
+			if (kinds[k] == kind)
+				key = keys[k];
+		n = snprintf(buf + len, sizeof buf - len, "%s%s=%s", len ? "\n" : "", key, path);
+		if (n < 0 || (size_t)n >= sizeof buf - len)
+			break;
+		len += (size_t)n;
+	}
+	ctl_record_add_str(w, "paths", buf);
+}
+
 static const char *type_name(enum service_type t)
 {
 	return t == SERVICE_ONESHOT ? "oneshot" : t == SERVICE_NOTIFY ? "notify"
@@ -240,9 +265,10 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 		ctl_record_add_int(w, "next_elapse_s", timer_unit_next_wall(u));
 		ctl_record_add_int(w, "last_elapse_s", timer_unit_last_wall(u));
 	}
-	if (s->kind == UNIT_PATH) { /* path units: what status shows */
+	if (s->kind == UNIT_PATH) { /* path units: what status and list-paths show */
 		char target[SERVICE_NAME_MAX];
 		ctl_record_add_str(w, "triggers", service_trigger_target(s, target, sizeof target));
+		add_path_entries(w, s);
 	}
 	verbs_add_summary(w, u); /* emberctl verbs (issue 17) */
 }

@@ -114,6 +114,12 @@ wait \$writer; wait_lines \$M/changed \$((c+1))
 [ "\$(lines \$M/long)" = 1 ] && ok long-started-once || bad long-started-once "\$(lines \$M/long) starts"
 "\$E" --json status long.path | grep -q '"sub_state":"running"' && ok status-running || bad status-running "\$("\$E" --json status long.path)"
 
+# ---- list-paths: every watched path of the active path units (spin and orphan failed)
+lp=\$("\$E" list-paths)
+echo "\$lp" | grep -Eq "^\$W/spool/\\*\\.job +PathExistsGlob +glob\\.path +glob\$" && ok list-paths-row || bad list-paths-row "\$lp"
+echo "\$lp" | grep -q "^7 paths listed\\.\$" && ok list-paths-active || bad list-paths-active "\$lp"
+"\$E" --json list-paths | grep -q '"name":"changed.path"[^}]*"paths":"PathChanged=[^"]*app.conf"' && ok list-paths-json || bad list-paths-json "\$("\$E" --json list-paths)"
+
 # ---- stop: nothing more
 "\$E" stop exists.path; expect path-stopped exists.path stopped
 : >\$W/flag; sleep 0.7
