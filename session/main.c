@@ -10,6 +10,7 @@
  * required there). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,19 +96,40 @@ static void log_call_error(const struct dbus_msg *m, const char *service)
 			 name, msg);
 }
 
-/* The reply's fd stays open across exec: the service holds the session. */
+/* What logind sends is the write end of the session's FIFO (O_WRONLY). Anything else
+ * (a file opened read-write, a directory, a socket) did not come from logind and must
+ * never reach the service, which runs as another user. */
+static bool session_fd_ok(int fd)
+{
+	struct stat st;
+	int fl = fcntl(fd, F_GETFL);
+
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && fl >= 0 &&
+	       (fl & O_ACCMODE) == O_WRONLY;
+}
+
+/* The reply's fd stays open across exec: the service holds the session. 1 kept, 0 none
+ * came (the session ends when logind sees the leader go), -1 it is not the session's
+ * fifo: the reply is not believed. */
 static int keep_session_fd(const struct session_reply *r)
 {
 	int fd = dbus_conn_take_fd(&conn, r->fd_index);
 
-	if (fd < 0 || fcntl(fd, F_SETFD, 0) < 0) {
+	if (fd < 0) {
 		log_warn("session %s: its fifo did not come with the reply: %m; the session "
 			 "ends when logind sees the leader go", r->id);
-		if (fd >= 0)
-			close(fd);
+		return 0;
+	}
+	if (!session_fd_ok(fd)) {
+		close(fd);
 		return -1;
 	}
-	return fd;
+	if (fcntl(fd, F_SETFD, 0) < 0) {
+		log_warn("session %s: its fifo: %m", r->id);
+		close(fd);
+		return 0;
+	}
+	return 1;
 }
 
 static void apply_env(const struct session_env *env)
@@ -163,7 +185,11 @@ static void create_session(const struct session_options *o, struct session_env *
 			 err);
 		goto out;
 	}
-	keep_session_fd(&reply);
+	if (keep_session_fd(&reply) < 0) {
+		log_warn("%s: the reply's fd is not a FIFO open for writing; reply refused, "
+			 "running without a session", o->service);
+		goto out;
+	}
 	log_info("%s: session %s for uid %u%s%s", o->service, reply.id, (unsigned)o->uid,
 		 *reply.seat ? " on " : "", escape_text(reply.seat, shown, sizeof shown));
 	apply_env(env);

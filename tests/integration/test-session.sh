@@ -49,6 +49,47 @@ out=$("$S" --uid 65534 --service login --address "unix:path=$tmp/no-bus" -- /non
 [ $rc = 127 ] && printf '%s' "$out" | grep -q 'execve(/nonexistent/cmd)' &&
 	pass session-exec-failure-127 || fail session-exec-failure-127 "rc=$rc out=$out"
 
+# ---- a fake org.freedesktop.login1 (tests/helpers/fake-logind.c): the fd it sends goes
+# to the service only when it is the write end of a FIFO; no other fd from the bus does ----
+fake_logind() { # MODE ARGS...: start it and wait until it owns the name
+	DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/bus" "$HELPERS/fake-logind" "$@" >"$tmp/fl.out" 2>&1 &
+	fl_pid=$!
+	i=0; while ! grep -q requested "$tmp/fl.out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+}
+probe_session() { # run exec-probe in a session; its output in $tmp/probe, in $fds
+	# the fds it got that it does not get without ember-session (the harness may pass some)
+	base=,$("$HELPERS/exec-probe" | sed -n 's/^fds=//p'),
+	"$S" --uid 65534 --service login --address "unix:path=$tmp/bus" --timeout 5 -- \
+		"$HELPERS/exec-probe" exec-probe >"$tmp/probe" 2>"$tmp/err"; prc=$?
+	fds=
+	for f in $(sed -n 's/^fds=//p' "$tmp/probe" | tr , ' '); do
+		case $base in *,$f,*) ;; *) fds="$fds${fds:+,}$f" ;; esac
+	done
+	return $prc
+}
+hostile_logind_tests() {
+	mkdir -p "$tmp/fl"; echo secret >"$tmp/root-file"
+	fake_logind fifo "$tmp/fl"
+	probe_session; rc=$?
+	[ $rc = 0 ] && grep -q '^env=XDG_SESSION_ID=c1$' "$tmp/probe" && [ -n "$fds" ] &&
+		[ "${fds#*,}" = "$fds" ] && pass session-fake-logind-fifo-kept ||
+		fail session-fake-logind-fifo-kept "rc=$rc new fds=$fds err=$(cat "$tmp/err")"
+	kill $fl_pid; wait $fl_pid 2>/dev/null; rm -f "$tmp/fl/session.fifo"
+
+	fake_logind file "$tmp/root-file"
+	probe_session; rc=$?
+	[ $rc = 0 ] && [ -z "$fds" ] && ! grep -q '^env=XDG_SESSION_ID' "$tmp/probe" &&
+		grep -q 'not a FIFO' "$tmp/err" && pass session-forged-fd-refused ||
+		fail session-forged-fd-refused "rc=$rc new fds=$fds err=$(cat "$tmp/err")"
+	kill $fl_pid; wait $fl_pid 2>/dev/null
+
+	fake_logind extra "$tmp/fl" "$tmp/root-file"
+	probe_session; rc=$?
+	[ $rc = 0 ] && [ -n "$fds" ] && [ "${fds#*,}" = "$fds" ] && pass session-extra-fds-closed ||
+		fail session-extra-fds-closed "rc=$rc new fds=$fds err=$(cat "$tmp/err")"
+	kill $fl_pid; wait $fl_pid 2>/dev/null; rm -f "$tmp/fl/session.fifo"
+}
+
 # ---- a real bus without logind: CreateSession is refused, the command runs ----
 if command -v dbus-daemon >/dev/null; then
 	cat >"$tmp/bus.conf" <<EOC
@@ -70,6 +111,7 @@ EOC
 	[ $rc = 0 ] && [ "$out" = "id=none rt=none" ] &&
 		grep -q 'logind refused the session (org.freedesktop.DBus.Error.ServiceUnknown' "$tmp/err" &&
 		pass session-no-logind-runs-without || fail session-no-logind-runs-without "rc=$rc out=$out err=$(cat "$tmp/err")"
+	hostile_logind_tests
 	kill $bus_pid 2>/dev/null; wait $bus_pid 2>/dev/null; bus_pid=
 else
 	skip session-no-logind-runs-without "dbus-daemon missing"

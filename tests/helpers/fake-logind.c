@@ -1,0 +1,107 @@
+/* Test helper: a hostile or honest org.freedesktop.login1 on a test bus, for
+ * tests/integration/test-session.sh. It owns the name and answers CreateSession with a
+ * well-formed "soshusub" reply whose fd (index 0) is chosen by MODE:
+ *   fake-logind fifo DIR       the write end of a FIFO made in DIR (what logind sends)
+ *   fake-logind file PATH      PATH opened read-write (a forged fd: must be refused)
+ *   fake-logind extra DIR PATH the FIFO, and PATH twice more (fds nobody asked for)
+ * Prints "requested" once the name is owned. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "dbus-client.h"
+
+static int fds[3], nfds;
+
+static void send_fds(int sock, const uint8_t *buf, size_t n)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof fds)];
+	} ctl;
+	struct iovec iov = { (void *)buf, n };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b,
+			     .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds) };
+	struct cmsghdr *h = CMSG_FIRSTHDR(&mh);
+
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+	memcpy(CMSG_DATA(h), fds, sizeof(int) * (size_t)nfds);
+	if (sendmsg(sock, &mh, 0) != (ssize_t)n)
+		exit(1);
+}
+
+static void answer(struct dbus_conn *c, const struct dbus_msg *m)
+{
+	uint8_t body_buf[512], buf[1024];
+	struct dbus_body b = { body_buf, 0, sizeof body_buf, false };
+	struct dbus_out o = { .type = DBUS_METHOD_RETURN, .serial = ++c->serial,
+			      .reply_serial = m->serial, .destination = m->sender,
+			      .signature = "soshusub", .body = &b, .unix_fds = (uint32_t)nfds };
+	size_t n;
+
+	dbus_put_string(&b, "c1");
+	dbus_put_string(&b, "/org/freedesktop/login1/session/c1");
+	dbus_put_string(&b, "/run/user/65534");
+	dbus_put_u32(&b, 0);     /* the fd's index */
+	dbus_put_u32(&b, 65534); /* original uid */
+	dbus_put_string(&b, "");
+	dbus_put_u32(&b, 0);
+	dbus_put_bool(&b, false);
+	n = dbus_msg_build(buf, sizeof buf, &o);
+	if (n == 0)
+		exit(1);
+	send_fds(c->fd, buf, n);
+}
+
+static int fifo_end(const char *dir)
+{
+	char path[512];
+	int rd;
+
+	snprintf(path, sizeof path, "%s/session.fifo", dir);
+	if (mkfifo(path, 0600) < 0 || (rd = open(path, O_RDONLY | O_NONBLOCK)) < 0)
+		exit(1);
+	(void)rd; /* kept open: the write end needs a reader */
+	return open(path, O_WRONLY | O_NONBLOCK);
+}
+
+int main(int argc, char **argv)
+{
+	static struct dbus_conn c;
+	struct dbus_msg m;
+	char err[256];
+	uint32_t serial;
+
+	if (argc < 3)
+		return 100;
+	if (strcmp(argv[1], "file") == 0)
+		fds[nfds++] = open(argv[2], O_RDWR);
+	else
+		fds[nfds++] = fifo_end(argv[2]);
+	if (strcmp(argv[1], "extra") == 0 && argc > 3) {
+		fds[nfds++] = open(argv[3], O_RDWR);
+		fds[nfds++] = open(argv[3], O_RDONLY);
+	}
+	for (int i = 0; i < nfds; i++)
+		if (fds[i] < 0)
+			return 111;
+	if (dbus_conn_open_fds(&c, NULL, dbus_now_ms() + 10000, err, sizeof err) < 0 ||
+	    dbus_conn_call(&c, "RequestName", "org.freedesktop.login1", true, 4, &serial) < 0 ||
+	    dbus_conn_wait_reply(&c, serial, &m, dbus_now_ms() + 10000) <= 0) {
+		fprintf(stderr, "fake-logind: cannot own org.freedesktop.login1\n");
+		return 111;
+	}
+	printf("requested\n");
+	fflush(stdout);
+	while (dbus_conn_read(&c, &m, -1) > 0)
+		if (m.type == DBUS_METHOD_CALL && m.member && strcmp(m.member, "CreateSession") == 0)
+			answer(&c, &m);
+	return 0;
+}
