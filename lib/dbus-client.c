@@ -220,7 +220,7 @@ static int open_conn(struct dbus_conn *c, const char *address, bool want_fds,
 		errno = EPROTO;
 		return -1;
 	}
-	r = dbus_conn_wait_reply(c, serial, &m, deadline_ms);
+	r = dbus_conn_wait_reply_from(c, serial, DBUS_DRIVER, &m, deadline_ms);
 	if (r <= 0) {
 		if (r == 0)
 			snprintf(err, errlen, "Hello: no answer before the deadline");
@@ -391,8 +391,8 @@ int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_m
 	}
 }
 
-int dbus_conn_wait_reply(struct dbus_conn *c, uint32_t serial, struct dbus_msg *m,
-			 long long deadline_ms)
+int dbus_conn_wait_reply_from(struct dbus_conn *c, uint32_t serial, const char *sender,
+			      struct dbus_msg *m, long long deadline_ms)
 {
 	for (;;) {
 		int r = dbus_conn_read(c, m, deadline_ms);
@@ -400,10 +400,20 @@ int dbus_conn_wait_reply(struct dbus_conn *c, uint32_t serial, struct dbus_msg *
 			return r;
 		if ((m->type != DBUS_METHOD_RETURN && m->type != DBUS_ERROR) || m->reply_serial != serial)
 			continue;
+		/* Any peer may send a return with our serial (a bus that lets unrequested
+		 * replies through): only the one asked may answer. */
+		if (sender && (!m->sender || strcmp(m->sender, sender) != 0))
+			continue;
 		if (m->type == DBUS_ERROR) {
 			errno = EREMOTEIO;
 			return -1;
 		}
 		return 1;
 	}
+}
+
+int dbus_conn_wait_reply(struct dbus_conn *c, uint32_t serial, struct dbus_msg *m,
+			 long long deadline_ms)
+{
+	return dbus_conn_wait_reply_from(c, serial, NULL, m, deadline_ms);
 }

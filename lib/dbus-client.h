@@ -65,5 +65,12 @@ int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_m
 int dbus_conn_wait_reply(struct dbus_conn *c, uint32_t serial, struct dbus_msg *m,
 			 long long deadline_ms);
 
+/* The same, and only from sender (a unique name, or DBUS_DRIVER for the bus's own
+ * replies; the bus sets every message's sender, so it cannot be forged): a reply with
+ * the serial from anyone else is skipped. */
+#define DBUS_DRIVER "org.freedesktop.DBus"
+int dbus_conn_wait_reply_from(struct dbus_conn *c, uint32_t serial, const char *sender,
+			      struct dbus_msg *m, long long deadline_ms);
+
 long long dbus_now_ms(void); /* CLOCK_MONOTONIC */
 #endif

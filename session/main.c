@@ -139,6 +139,43 @@ static void apply_env(const struct session_env *env)
 			log_warn("%.64s: %m", env->vars[i]);
 }
 
+#define LOGIND_NAME "org.freedesktop.login1"
+
+/* A call to the bus driver about logind's name, and its answer (only the driver's). */
+static int driver_call(const char *member, bool with_u32, struct dbus_msg *m,
+		       long long deadline)
+{
+	uint32_t serial;
+	int r;
+
+	if (dbus_conn_call(&conn, member, LOGIND_NAME, with_u32, 0, &serial) < 0)
+		return -1;
+	r = dbus_conn_wait_reply_from(&conn, serial, DBUS_DRIVER, m, deadline);
+	if (r == 0)
+		errno = ETIMEDOUT;
+	return r > 0 ? 0 : -1;
+}
+
+/* logind's unique name (started by the bus when it is not running yet, as the call to
+ * the well-known name would): only a reply from it is logind's, whoever else sends
+ * one with the serial. 0, or -1 with m the error (errno EREMOTEIO) or errno set. */
+static int logind_owner(char *owner, size_t size, struct dbus_msg *m, long long deadline)
+{
+	const char *name;
+
+	if (driver_call("GetNameOwner", false, m, deadline) < 0) {
+		if (errno != EREMOTEIO || driver_call("StartServiceByName", true, m, deadline) < 0 ||
+		    driver_call("GetNameOwner", false, m, deadline) < 0)
+			return -1;
+	}
+	if (dbus_body_strings(m, &name, 1) < 0 || name[0] != ':' || strlen(name) >= size) {
+		errno = EBADMSG;
+		return -1;
+	}
+	strcpy(owner, name);
+	return 0;
+}
+
 static void create_session(const struct session_options *o, struct session_env *env)
 {
 	struct session_request req;
@@ -146,7 +183,7 @@ static void create_session(const struct session_options *o, struct session_env *
 	struct dbus_msg m;
 	uint8_t call[4096];
 	long long deadline = dbus_now_ms() + (long long)o->timeout_s * 1000;
-	char err[256], shown[300];
+	char err[256], shown[300], owner[256];
 	uint32_t serial;
 	size_t n;
 	int r;
@@ -157,6 +194,14 @@ static void create_session(const struct session_options *o, struct session_env *
 			 escape_text(err, shown, sizeof shown));
 		return;
 	}
+	if (logind_owner(owner, sizeof owner, &m, deadline) < 0) {
+		if (errno == EREMOTEIO)
+			log_call_error(&m, o->service);
+		else
+			log_warn("%s: no logind on the bus: %m; running without a logind session",
+				 o->service);
+		goto out;
+	}
 	n = session_call_build(&req, ++conn.serial, call, sizeof call);
 	serial = conn.serial;
 	if (n == 0 || io_write_all(conn.fd, call, n) < 0) {
@@ -164,7 +209,7 @@ static void create_session(const struct session_options *o, struct session_env *
 			 o->service);
 		goto out;
 	}
-	r = dbus_conn_wait_reply(&conn, serial, &m, deadline);
+	r = dbus_conn_wait_reply_from(&conn, serial, owner, &m, deadline);
 	if (r == 0) {
 		log_warn("%s: logind did not answer within %lu s; running without a session",
 			 o->service, o->timeout_s);

@@ -4,7 +4,12 @@
  *   fake-logind fifo DIR       the write end of a FIFO made in DIR (what logind sends)
  *   fake-logind file PATH      PATH opened read-write (a forged fd: must be refused)
  *   fake-logind extra DIR PATH the FIFO, and PATH twice more (fds nobody asked for)
- * Prints "requested" once the name is owned. */
+ *   fake-logind forge DIR      a peer that does NOT own the name: to each new client
+ *                              (NameOwnerChanged) it sends, unasked, a return with
+ *                              that FIFO for each of the serials a client's first
+ *                              calls get (2..4), as if it were logind (the bus must let
+ *                              unrequested replies through)
+ * Prints "requested" once the name is owned (forge: once the match is in place). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,12 +42,12 @@ static void send_fds(int sock, const uint8_t *buf, size_t n)
 		exit(1);
 }
 
-static void answer(struct dbus_conn *c, const struct dbus_msg *m)
+static void answer_to(struct dbus_conn *c, uint32_t reply_serial, const char *to)
 {
 	uint8_t body_buf[512], buf[1024];
 	struct dbus_body b = { body_buf, 0, sizeof body_buf, false };
 	struct dbus_out o = { .type = DBUS_METHOD_RETURN, .serial = ++c->serial,
-			      .reply_serial = m->serial, .destination = m->sender,
+			      .reply_serial = reply_serial, .destination = to,
 			      .signature = "soshusub", .body = &b, .unix_fds = (uint32_t)nfds };
 	size_t n;
 
@@ -58,6 +63,26 @@ static void answer(struct dbus_conn *c, const struct dbus_msg *m)
 	if (n == 0)
 		exit(1);
 	send_fds(c->fd, buf, n);
+}
+
+static void answer(struct dbus_conn *c, const struct dbus_msg *m)
+{
+	answer_to(c, m->serial, m->sender);
+}
+
+/* NameOwnerChanged (name, old, new) for a unique name that just came: forge. */
+static void forge(struct dbus_conn *c, const struct dbus_msg *m)
+{
+	const char *a[3];
+	char to[256];
+
+	if (!m->member || strcmp(m->member, "NameOwnerChanged") != 0 ||
+	    dbus_body_strings(m, a, 3) < 0 || a[0][0] != ':' || !*a[2] ||
+	    strlen(a[0]) >= sizeof to)
+		return;
+	strcpy(to, a[0]);
+	for (uint32_t serial = 2; serial <= 4; serial++)
+		answer_to(c, serial, to);
 }
 
 static int fifo_end(const char *dir)
@@ -78,6 +103,7 @@ int main(int argc, char **argv)
 	struct dbus_msg m;
 	char err[256];
 	uint32_t serial;
+	int r;
 
 	if (argc < 3)
 		return 100;
@@ -92,16 +118,24 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nfds; i++)
 		if (fds[i] < 0)
 			return 111;
-	if (dbus_conn_open_fds(&c, NULL, dbus_now_ms() + 10000, err, sizeof err) < 0 ||
-	    dbus_conn_call(&c, "RequestName", "org.freedesktop.login1", true, 4, &serial) < 0 ||
-	    dbus_conn_wait_reply(&c, serial, &m, dbus_now_ms() + 10000) <= 0) {
-		fprintf(stderr, "fake-logind: cannot own org.freedesktop.login1\n");
+	if (dbus_conn_open_fds(&c, NULL, dbus_now_ms() + 10000, err, sizeof err) < 0)
+		return 111;
+	if (strcmp(argv[1], "forge") == 0)
+		r = dbus_conn_call(&c, "AddMatch", "type='signal',member='NameOwnerChanged'",
+				   false, 0, &serial);
+	else
+		r = dbus_conn_call(&c, "RequestName", "org.freedesktop.login1", true, 4, &serial);
+	if (r < 0 || dbus_conn_wait_reply(&c, serial, &m, dbus_now_ms() + 10000) <= 0) {
+		fprintf(stderr, "fake-logind: cannot own org.freedesktop.login1 (or AddMatch)\n");
 		return 111;
 	}
 	printf("requested\n");
 	fflush(stdout);
-	while (dbus_conn_read(&c, &m, -1) > 0)
+	while (dbus_conn_read(&c, &m, -1) > 0) {
+		if (m.type == DBUS_SIGNAL && strcmp(argv[1], "forge") == 0)
+			forge(&c, &m);
 		if (m.type == DBUS_METHOD_CALL && m.member && strcmp(m.member, "CreateSession") == 0)
 			answer(&c, &m);
+	}
 	return 0;
 }

@@ -89,6 +89,39 @@ hostile_logind_tests() {
 		fail session-extra-fds-closed "rc=$rc new fds=$fds err=$(cat "$tmp/err")"
 	kill $fl_pid; wait $fl_pid 2>/dev/null; rm -f "$tmp/fl/session.fifo"
 }
+# A peer that is not logind sends replies nobody asked for to each new client, for the
+# serials its first calls get, while the name's owner stays silent. On BUS (a config file), ember-session must not take it: no session, the command
+# runs after the timeout.
+forged_reply_test() { # NAME CONFIG
+	bus_up "$2"
+	DBUS_SYSTEM_BUS_ADDRESS="unix:path=$tmp/bus" "$HELPERS/bus-name-owner" \
+		org.freedesktop.login1 >"$tmp/owner.out" 2>&1 &
+	owner_pid=$!
+	mkdir -p "$tmp/fl"; rm -f "$tmp/fl/session.fifo"
+	fake_logind forge "$tmp/fl"
+	i=0; while ! grep -q requested "$tmp/owner.out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	out=$("$S" --uid 65534 --service login --address "unix:path=$tmp/bus" --timeout 2 -- \
+		/bin/sh -c 'echo "id=${XDG_SESSION_ID:-none}"' 2>"$tmp/err"); rc=$?
+	[ $rc = 0 ] && [ "$out" = id=none ] && pass "$1" ||
+		fail "$1" "rc=$rc out=$out err=$(cat "$tmp/err") forger=$(cat "$tmp/fl.out")"
+	kill $fl_pid $owner_pid; wait $fl_pid $owner_pid 2>/dev/null
+	kill $bus_pid; wait $bus_pid 2>/dev/null; bus_pid=
+}
+bus_up() { # POLICY: a dbus-daemon on $tmp/bus with that default policy
+	rm -f "$tmp/bus"
+	cat >"$tmp/bus.conf" <<EOC
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <listen>unix:path=$tmp/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">$1</policy>
+</busconfig>
+EOC
+	dbus-daemon --config-file="$tmp/bus.conf" --nofork --nopidfile >"$tmp/bus.log" 2>&1 &
+	bus_pid=$!
+	i=0; while [ ! -S "$tmp/bus" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+}
 
 # ---- a real bus without logind: CreateSession is refused, the command runs ----
 if command -v dbus-daemon >/dev/null; then
@@ -113,6 +146,12 @@ EOC
 		pass session-no-logind-runs-without || fail session-no-logind-runs-without "rc=$rc out=$out err=$(cat "$tmp/err")"
 	hostile_logind_tests
 	kill $bus_pid 2>/dev/null; wait $bus_pid 2>/dev/null; bus_pid=
+	# dbus-daemon's own guard: an <allow> passes only requested replies by default
+	open='<allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>'
+	forged_reply_test session-forged-reply-bus-drops "$open"
+	# a bus that lets them through: ember-session itself checks the sender
+	forged_reply_test session-forged-reply-sender-checked \
+		"$open<allow send_requested_reply=\"false\" send_destination=\"*\"/><allow receive_requested_reply=\"false\" receive_sender=\"*\"/>"
 else
 	skip session-no-logind-runs-without "dbus-daemon missing"
 fi
