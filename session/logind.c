@@ -104,9 +104,20 @@ static bool seat_ok(const char *s)
 			  strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == n);
 }
 
+/* An absolute path of printable bytes (it goes into the service's environment as is),
+ * with no ".." component. */
 static bool runtime_ok(const char *s)
 {
-	return *s == '\0' || (s[0] == '/' && strlen(s) < 512 && !strstr(s, "/../"));
+	size_t n = strlen(s);
+
+	if (n == 0)
+		return true;
+	if (s[0] != '/' || n >= 512 || strstr(s, "/../") || (n >= 3 && strcmp(s + n - 3, "/..") == 0))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f)
+			return false;
+	return true;
 }
 
 int session_reply_parse(const struct dbus_msg *m, struct session_reply *r, char *err,
@@ -125,7 +136,7 @@ int session_reply_parse(const struct dbus_msg *m, struct session_reply *r, char 
 	if (!id_ok(r->id))
 		snprintf(err, err_size, "the session id is not letters and digits");
 	else if (!runtime_ok(r->runtime_path))
-		snprintf(err, err_size, "the runtime directory is not an absolute path");
+		snprintf(err, err_size, "the runtime directory is not an absolute path of printable bytes");
 	else if (!seat_ok(r->seat))
 		snprintf(err, err_size, "the seat is not a seat name");
 	else if (r->vtnr > VTNR_MAX)

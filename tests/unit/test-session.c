@@ -211,6 +211,13 @@ static void reply_is_checked(void)
 	CHECK(parse_reply(buf, n, &r) == -1);
 	n = reply(buf, sizeof buf, "1", "run/user", 0, 1000, "seat0", 7, 1, "soshusub");
 	CHECK(parse_reply(buf, n, &r) == -1);
+	/* a runtime directory with control bytes, or one that climbs out ("/.." last) */
+	n = reply(buf, sizeof buf, "1", "/run/user/1000\nX=y", 0, 1000, "seat0", 7, 1, "soshusub");
+	CHECK(parse_reply(buf, n, &r) == -1);
+	n = reply(buf, sizeof buf, "1", "/run/user/\033]0;x", 0, 1000, "seat0", 7, 1, "soshusub");
+	CHECK(parse_reply(buf, n, &r) == -1);
+	n = reply(buf, sizeof buf, "1", "/run/user/..", 0, 1000, "seat0", 7, 1, "soshusub");
+	CHECK(parse_reply(buf, n, &r) == -1);
 	n = reply(buf, sizeof buf, "1", "/run/user/1000", 0, 1000, "seat0\nX", 7, 1, "soshusub");
 	CHECK(parse_reply(buf, n, &r) == -1);
 	n = reply(buf, sizeof buf, "1", "/run/user/1000", 0, 1000, "seat0", 64, 1, "soshusub");
