@@ -24,6 +24,7 @@
 #include "exec-context.h"
 #include "exitcode.h"
 #include "log.h"
+#include "parse.h"
 #include "session.h"
 
 enum { EXIT_EXEC = 127 }; /* the next link could not be executed */
@@ -56,8 +57,24 @@ static _Noreturn void refuse(int code, int report_fd, int op, int err)
 	exit(code);
 }
 
+/* The login uid this process has now; -1 when unset (or unreadable). */
+static long long current_loginuid(void)
+{
+	char buf[16] = "";
+	unsigned long v;
+
+	if (io_read_file("/proc/self/loginuid", buf, sizeof buf) < 0)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	if (parse_ulong(buf, 0, 4294967294UL, &v) < 0)
+		return -1; /* 4294967295: unset */
+	return (long long)v;
+}
+
 /* pam_loginuid: the audit subsystem's login uid. Without audit the file is missing or
- * refuses the write (EPERM, in a container too): that is no failure. */
+ * refuses the write (EPERM, in a container too): that is no failure while the login uid
+ * is unset or already uid; one set for another user (immutable, or no
+ * CAP_AUDIT_CONTROL) would log the service's acts as that user's: refused. */
 static int set_loginuid(uid_t uid)
 {
 	char buf[16];
@@ -75,8 +92,13 @@ static int set_loginuid(uid_t uid)
 		return 0;
 	if (w >= 0)
 		e = EIO;
+	if (e == EPERM) {
+		long long now = current_loginuid();
+		if (now < 0 || now == (long long)uid)
+			return 0;
+	}
 	errno = e;
-	return e == EPERM ? 0 : -1;
+	return -1;
 }
 
 /* logind's error: its name and message, escaped (they come from the bus). */

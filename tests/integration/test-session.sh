@@ -156,6 +156,25 @@ else
 	skip session-no-logind-runs-without "dbus-daemon missing"
 fi
 
+# ---- a login uid already set for another user, and no right to change it: refused ----
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] && [ -w /proc/self/loginuid ] &&
+	sh -c 'echo 65534 >/proc/self/loginuid' 2>/dev/null; then
+	lu() { # UID: ember-session for UID in a process whose login uid is 65534, immutable to it
+		sh -c 'echo 65534 >/proc/self/loginuid; exec setpriv --bounding-set -audit_control "$@"' sh \
+			"$S" --uid "$1" --service login --address "unix:path=$tmp/no-bus" -- \
+			/bin/cat /proc/self/loginuid 2>"$tmp/err"
+	}
+	out=$(lu 1000); rc=$?
+	[ $rc = 111 ] && [ -z "$out" ] && grep -q 'loginuid: cannot set uid 1000' "$tmp/err" &&
+		pass session-loginuid-other-user-refused ||
+		fail session-loginuid-other-user-refused "rc=$rc out=$out err=$(cat "$tmp/err")"
+	out=$(lu 65534); rc=$?
+	[ $rc = 0 ] && [ "$out" = 65534 ] && pass session-loginuid-same-user-runs ||
+		fail session-loginuid-same-user-runs "rc=$rc out=$out err=$(cat "$tmp/err")"
+else
+	skip session-loginuid-other-user-refused "no audit login uid to set here"
+fi
+
 # ---- systemd's user manager gets no session (pam_systemd's rule), only its runtime dir ----
 out=$("$S" --uid 4000000 --service systemd-user --address "unix:path=$tmp/no-bus" -- \
 	/bin/sh -c 'echo "id=${XDG_SESSION_ID:-none}"' 2>&1); rc=$?
