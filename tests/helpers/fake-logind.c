@@ -9,8 +9,11 @@
  *                              that FIFO for each of the serials a client's first
  *                              calls get (2..4), as if it were logind (the bus must let
  *                              unrequested replies through)
+ *   fake-logind flood DIR      the same peer, that sends each new client signals
+ *                              without end instead (a bus flooding it)
  * Prints "requested" once the name is owned (forge: once the match is in place). */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +73,24 @@ static void answer(struct dbus_conn *c, const struct dbus_msg *m)
 	answer_to(c, m->serial, m->sender);
 }
 
+static bool flooding;
+
+/* Signals to one client until it is gone (the write fails). */
+static _Noreturn void flood(struct dbus_conn *c, const char *to)
+{
+	uint8_t buf[512];
+
+	for (;;) {
+		struct dbus_out o = { .type = DBUS_SIGNAL, .serial = ++c->serial,
+				      .path = "/org/freedesktop/login1",
+				      .interface = "org.freedesktop.login1.Manager",
+				      .member = "Flood", .destination = to };
+		size_t n = dbus_msg_build(buf, sizeof buf, &o);
+		if (n == 0 || write(c->fd, buf, n) != (ssize_t)n)
+			exit(0);
+	}
+}
+
 /* NameOwnerChanged (name, old, new) for a unique name that just came: forge. */
 static void forge(struct dbus_conn *c, const struct dbus_msg *m)
 {
@@ -81,6 +102,8 @@ static void forge(struct dbus_conn *c, const struct dbus_msg *m)
 	    strlen(a[0]) >= sizeof to)
 		return;
 	strcpy(to, a[0]);
+	if (flooding)
+		flood(c, to);
 	for (uint32_t serial = 2; serial <= 4; serial++)
 		answer_to(c, serial, to);
 }
@@ -120,7 +143,8 @@ int main(int argc, char **argv)
 			return 111;
 	if (dbus_conn_open_fds(&c, NULL, dbus_now_ms() + 10000, err, sizeof err) < 0)
 		return 111;
-	if (strcmp(argv[1], "forge") == 0)
+	flooding = strcmp(argv[1], "flood") == 0;
+	if (strcmp(argv[1], "forge") == 0 || flooding)
 		r = dbus_conn_call(&c, "AddMatch", "type='signal',member='NameOwnerChanged'",
 				   false, 0, &serial);
 	else
@@ -132,7 +156,7 @@ int main(int argc, char **argv)
 	printf("requested\n");
 	fflush(stdout);
 	while (dbus_conn_read(&c, &m, -1) > 0) {
-		if (m.type == DBUS_SIGNAL && strcmp(argv[1], "forge") == 0)
+		if (m.type == DBUS_SIGNAL && (strcmp(argv[1], "forge") == 0 || flooding))
 			forge(&c, &m);
 		if (m.type == DBUS_METHOD_CALL && m.member && strcmp(m.member, "CreateSession") == 0)
 			answer(&c, &m);

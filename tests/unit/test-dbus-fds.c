@@ -160,11 +160,30 @@ static void body_read_checks_h_against_the_fds(void)
 	CHECK(dbus_body_read(&m, "s", v) < 0);
 }
 
+/* A peer that never stops sending (other replies, signals) must not hold the reader past
+ * its deadline: here the deadline has passed and messages are still waiting. */
+static void deadline_holds_under_a_flood(void)
+{
+	uint8_t buf[256];
+	int sv[2];
+	size_t n = message(buf, sizeof buf, 9, 0);
+	struct dbus_msg m;
+
+	open_pair(sv);
+	for (int i = 0; i < 200; i++) /* replies to serial 1, while 2 is awaited */
+		CHECK(write(sv[1], buf, n) == (ssize_t)n);
+	CHECK(dbus_conn_wait_reply(&conn, 2, &m, dbus_now_ms() - 1) == 0);
+	CHECK(conn.len > 0 || recv(sv[0], buf, 1, MSG_PEEK | MSG_DONTWAIT) == 1);
+	dbus_conn_close(&conn);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	RUN(fd_comes_with_its_message);
 	RUN(message_naming_fds_that_never_came_is_refused);
 	RUN(fds_of_two_messages_in_one_read_stay_in_order);
 	RUN(body_read_checks_h_against_the_fds);
+	RUN(deadline_holds_under_a_flood);
 	return harness_done();
 }
