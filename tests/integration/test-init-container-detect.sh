@@ -9,7 +9,9 @@
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /var/tmp/ember-container.XXXXXX); trap 'rm -rf "$tmp"' EXIT # /tmp is hidden
 chmod 0755 "$tmp"
-mkdir -p "$tmp/services"
+mkdir -p "$tmp/services" "$tmp/bin"
+# What the guest runs comes from $tmp: the checkout itself may lie below the hidden /tmp.
+cp "$BIN/ember-init" "$BIN/emberctl" "$TOP/tests/integration/guest-lib.sh" "$tmp/bin/"
 printf '[Service]\nType=oneshot\nExecStart=/bin/echo probe-ran\nRemainAfterExit=yes\n' \
 	>"$tmp/services/probe.service"
 cg2() { awk '/ - cgroup2 / { sub(/.* - cgroup2 [^ ]* /, ""); print; exit }' /proc/self/mountinfo; }
@@ -20,12 +22,12 @@ set -e
 for d in /run /tmp /etc/ember /etc/systemd /lib/systemd/system /usr/lib/systemd/system; do
 	[ -d \$d ] && mount -t tmpfs -o mode=0755 tmpfs \$d
 done
-exec env -u container "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
+exec env -u container "$tmp/bin/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
 EOS
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
-E="$BIN/emberctl"
-. "$TOP/tests/integration/guest-lib.sh"
+E="$tmp/bin/emberctl"
+. "$tmp/bin/guest-lib.sh"
 has own-arguments-used probe probe-ran
 grep -q ' cgroup2 ' /proc/self/mountinfo && [ "\$(grep -c ' cgroup2 ' /proc/self/mountinfo)" -gt 1 ] &&
 	bad no-cgroup2-mounted "\$(grep cgroup2 /proc/self/mountinfo)" || ok no-cgroup2-mounted
