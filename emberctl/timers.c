@@ -62,13 +62,15 @@ void show_timers(FILE *f, const struct record_set *set, long long now)
 	fprintf(f, "\n%zu timer%s listed.\n", shown, shown == 1 ? "" : "s");
 }
 
-void show_timers_json(FILE *f, const struct record_set *set)
+/* One JSON array of the records keep() accepts. */
+static void show_json(FILE *f, const struct record_set *set,
+		      bool (*keep)(const struct ctl_record *rec))
 {
 	bool first = true;
 
 	fputc('[', f);
 	for (size_t i = 0; i < set->count; i++) {
-		if (!listed(&set->rec[i]))
+		if (!keep(&set->rec[i]))
 			continue;
 		if (!first)
 			fputc(',', f);
@@ -76,6 +78,11 @@ void show_timers_json(FILE *f, const struct record_set *set)
 		first = false;
 	}
 	fputs("]\n", f);
+}
+
+void show_timers_json(FILE *f, const struct record_set *set)
+{
+	show_json(f, set, listed);
 }
 
 /* "Trigger: Sun 2026-12-06 06:00:00 UTC (in 3h 2min)", "Last: ... (5min ago)", "n/a" */
@@ -157,16 +164,5 @@ void show_paths(FILE *f, const struct record_set *set)
 
 void show_paths_json(FILE *f, const struct record_set *set)
 {
-	bool first = true;
-
-	fputc('[', f);
-	for (size_t i = 0; i < set->count; i++) {
-		if (!is_active_path(&set->rec[i]))
-			continue;
-		if (!first)
-			fputc(',', f);
-		record_json(f, &set->rec[i]);
-		first = false;
-	}
-	fputs("]\n", f);
+	show_json(f, set, is_active_path);
 }
