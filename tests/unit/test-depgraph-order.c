@@ -455,6 +455,30 @@ static void services_cycle_fails_only_members(void)
 	CHECK_STR(order_text(), "z");
 }
 
+/* Debian's sysinit.target keeps DefaultDependencies=yes and wants (through its .wants/)
+ * services that keep theirs too: the service is After=sysinit.target, so the target's
+ * implied After= on what it wants must be left out, whichever unit comes first in the
+ * array (systemd adds the targets' implied orderings once every unit is loaded). */
+static void target_wanting_a_default_service_makes_no_cycle(void)
+{
+	for (int first = 0; first < 2; first++) {
+		size_t t = (size_t)first, s = (size_t)!first;
+		diag_errors = 0;
+		diag_last[0] = '\0';
+		service_init(&svcs[t], "sysinit.target", "/usr/lib/systemd/system/sysinit.target");
+		svcs[t].kind = UNIT_TARGET;
+		{
+			const char *text = "[Unit]\nWants=pcr\n";
+			service_parse(&svcs[t], text, strlen(text), &diag);
+		}
+		load(s, "pcr", "[Service]\nType=oneshot\nExecStart=/bin/true\n");
+		depgraph_from_services(&g, svcs, 2, &diag);
+		CHECK(diag_errors == 0);
+		CHECK_STR(diag_last, "");
+		CHECK_STR(order_text(), "sysinit.target | pcr");
+	}
+}
+
 int main(void)
 {
 	RUN(independent_services_share_one_wave);
@@ -483,5 +507,6 @@ int main(void)
 	RUN(services_failed_parse_propagates);
 	RUN(services_cycle_fails_only_members);
 	RUN(services_cycle_of_wanted_units_is_broken);
+	RUN(target_wanting_a_default_service_makes_no_cycle);
 	return harness_done();
 }
