@@ -81,7 +81,8 @@ int fdstore_add(const char *unit, unsigned max, int fd, const char *name)
 		return -1;
 	}
 	put(unit, fd, name);
-	log_info("%s: fd stored as \"%s\" (%zu kept)", unit, name, fdstore_count(unit));
+	/* debug, as systemd: journald stores each of its streams, a console line apiece */
+	log_debug("%s: fd stored as \"%s\" (%zu kept)", unit, name, fdstore_count(unit));
 	return 0;
 }
 
