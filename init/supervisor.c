@@ -769,13 +769,14 @@ static void start_passive(struct unit *u)
  * that appeared are ready; ready ones that went away stop, and BindsTo= follows. */
 static void recheck_passive(void)
 {
-	bool changed = unit_kinds_changed();
+	unsigned what = unit_kinds_changed();
 
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
 		enum unit_kind k = u->svc->kind;
 		if (k != UNIT_MOUNT && k != UNIT_DEVICE)
 			continue;
+		bool changed = what & (k == UNIT_MOUNT ? UNIT_KINDS_MOUNTS : UNIT_KINDS_DEVICES);
 		if (u->state == UNIT_STARTING && (changed || k == UNIT_DEVICE) &&
 		    unit_kind_present(u->svc)) {
 			mark_ready(u);

@@ -32,9 +32,9 @@
 /* The watch's state: PID 1's, in one place. */
 static struct {
 	int uevent_fd, mountinfo_fd;
-	bool changed;
+	unsigned changed;   /* UNIT_KINDS_DEVICES | UNIT_KINDS_MOUNTS */
 	bool uevent_failed; /* socket() refused once: do not retry every turn */
-} watch = { -1, -1, false, false };
+} watch = { -1, -1, 0, false };
 
 bool unit_device_present(const char *name)
 {
@@ -74,7 +74,7 @@ static void open_uevent(void)
 		return;
 	}
 	watch.uevent_fd = fd;
-	watch.changed = true; /* something may have happened before the socket existed */
+	watch.changed |= UNIT_KINDS_DEVICES; /* things may have happened before the socket */
 }
 
 static void open_mountinfo(void)
@@ -82,7 +82,7 @@ static void open_mountinfo(void)
 	if (watch.mountinfo_fd >= 0)
 		return;
 	watch.mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	watch.changed = true;
+	watch.changed |= UNIT_KINDS_MOUNTS;
 }
 
 static void close_fd(int *fd)
@@ -119,7 +119,7 @@ static void drain_uevents(void)
 		ssize_t r = recv(watch.uevent_fd, buf, sizeof buf, MSG_DONTWAIT);
 		if (r < 0 && errno == EAGAIN)
 			return;
-		watch.changed = true; /* an event, or ENOBUFS: events were lost */
+		watch.changed |= UNIT_KINDS_DEVICES; /* an event, or ENOBUFS: events lost */
 	}
 }
 
@@ -136,15 +136,15 @@ void unit_kinds_handle_pollfds(const struct pollfd *fds, size_t n)
 			/* Reading re-arms POLLPRI: rewind and read one byte. */
 			(void)lseek(watch.mountinfo_fd, 0, SEEK_SET);
 			(void)!read(watch.mountinfo_fd, &byte, 1);
-			watch.changed = true;
+			watch.changed |= UNIT_KINDS_MOUNTS;
 		}
 	}
 }
 
-bool unit_kinds_changed(void)
+unsigned unit_kinds_changed(void)
 {
-	bool c = watch.changed;
+	unsigned c = watch.changed;
 
-	watch.changed = false;
+	watch.changed = 0;
 	return c;
 }

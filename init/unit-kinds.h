@@ -74,11 +74,15 @@ bool unit_kind_present(const struct service *s);
 void unit_kind_stop(const struct service *s);
 
 /* The watch: fds to poll while mount or device units are up or awaited (the uevent
- * socket, /proc/self/mountinfo); then the same array back. unit_kinds_changed() is true
- * once after either reported a change (and right after the watch opened). */
+ * socket, /proc/self/mountinfo); then the same array back. unit_kinds_changed() says,
+ * once, what changed since it was last asked (and what the watch just began to watch).
+ * Kept apart because a boot's udev trigger makes hundreds of uevents, and each mount
+ * unit's check reads the whole mount table: only a mount table change asks for that. */
+#define UNIT_KINDS_DEVICES 1u
+#define UNIT_KINDS_MOUNTS 2u
 size_t unit_kinds_pollfds(bool devices, bool mounts, struct pollfd *fds, size_t max);
 void unit_kinds_handle_pollfds(const struct pollfd *fds, size_t n);
-bool unit_kinds_changed(void);
+unsigned unit_kinds_changed(void);
 /* Without a uevent socket, a device that /dev or a test makes without one is noticed by
  * polling this often while a device unit is awaited. */
 #define UNIT_DEVICE_POLL_MS 500
