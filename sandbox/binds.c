@@ -69,6 +69,14 @@ static bool clean_absolute(const char *p, size_t len)
 	return true;
 }
 
+/* Absolute, and no "." or ".." component: systemd refuses such a path in a unit ("not
+ * normalized"), and a ".." after a directory the service's user owns lands wherever that
+ * user moves the directory to. */
+bool sandbox_path_clean(const char *path)
+{
+	return clean_absolute(path, strlen(path));
+}
+
 /* The strings point into value (an argv string): split in place at the colons. */
 int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_only)
 {
@@ -222,6 +230,22 @@ static int make_destination(const char *dst, bool directory, char name[static BI
 	return dir;
 }
 
+/* path walked as a destination's directories are (symlinks followed only when root owns
+ * them), its last component too: an O_PATH fd, or -1. */
+static int open_walked(const char *path)
+{
+	char name[BIND_NAME_MAX];
+	int dir = open_parent(path, false, name), fd, err;
+
+	if (dir < 0 || !*name) /* "/" */
+		return dir;
+	fd = open_component(dir, name, false);
+	err = errno;
+	close(dir);
+	errno = err;
+	return fd;
+}
+
 /* A copy of the source's mounts, taken before the read-only passes and never attached
  * to this namespace's tree until it is moved onto its destination: every mount in it
  * keeps the access the host gave it (a writable bind turns nothing writable that the
@@ -251,7 +275,9 @@ int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e)
 		struct stat st;
 		struct statvfs vfs;
 
-		it->fd = open(it->src, O_PATH | O_CLOEXEC);
+		/* walked: a symlink the service's user planted or swapped in (to /, say) would
+		 * be bound writable under ProtectSystem=strict */
+		it->fd = open_walked(it->src);
 		if (it->fd < 0) {
 			if (it->optional && errno == ENOENT)
 				continue;
@@ -368,33 +394,17 @@ int sandbox_binds_mount(const struct sandbox_binds *b, struct sandbox_error *e)
 	return 0;
 }
 
-/* path walked as a destination's directories are (symlinks followed only when root owns
- * them), its last component too: an O_PATH fd, or -1. */
-static int open_walked(const char *path)
-{
-	char name[BIND_NAME_MAX];
-	int dir = open_parent(path, false, name), fd, err;
-
-	if (dir < 0 || !*name) /* "/" */
-		return dir;
-	fd = open_component(dir, name, false);
-	err = errno;
-	close(dir);
-	errno = err;
-	return fd;
-}
-
-/* Before Linux 5.12 (no mount_setattr): path bound onto itself through the opened fd, and
- * the bind made read-only or writable by a remount, on an fd of its root found again
- * and checked to be the same object (a remount of anything but a mount root fails). */
-static int remount_walked(int fd, const char *path, bool read_only)
+/* Before Linux 5.12 (no mount_setattr): from (an O_PATH fd) bound onto the opened path
+ * (onto), and the bind given flags by a remount, on an fd of its root found again and
+ * checked to be from (a remount of anything but a mount root fails). */
+static int remount_walked(int from, int onto, const char *path, unsigned long flags)
 {
 	char a[32], b[32];
 	struct stat was, now;
 	int root, r, err;
 
-	if (fstat(fd, &was) < 0 ||
-	    mount(proc_fd(a, fd), proc_fd(b, fd), NULL, MS_BIND | MS_REC, NULL) < 0)
+	if (fstat(from, &was) < 0 ||
+	    mount(proc_fd(a, from), proc_fd(b, onto), NULL, MS_BIND | MS_REC, NULL) < 0)
 		return -1;
 	if ((root = open_walked(path)) < 0)
 		return -1;
@@ -404,8 +414,7 @@ static int remount_walked(int fd, const char *path, bool read_only)
 		r = -1;
 	}
 	if (r == 0)
-		r = mount(NULL, proc_fd(a, root), NULL,
-			  MS_REMOUNT | MS_BIND | (read_only ? MS_RDONLY : 0), NULL);
+		r = mount(NULL, proc_fd(a, root), NULL, MS_REMOUNT | MS_BIND | flags, NULL);
 	err = errno;
 	close(root);
 	errno = err;
@@ -434,7 +443,41 @@ int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 	}
 	/* ENOSYS: read-only or writable still can be done the old way; noexec cannot */
 	if (r < 0 && errno == ENOSYS && (set | clear) == SANDBOX_ATTR_RDONLY)
-		r = remount_walked(fd, path, set != 0);
+		r = remount_walked(fd, fd, path, set ? MS_RDONLY : 0);
+	err = errno;
+	if (tree >= 0)
+		close(tree);
+	close(fd);
+	errno = err;
+	return r;
+}
+
+/* InaccessiblePaths=: path (walked as above) covered by a bind of object (an O_PATH fd
+ * of an empty mode-0000 directory, or file, as path is one or not), read-only, nosuid,
+ * nodev, noexec. The copy of object gets its flags before it is attached, onto the opened
+ * path; before Linux 5.2, or 5.12, a bind from the fd and a remount as remount_walked()
+ * makes it. A name swapped meanwhile hides nothing else: the user's symlink is refused. */
+#define HIDE_ATTRS (SANDBOX_ATTR_RDONLY | SANDBOX_ATTR_NOSUID | SANDBOX_ATTR_NODEV | \
+		    SANDBOX_ATTR_NOEXEC)
+int sandbox_path_hide(const char *path, int dir_object, int file_object)
+{
+	struct stat st;
+	int fd = open_walked(path), object, tree = -1, r = -1, err;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto out;
+	object = S_ISDIR(st.st_mode) ? dir_object : file_object;
+	tree = (int)syscall(SYS_open_tree, object, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
+						       SB_AT_EMPTY_PATH);
+	r = tree < 0 ? -1 : sandbox_mount_attr(tree, "", HIDE_ATTRS, 0, false);
+	if (r == 0)
+		r = (int)syscall(SYS_move_mount, tree, "", fd, "",
+				 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
+	else if (errno == ENOSYS)
+		r = remount_walked(object, fd, path, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
+out:
 	err = errno;
 	if (tree >= 0)
 		close(tree);
