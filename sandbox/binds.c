@@ -32,9 +32,9 @@
 #include <unistd.h>
 
 #include "exec-context.h"
+#include "path-walk.h"
 
 #define BIND_PATH_MAX 4096
-#define BIND_NAME_MAX 256
 
 /* The new mount API (Linux 5.2), declared here: libc headers do not all have it. */
 #ifndef SYS_open_tree
@@ -107,60 +107,6 @@ int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_on
 	return 0;
 }
 
-/* The symlink opened as link (closed here), followed from dir when root owns it, through
- * the text read from that very link, so it cannot be swapped for another meanwhile; one
- * anyone else made is refused (ELOOP). */
-static int follow_root_link(int dir, int link, const struct stat *st, bool directory)
-{
-	char target[BIND_PATH_MAX];
-	ssize_t n = st->st_uid == 0 ? readlinkat(link, "", target, sizeof target - 1) : -1;
-
-	close(link);
-	if (n < 0) {
-		if (st->st_uid != 0)
-			errno = ELOOP;
-		return -1;
-	}
-	target[n] = '\0';
-	return openat(dir, target, O_PATH | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
-}
-
-/* name in dir: an O_PATH fd of it, or -1. A symlink is followed only when root owns it
- * (Debian's /var/run -> /run, /lib -> usr/lib). directory: it must be one (ENOTDIR). */
-static int open_component(int dir, const char *name, bool directory)
-{
-	struct stat st;
-	int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return -1;
-	}
-	if (S_ISLNK(st.st_mode))
-		return follow_root_link(dir, fd, &st, directory);
-	if (directory && !S_ISDIR(st.st_mode)) {
-		close(fd);
-		errno = ENOTDIR;
-		return -1;
-	}
-	return fd;
-}
-
-/* One directory below dir, as open_component() opens it; a missing one is made (root's,
- * 0755) when create is set. */
-static int walk_component(int dir, const char *name, bool create)
-{
-	int fd = open_component(dir, name, true);
-
-	if (fd >= 0 || errno != ENOENT || !create)
-		return fd;
-	if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return open_component(dir, name, true);
-}
-
 /* A missing destination: a directory, or an empty file; one that is there is kept. */
 static int make_leaf(int dir, const char *name, bool directory)
 {
@@ -173,32 +119,6 @@ static int make_leaf(int dir, const char *name, bool directory)
 		return errno == EEXIST ? 0 : -1;
 	close(fd);
 	return 0;
-}
-
-/* The directory holding dst's last component, walked from / as walk_component() does
- * (missing directories made when create is set); that component goes to name. */
-static int open_parent(const char *dst, bool create, char name[static BIND_NAME_MAX])
-{
-	const char *p = dst + 1;
-	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
-
-	while (dir >= 0) {
-		size_t len = strcspn(p, "/");
-		if (len >= BIND_NAME_MAX) {
-			close(dir);
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(name, p, len);
-		name[len] = '\0';
-		if (!p[len])
-			return dir;
-		fd = walk_component(dir, name, create);
-		close(dir);
-		dir = fd;
-		p += len + 1;
-	}
-	return -1;
 }
 
 /* name in dir, never followed (a symlink there is refused): an O_PATH fd of it, or of
@@ -219,31 +139,15 @@ static int open_leaf(int dir, const char *name)
 /* The destination's directory (an O_PATH fd; the last component in name), with the
  * destination made there when missing, as systemd makes it: a directory for a directory
  * source, an empty file otherwise. */
-static int make_destination(const char *dst, bool directory, char name[static BIND_NAME_MAX])
+static int make_destination(const char *dst, bool directory, char name[static PATH_WALK_NAME_MAX])
 {
-	int dir = open_parent(dst, true, name);
+	int dir = path_walk_parent(dst, true, name);
 
 	if (dir >= 0 && make_leaf(dir, name, directory) < 0) {
 		close(dir);
 		return -1;
 	}
 	return dir;
-}
-
-/* path walked as a destination's directories are (symlinks followed only when root owns
- * them), its last component too: an O_PATH fd, or -1. */
-static int open_walked(const char *path)
-{
-	char name[BIND_NAME_MAX];
-	int dir = open_parent(path, false, name), fd, err;
-
-	if (dir < 0 || !*name) /* "/" */
-		return dir;
-	fd = open_component(dir, name, false);
-	err = errno;
-	close(dir);
-	errno = err;
-	return fd;
 }
 
 /* A copy of the source's mounts, taken before the read-only passes and never attached
@@ -271,13 +175,13 @@ int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e)
 {
 	for (size_t i = 0; i < b->count; i++) {
 		struct sandbox_bind *it = &b->item[i];
-		char name[BIND_NAME_MAX];
+		char name[PATH_WALK_NAME_MAX];
 		struct stat st;
 		struct statvfs vfs;
 
 		/* walked: a symlink the service's user planted or swapped in (to /, say) would
 		 * be bound writable under ProtectSystem=strict */
-		it->fd = open_walked(it->src);
+		it->fd = path_walk_open(it->src);
 		if (it->fd < 0) {
 			if (it->optional && errno == ENOENT)
 				continue;
@@ -369,7 +273,7 @@ static int set_access(const struct sandbox_bind *it, int dir, const char *name,
 
 static int bind_one(const struct sandbox_bind *it, struct sandbox_error *e)
 {
-	char name[BIND_NAME_MAX];
+	char name[PATH_WALK_NAME_MAX];
 	struct stat src;
 	int dir, r;
 
@@ -406,7 +310,7 @@ static int remount_walked(int from, int onto, const char *path, unsigned long fl
 	if (fstat(from, &was) < 0 ||
 	    mount(proc_fd(a, from), proc_fd(b, onto), NULL, MS_BIND | MS_REC, NULL) < 0)
 		return -1;
-	if ((root = open_walked(path)) < 0)
+	if ((root = path_walk_open(path)) < 0)
 		return -1;
 	r = fstat(root, &now);
 	if (r == 0 && (now.st_dev != was.st_dev || now.st_ino != was.st_ino)) {
@@ -428,7 +332,7 @@ static int remount_walked(int from, int onto, const char *path, unsigned long fl
  * is looked up again once opened. */
 int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 {
-	int fd = open_walked(path), tree = -1, r, err;
+	int fd = path_walk_open(path), tree = -1, r, err;
 
 	if (fd < 0)
 		return -1;
@@ -462,7 +366,7 @@ int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 int sandbox_path_hide(const char *path, int dir_object, int file_object)
 {
 	struct stat st;
-	int fd = open_walked(path), object, tree = -1, r = -1, err;
+	int fd = path_walk_open(path), object, tree = -1, r = -1, err;
 
 	if (fd < 0)
 		return -1;

@@ -153,4 +153,83 @@ wait $swapper 2>/dev/null
 # the host is untouched
 [ "$(cat $H/deny)" = deny-list ] && [ "$(cat $H/secret/file)" = root-data ] && pass host-files-untouched ||
 	fail host-files-untouched "$(cat $H/deny $H/secret/file | tr '\n' ' ')"
+
+# ---- PID 1: StandardInput=file:, StandardOutput=file:/append:/truncate: are opened by
+# ember-init itself, as root, before the fork, often in the service's LogsDirectory=,
+# which its user owns. There the user plants: a link to a root file (it got the
+# service's output: append: onto /etc/passwd), a link on the way, a hard link to a root
+# file (where fs.protected_hardlinks is off; made by root here), a FIFO (the open hung
+# PID 1: the whole system), a link for standard input (a root file read by the service).
+T=$H/init
+mkdir -p $T/services
+mkdir -m 0755 $H/logs && chown nobody $H/logs
+echo 'root:x:0:0::/root:/bin/sh' >$H/passwd
+echo 'root:secret-hash:1::::::' >$H/shadow
+ln $H/shadow $H/logs/hard.log           # root's hard link in the user's directory
+as_user ln -s $H/passwd $H/logs/out.log
+as_user ln -s $H $H/logs/sub
+as_user ln -s $H/shadow $H/logs/in
+as_user mkfifo $H/logs/fifo
+echo old >$H/real.log && ln -s $H/real.log $H/rootlink.log
+unit() { # NAME KEY=VALUE...: a oneshot echoing NAME-ran
+	n=$1; shift
+	{ echo '[Service]'; echo Type=oneshot; for kv in "$@"; do echo "$kv"; done
+	  echo "ExecStart=/bin/echo $n-ran"; } >$T/services/$n.service
+}
+unit outlink StandardOutput=append:$H/logs/out.log
+unit outsub StandardOutput=append:$H/logs/sub/made.log
+unit outhard StandardOutput=truncate:$H/logs/hard.log
+mkdir -p $T/fifo-services
+unit outfifo StandardOutput=file:$H/logs/fifo && mv $T/services/outfifo.service $T/fifo-services/
+unit outgood StandardOutput=append:$H/logs/good.log
+unit outroot StandardOutput=append:$H/rootlink.log
+{ echo '[Service]'; echo Type=oneshot; echo "StandardInput=file:$H/logs/in"
+  echo StandardOutput=journal; echo 'ExecStart=/bin/cat'; } >$T/services/inlink.service
+cat >$T/boot.sh <<EOS
+#!/bin/sh
+mount -t tmpfs -o mode=0755 tmpfs /run || exit 1
+exec "$BIN/ember-init" ember.services=\$1 ember.run=\$2 ember.shell=none
+EOS
+cat >$T/guest.sh <<EOS
+#!/bin/sh
+E="$BIN/emberctl"
+. "$TOP/tests/integration/guest-lib.sh"
+for n in outlink outsub outhard inlink; do
+	wait_state \$n failed permanent-failure && ok "pid1-output-\$n-refused" || bad "pid1-output-\$n-refused" "\$n is \$(state \$n)"
+done
+wait_state outgood stopped && [ "\$(cat $H/logs/good.log)" = outgood-ran ] && ok pid1-output-plain-file ||
+	bad pid1-output-plain-file "\$(state outgood) \$(cat $H/logs/good.log 2>&1)"
+wait_state outroot stopped && [ "\$(cat $H/real.log | tr '\n' ' ')" = "old outroot-ran " ] && ok pid1-output-root-symlink-followed ||
+	bad pid1-output-root-symlink-followed "\$(state outroot) \$(cat $H/real.log 2>&1)"
+"\$E" log inlink | grep -q secret-hash && bad pid1-input-link-not-read "the service read the root file" || ok pid1-input-link-not-read
+"\$E" status outlink | grep -q 'out.log' && ok pid1-output-failure-says-where || bad pid1-output-failure-says-where "\$("\$E" status outlink | tr '\n' ' ')"
+exit 0
+EOS
+cat >$T/fifo-guest.sh <<EOS
+#!/bin/sh
+E="$BIN/emberctl"
+. "$TOP/tests/integration/guest-lib.sh"
+wait_state outfifo failed permanent-failure && ok pid1-output-outfifo-refused || bad pid1-output-outfifo-refused "\$(state outfifo)"
+exit 0
+EOS
+chmod +x $T/boot.sh $T/guest.sh $T/fifo-guest.sh
+# PID 1 of its own PID namespace: killed with the namespace when it hangs (--kill-child)
+boot() { timeout -s KILL 30 unshare --pid --mount --fork --mount-proc --kill-child \
+	env container=ember-test $T/boot.sh "$@"; }
+boot $T/fifo-services $T/fifo-guest.sh >$T/fifo-log 2>&1
+grep -E '^(PASS|FAIL|SKIP) ' $T/fifo-log
+grep -q '^EMBER-RUN-EXIT=0$' $T/fifo-log && pass pid1-fifo-not-hung ||
+	fail pid1-fifo-not-hung "PID 1 hung (or failed): $(tail -3 $T/fifo-log | tr '\n' ' ')"
+boot $T/services $T/guest.sh >$T/log 2>&1
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' $T/log
+grep -q '^FAIL ' $T/log && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' $T/log && pass pid1-guest-completed ||
+	fail pid1-guest-completed "rc $rc (PID 1 hung?); $(tail -5 $T/log | tr '\n' ' ')"
+[ "$(cat $H/passwd)" = 'root:x:0:0::/root:/bin/sh' ] && pass pid1-link-target-untouched ||
+	fail pid1-link-target-untouched "$(cat $H/passwd | tr '\n' ' ')"
+[ "$(cat $H/shadow)" = 'root:secret-hash:1::::::' ] && pass pid1-hard-link-not-truncated ||
+	fail pid1-hard-link-not-truncated "$(cat $H/shadow | tr '\n' ' ')"
+[ ! -e $H/made.log ] && pass pid1-link-on-the-way-not-followed || fail pid1-link-on-the-way-not-followed "$H/made.log made"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 40 $T/log; }
 finish
