@@ -183,6 +183,14 @@ mkdir -p $T/fifo-services
 unit outfifo StandardOutput=file:$H/logs/fifo && mv $T/services/outfifo.service $T/fifo-services/
 unit outgood StandardOutput=append:$H/logs/good.log
 unit outroot StandardOutput=append:$H/rootlink.log
+# PIDFile=: PID 1 opened whatever the user put there, a device too (a link to
+# /dev/watchdog arms it, and the close without the magic character reboots the machine).
+# A FIFO with a writer waiting shows an open: the writer gets through.
+as_user mkfifo $H/logs/pidfifo
+{ echo '[Service]'; echo Type=forking; echo "PIDFile=$H/logs/pidfifo"
+  echo 'ExecStart=/bin/true'; } >$T/services/pidfifo.service
+as_user sh -c "exec 3>$H/logs/pidfifo; touch $H/logs/pidfifo-opened" &
+pidwriter=$!
 { echo '[Service]'; echo Type=oneshot; echo "StandardInput=file:$H/logs/in"
   echo StandardOutput=journal; echo 'ExecStart=/bin/cat'; } >$T/services/inlink.service
 cat >$T/boot.sh <<EOS
@@ -194,7 +202,7 @@ cat >$T/guest.sh <<EOS
 #!/bin/sh
 E="$BIN/emberctl"
 . "$TOP/tests/integration/guest-lib.sh"
-for n in outlink outsub outhard inlink; do
+for n in outlink outsub outhard inlink pidfifo; do
 	wait_state \$n failed permanent-failure && ok "pid1-output-\$n-refused" || bad "pid1-output-\$n-refused" "\$n is \$(state \$n)"
 done
 wait_state outgood stopped && [ "\$(cat $H/logs/good.log)" = outgood-ran ] && ok pid1-output-plain-file ||
@@ -230,6 +238,8 @@ grep -q '^EMBER-RUN-EXIT=0$' $T/log && pass pid1-guest-completed ||
 	fail pid1-link-target-untouched "$(cat $H/passwd | tr '\n' ' ')"
 [ "$(cat $H/shadow)" = 'root:secret-hash:1::::::' ] && pass pid1-hard-link-not-truncated ||
 	fail pid1-hard-link-not-truncated "$(cat $H/shadow | tr '\n' ' ')"
+kill $pidwriter 2>/dev/null
+[ ! -e $H/logs/pidfifo-opened ] && pass pid1-pidfile-fifo-not-opened || fail pid1-pidfile-fifo-not-opened "PID 1 opened it"
 [ ! -e $H/made.log ] && pass pid1-link-on-the-way-not-followed || fail pid1-link-on-the-way-not-followed "$H/made.log made"
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 40 $T/log; }
 finish
