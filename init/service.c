@@ -1386,22 +1386,23 @@ static const char *dir_entry_problem(const char *s)
 }
 
 /* "-" (a missing path is fine) and "+" are prefixes; the rest must be an absolute path. */
-static const char *sandbox_path_problem(const char *s)
-{
-	if (*s == '-')
-		s++;
-	if (*s == '+')
-		return "the + prefix (relative to RootDirectory=) is not supported";
-	return path_absolute_clean(s) ? NULL : "expected an absolute path, optionally after -";
-}
-
-/* A "." component: ember-sandbox refuses it in a bind's paths, so the unit is refused. */
+/* A "." component: ember-sandbox refuses it in every path it is given (systemd's "not
+ * normalized"), so the unit is refused. */
 static bool bind_path_clean(const char *s)
 {
 	size_t n = strlen(s);
 
 	return path_absolute_clean(s) && !strstr(s, "/./") &&
 	       !(n >= 2 && strcmp(s + n - 2, "/.") == 0);
+}
+
+static const char *sandbox_path_problem(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '+')
+		return "the + prefix (relative to RootDirectory=) is not supported";
+	return bind_path_clean(s) ? NULL : "expected an absolute path, optionally after -";
 }
 
 /* BindPaths=, BindReadOnlyPaths=: [-]SOURCE[:DESTINATION[:rbind|norbind]], both paths

@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include "exec-context.h"
+#include "escape.h"
 #include "exec-line.h"
 #include "io.h"
 #include "journal-stream.h"
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
+#include "path-walk.h"
 #include "dynamic-user.h"
 #include "spawn-execenv.h"
 #include "svc-cgroup.h"
@@ -388,8 +390,8 @@ static int open_input(const struct unit *u)
 	const struct service *s = u->svc;
 
 	switch (s->execenv.std_input) {
-	case INPUT_FILE:
-		return open(service_str(s, s->execenv.input_path), O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	case INPUT_FILE: /* in a directory the service's user may own: see path-walk.h */
+		return path_walk_open_file(service_str(s, s->execenv.input_path), O_RDONLY, 0);
 	case INPUT_SOCKET:
 		return stdio_socket_fd(u);
 	default:
@@ -401,7 +403,7 @@ static int open_output(const struct unit *u, const struct service_output_spec *o
 		       int pipe_fd, int console_fd)
 {
 	const struct service *s = u->svc;
-	int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC;
+	int flags = O_WRONLY | O_CREAT;
 
 	switch (o->kind) {
 	case OUTPUT_KMSG: /* PID 1 reads the pipe and forwards the lines */
@@ -419,7 +421,9 @@ static int open_output(const struct unit *u, const struct service_output_spec *o
 	case OUTPUT_TRUNCATE: flags |= O_TRUNC; break;
 	default: break;
 	}
-	return open(service_str(s, o->path), flags, 0644);
+	/* often in the service's LogsDirectory=, which its user owns: a link planted there
+	 * (to /etc/passwd) must not get the service's output, nor a FIFO hang PID 1 */
+	return path_walk_open_file(service_str(s, o->path), flags, 0644);
 }
 
 static void close_stdio(struct exec_context *c)
@@ -431,24 +435,53 @@ static void close_stdio(struct exec_context *c)
 	c->stdin_fd = c->stdout_fd = c->stderr_fd = -1;
 }
 
+static bool output_is_file(const struct service_output_spec *o)
+{
+	return o->kind == OUTPUT_FILE || o->kind == OUTPUT_APPEND || o->kind == OUTPUT_TRUNCATE;
+}
+
+/* The first of the three that failed, when it is a file: its path (escaped, the unit's
+ * text) goes into the message with errno, taken before anything else could change it. */
+static void stdio_failed(struct unit *u, const struct exec_context *c, int err)
+{
+	const struct service *s = u->svc;
+	const char *path = NULL;
+	char shown[256];
+
+	if (c->stdin_fd < 0 && s->execenv.std_input == INPUT_FILE)
+		path = service_str(s, s->execenv.input_path);
+	else if (c->stdout_fd < 0 && output_is_file(&s->std_output))
+		path = service_str(s, s->std_output.path);
+	else if (c->stderr_fd < 0 && output_is_file(&s->std_error))
+		path = service_str(s, s->std_error.path);
+	if (path)
+		snprintf(u->error, sizeof u->error, "standard input/output/error %s: %s",
+			 escape_text(path, shown, sizeof shown), strerror(err));
+	else
+		snprintf(u->error, sizeof u->error, "standard output/error: %s", strerror(err));
+}
+
 static int open_stdio(struct unit *u, struct exec_context *c, int pipe_fd, int console_fd)
 {
 	const struct service *s = u->svc;
-	int err_pipe_fd = pipe_fd;
+	int err_pipe_fd = pipe_fd, err = 0;
 
 	if (error_pipe_needed(s) && error_pipe(u, &err_pipe_fd) < 0) {
 		snprintf(u->error, sizeof u->error, "stderr pipe: %s", strerror(errno));
 		return -1;
 	}
 	c->stdin_fd = open_input(u);
+	err = c->stdin_fd < 0 ? errno : 0;
 	if (s->std_output.kind == OUTPUT_INHERIT && s->execenv.std_input == INPUT_SOCKET)
 		c->stdout_fd = c->stdin_fd >= 0 ? fcntl(c->stdin_fd, F_DUPFD_CLOEXEC, 3) : -1;
 	else
 		c->stdout_fd = open_output(u, &s->std_output, pipe_fd, console_fd);
+	err = err ? err : c->stdout_fd < 0 ? errno : 0;
 	c->stderr_fd = s->std_error.kind == OUTPUT_INHERIT ? c->stdout_fd
 		       : open_output(u, &s->std_error, err_pipe_fd, console_fd);
+	err = err ? err : c->stderr_fd < 0 ? errno : 0;
 	if (c->stdin_fd < 0 || c->stdout_fd < 0 || c->stderr_fd < 0) {
-		snprintf(u->error, sizeof u->error, "standard output/error: %s", strerror(errno));
+		stdio_failed(u, c, err);
 		close_stdio(c);
 		return -1;
 	}

@@ -51,10 +51,10 @@ static bool dir_owned_by_root(const char *path)
 
 int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, size_t errlen)
 {
-	char buf[SVC_PIDFILE_MAX + 1];
+	char buf[SVC_PIDFILE_MAX + 1], self[32];
 	struct stat link_st, st;
 	ssize_t n;
-	int fd;
+	int fd, file;
 
 	if (lstat(path, &link_st) < 0) {
 		if (errno == ENOENT)
@@ -62,8 +62,11 @@ int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, siz
 		snprintf(err, errlen, "PIDFile=%s: %s", path, strerror(errno));
 		return -1;
 	}
-	/* O_NONBLOCK: a FIFO put in its place must not hang PID 1 (it is refused below). */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* Looked at (O_PATH) before it is opened: the service's user may put a FIFO or a
+	 * link to a device there, and the open itself acts (/dev/watchdog is armed by it,
+	 * a FIFO's waiting writer let through). Only a regular file is read, through that
+	 * fd; a link is followed, and its owner decides trusted below (as systemd). */
+	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
@@ -75,8 +78,15 @@ int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, siz
 		snprintf(err, errlen, "PIDFile=%s: not a regular file", path);
 		return -1;
 	}
-	n = read(fd, buf, sizeof buf);
+	snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+	file = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	close(fd);
+	if (file < 0) {
+		snprintf(err, errlen, "PIDFile=%s: %s", path, strerror(errno));
+		return -1;
+	}
+	n = read(file, buf, sizeof buf);
+	close(file);
 	if (n < 0 || n > SVC_PIDFILE_MAX || svc_pidfile_parse(buf, (size_t)n, pid) < 0) {
 		snprintf(err, errlen, "PIDFile=%s: does not hold a PID", path);
 		return -1;

@@ -32,9 +32,9 @@
 #include <unistd.h>
 
 #include "exec-context.h"
+#include "path-walk.h"
 
 #define BIND_PATH_MAX 4096
-#define BIND_NAME_MAX 256
 
 /* The new mount API (Linux 5.2), declared here: libc headers do not all have it. */
 #ifndef SYS_open_tree
@@ -69,6 +69,14 @@ static bool clean_absolute(const char *p, size_t len)
 	return true;
 }
 
+/* Absolute, and no "." or ".." component: systemd refuses such a path in a unit ("not
+ * normalized"), and a ".." after a directory the service's user owns lands wherever that
+ * user moves the directory to. */
+bool sandbox_path_clean(const char *path)
+{
+	return clean_absolute(path, strlen(path));
+}
+
 /* The strings point into value (an argv string): split in place at the colons. */
 int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_only)
 {
@@ -99,60 +107,6 @@ int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_on
 	return 0;
 }
 
-/* The symlink opened as link (closed here), followed from dir when root owns it, through
- * the text read from that very link, so it cannot be swapped for another meanwhile; one
- * anyone else made is refused (ELOOP). */
-static int follow_root_link(int dir, int link, const struct stat *st, bool directory)
-{
-	char target[BIND_PATH_MAX];
-	ssize_t n = st->st_uid == 0 ? readlinkat(link, "", target, sizeof target - 1) : -1;
-
-	close(link);
-	if (n < 0) {
-		if (st->st_uid != 0)
-			errno = ELOOP;
-		return -1;
-	}
-	target[n] = '\0';
-	return openat(dir, target, O_PATH | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
-}
-
-/* name in dir: an O_PATH fd of it, or -1. A symlink is followed only when root owns it
- * (Debian's /var/run -> /run, /lib -> usr/lib). directory: it must be one (ENOTDIR). */
-static int open_component(int dir, const char *name, bool directory)
-{
-	struct stat st;
-	int fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return -1;
-	}
-	if (S_ISLNK(st.st_mode))
-		return follow_root_link(dir, fd, &st, directory);
-	if (directory && !S_ISDIR(st.st_mode)) {
-		close(fd);
-		errno = ENOTDIR;
-		return -1;
-	}
-	return fd;
-}
-
-/* One directory below dir, as open_component() opens it; a missing one is made (root's,
- * 0755) when create is set. */
-static int walk_component(int dir, const char *name, bool create)
-{
-	int fd = open_component(dir, name, true);
-
-	if (fd >= 0 || errno != ENOENT || !create)
-		return fd;
-	if (mkdirat(dir, name, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return open_component(dir, name, true);
-}
-
 /* A missing destination: a directory, or an empty file; one that is there is kept. */
 static int make_leaf(int dir, const char *name, bool directory)
 {
@@ -165,32 +119,6 @@ static int make_leaf(int dir, const char *name, bool directory)
 		return errno == EEXIST ? 0 : -1;
 	close(fd);
 	return 0;
-}
-
-/* The directory holding dst's last component, walked from / as walk_component() does
- * (missing directories made when create is set); that component goes to name. */
-static int open_parent(const char *dst, bool create, char name[static BIND_NAME_MAX])
-{
-	const char *p = dst + 1;
-	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
-
-	while (dir >= 0) {
-		size_t len = strcspn(p, "/");
-		if (len >= BIND_NAME_MAX) {
-			close(dir);
-			errno = ENAMETOOLONG;
-			return -1;
-		}
-		memcpy(name, p, len);
-		name[len] = '\0';
-		if (!p[len])
-			return dir;
-		fd = walk_component(dir, name, create);
-		close(dir);
-		dir = fd;
-		p += len + 1;
-	}
-	return -1;
 }
 
 /* name in dir, never followed (a symlink there is refused): an O_PATH fd of it, or of
@@ -211,9 +139,9 @@ static int open_leaf(int dir, const char *name)
 /* The destination's directory (an O_PATH fd; the last component in name), with the
  * destination made there when missing, as systemd makes it: a directory for a directory
  * source, an empty file otherwise. */
-static int make_destination(const char *dst, bool directory, char name[static BIND_NAME_MAX])
+static int make_destination(const char *dst, bool directory, char name[static PATH_WALK_NAME_MAX])
 {
-	int dir = open_parent(dst, true, name);
+	int dir = path_walk_parent(dst, true, name);
 
 	if (dir >= 0 && make_leaf(dir, name, directory) < 0) {
 		close(dir);
@@ -247,11 +175,13 @@ int sandbox_binds_open(struct sandbox_binds *b, struct sandbox_error *e)
 {
 	for (size_t i = 0; i < b->count; i++) {
 		struct sandbox_bind *it = &b->item[i];
-		char name[BIND_NAME_MAX];
+		char name[PATH_WALK_NAME_MAX];
 		struct stat st;
 		struct statvfs vfs;
 
-		it->fd = open(it->src, O_PATH | O_CLOEXEC);
+		/* walked: a symlink the service's user planted or swapped in (to /, say) would
+		 * be bound writable under ProtectSystem=strict */
+		it->fd = path_walk_open(it->src);
 		if (it->fd < 0) {
 			if (it->optional && errno == ENOENT)
 				continue;
@@ -343,7 +273,7 @@ static int set_access(const struct sandbox_bind *it, int dir, const char *name,
 
 static int bind_one(const struct sandbox_bind *it, struct sandbox_error *e)
 {
-	char name[BIND_NAME_MAX];
+	char name[PATH_WALK_NAME_MAX];
 	struct stat src;
 	int dir, r;
 
@@ -368,35 +298,19 @@ int sandbox_binds_mount(const struct sandbox_binds *b, struct sandbox_error *e)
 	return 0;
 }
 
-/* path walked as a destination's directories are (symlinks followed only when root owns
- * them), its last component too: an O_PATH fd, or -1. */
-static int open_walked(const char *path)
-{
-	char name[BIND_NAME_MAX];
-	int dir = open_parent(path, false, name), fd, err;
-
-	if (dir < 0 || !*name) /* "/" */
-		return dir;
-	fd = open_component(dir, name, false);
-	err = errno;
-	close(dir);
-	errno = err;
-	return fd;
-}
-
-/* Before Linux 5.12 (no mount_setattr): path bound onto itself through the opened fd, and
- * the bind made read-only or writable by a remount, on an fd of its root found again
- * and checked to be the same object (a remount of anything but a mount root fails). */
-static int remount_walked(int fd, const char *path, bool read_only)
+/* Before Linux 5.12 (no mount_setattr): from (an O_PATH fd) bound onto the opened path
+ * (onto), and the bind given flags by a remount, on an fd of its root found again and
+ * checked to be from (a remount of anything but a mount root fails). */
+static int remount_walked(int from, int onto, const char *path, unsigned long flags)
 {
 	char a[32], b[32];
 	struct stat was, now;
 	int root, r, err;
 
-	if (fstat(fd, &was) < 0 ||
-	    mount(proc_fd(a, fd), proc_fd(b, fd), NULL, MS_BIND | MS_REC, NULL) < 0)
+	if (fstat(from, &was) < 0 ||
+	    mount(proc_fd(a, from), proc_fd(b, onto), NULL, MS_BIND | MS_REC, NULL) < 0)
 		return -1;
-	if ((root = open_walked(path)) < 0)
+	if ((root = path_walk_open(path)) < 0)
 		return -1;
 	r = fstat(root, &now);
 	if (r == 0 && (now.st_dev != was.st_dev || now.st_ino != was.st_ino)) {
@@ -404,8 +318,7 @@ static int remount_walked(int fd, const char *path, bool read_only)
 		r = -1;
 	}
 	if (r == 0)
-		r = mount(NULL, proc_fd(a, root), NULL,
-			  MS_REMOUNT | MS_BIND | (read_only ? MS_RDONLY : 0), NULL);
+		r = mount(NULL, proc_fd(a, root), NULL, MS_REMOUNT | MS_BIND | flags, NULL);
 	err = errno;
 	close(root);
 	errno = err;
@@ -419,7 +332,7 @@ static int remount_walked(int fd, const char *path, bool read_only)
  * is looked up again once opened. */
 int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 {
-	int fd = open_walked(path), tree = -1, r, err;
+	int fd = path_walk_open(path), tree = -1, r, err;
 
 	if (fd < 0)
 		return -1;
@@ -434,7 +347,41 @@ int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 	}
 	/* ENOSYS: read-only or writable still can be done the old way; noexec cannot */
 	if (r < 0 && errno == ENOSYS && (set | clear) == SANDBOX_ATTR_RDONLY)
-		r = remount_walked(fd, path, set != 0);
+		r = remount_walked(fd, fd, path, set ? MS_RDONLY : 0);
+	err = errno;
+	if (tree >= 0)
+		close(tree);
+	close(fd);
+	errno = err;
+	return r;
+}
+
+/* InaccessiblePaths=: path (walked as above) covered by a bind of object (an O_PATH fd
+ * of an empty mode-0000 directory, or file, as path is one or not), read-only, nosuid,
+ * nodev, noexec. The copy of object gets its flags before it is attached, onto the opened
+ * path; before Linux 5.2, or 5.12, a bind from the fd and a remount as remount_walked()
+ * makes it. A name swapped meanwhile hides nothing else: the user's symlink is refused. */
+#define HIDE_ATTRS (SANDBOX_ATTR_RDONLY | SANDBOX_ATTR_NOSUID | SANDBOX_ATTR_NODEV | \
+		    SANDBOX_ATTR_NOEXEC)
+int sandbox_path_hide(const char *path, int dir_object, int file_object)
+{
+	struct stat st;
+	int fd = path_walk_open(path), object, tree = -1, r = -1, err;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		goto out;
+	object = S_ISDIR(st.st_mode) ? dir_object : file_object;
+	tree = (int)syscall(SYS_open_tree, object, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
+						       SB_AT_EMPTY_PATH);
+	r = tree < 0 ? -1 : sandbox_mount_attr(tree, "", HIDE_ATTRS, 0, false);
+	if (r == 0)
+		r = (int)syscall(SYS_move_mount, tree, "", fd, "",
+				 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
+	else if (errno == ENOSYS)
+		r = remount_walked(object, fd, path, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
+out:
 	err = errno;
 	if (tree >= 0)
 		close(tree);

@@ -80,7 +80,7 @@ static int add_path(struct sandbox_list *l, const char *value)
 	bool optional = value[0] == '-';
 	const char *path = optional ? value + 1 : value;
 
-	if (path[0] != '/' || l->count >= SANDBOX_PATHS_MAX)
+	if (!sandbox_path_clean(path) || l->count >= SANDBOX_PATHS_MAX)
 		return -1;
 	l->item[l->count++] = (struct sandbox_path){ path, optional };
 	return 0;

@@ -152,25 +152,17 @@ static int protect_kernel(const struct sandbox_request *r, struct sandbox_error 
 
 /* ---- hidden paths: an empty mode-0000 directory or file mounted over each ---- */
 
-static bool is_directory(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
+/* The staging objects, as O_PATH fds (closed by hide_all). */
+struct hide_objects {
+	int dir, file;
+};
 
-static int hide(const char *path, bool optional, struct sandbox_error *e)
+static int hide(const char *path, bool optional, const struct hide_objects *o,
+		struct sandbox_error *e)
 {
-	const char *object = is_directory(path) ? STAGING "/dir" : STAGING "/reg";
-
-	if (mount(object, path, NULL, MS_BIND, NULL) < 0) {
-		if (optional && errno == ENOENT)
-			return 0;
-		return failed(e, EXEC_SANDBOX_INACCESSIBLE, path);
-	}
-	if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV |
-		  MS_NOEXEC, NULL) < 0)
-		return failed(e, EXEC_SANDBOX_INACCESSIBLE, path);
-	return 0;
+	if (sandbox_path_hide(path, o->dir, o->file) == 0 || (optional && errno == ENOENT))
+		return 0;
+	return failed(e, EXEC_SANDBOX_INACCESSIBLE, path);
 }
 
 static bool hides_anything(const struct sandbox_request *r)
@@ -184,6 +176,7 @@ static bool hides_anything(const struct sandbox_request *r)
 static int hide_all(const struct sandbox_request *r, struct sandbox_error *e)
 {
 	static const char *const modules[] = { "/usr/lib/modules", "/lib/modules" };
+	struct hide_objects o = { -1, -1 };
 	int fd, rc = 0;
 
 	if (!hides_anything(r))
@@ -192,16 +185,22 @@ static int hide_all(const struct sandbox_request *r, struct sandbox_error *e)
 		  "mode=0700,size=4k") < 0)
 		return failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
 	fd = open(STAGING "/reg", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
-	if (fd < 0 || mkdir(STAGING "/dir", 0) < 0 || chmod(STAGING "/dir", 0) < 0)
+	if (fd < 0 || mkdir(STAGING "/dir", 0) < 0 || chmod(STAGING "/dir", 0) < 0 ||
+	    (o.file = open(STAGING "/reg", O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    (o.dir = open(STAGING "/dir", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
 	if (fd >= 0)
 		close(fd);
 	for (size_t i = 0; rc == 0 && i < r->inaccessible.count; i++)
-		rc = hide(r->inaccessible.item[i].path, r->inaccessible.item[i].optional, e);
+		rc = hide(r->inaccessible.item[i].path, r->inaccessible.item[i].optional, &o, e);
 	for (size_t i = 0; rc == 0 && r->protect_home == SB_HOME_YES && i < HOME_PATH_COUNT; i++)
-		rc = hide(home_paths[i], true, e);
+		rc = hide(home_paths[i], true, &o, e);
 	for (size_t i = 0; rc == 0 && r->protect_kernel_modules && i < 2; i++)
-		rc = hide(modules[i], true, e);
+		rc = hide(modules[i], true, &o, e);
+	if (o.file >= 0)
+		close(o.file);
+	if (o.dir >= 0)
+		close(o.dir);
 	if (umount2(STAGING, MNT_DETACH) < 0 && rc == 0)
 		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
 	return rc;

@@ -62,6 +62,8 @@ int sandbox_setup(struct sandbox_request *req, struct sandbox_error *e);
 /* mount_setattr(2) on path relative to dir ("": dir itself; recursive: with what is
  * mounted below); -1/errno, ENOSYS before Linux 5.12. */
 #define SANDBOX_ATTR_RDONLY 0x1ULL
+#define SANDBOX_ATTR_NOSUID 0x2ULL
+#define SANDBOX_ATTR_NODEV 0x4ULL
 #define SANDBOX_ATTR_NOEXEC 0x8ULL
 int sandbox_mount_attr(int dir, const char *path, uint64_t set, uint64_t clear,
 		       bool recursive);
@@ -69,6 +71,11 @@ int sandbox_mount_attr(int dir, const char *path, uint64_t set, uint64_t clear,
 /* binds.c: path walked (symlinks followed only when root owns them) and given the mount
  * attributes set, clear taken away, with what is below it; -1/errno (ENOENT: missing). */
 int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear);
+/* binds.c: InaccessiblePaths=: path (walked so) covered by a read-only, nosuid, nodev,
+ * noexec bind of dir_object or file_object (O_PATH fds), as path is a directory or not. */
+int sandbox_path_hide(const char *path, int dir_object, int file_object);
+/* binds.c: absolute, no "." or ".." component (systemd's "normalized"). */
+bool sandbox_path_clean(const char *path);
 /* binds.c: "[-]SRC[:DST[:rbind|norbind]]" into b; -1 when it does not parse. */
 int sandbox_bind_option(struct sandbox_binds *b, const char *value, bool read_only);
 /* First: each source opened (O_PATH) and each missing destination made where it can be. */
