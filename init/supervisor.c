@@ -2401,7 +2401,8 @@ static void runtime_tick(struct unit *u, long long now)
 		fail_unit(u, "watchdog timeout (limit %llu ms): no WATCHDOG=1 in time, sending "
 			  "signal %d", runtime_watchdog_usec(u) / 1000, u->svc->watchdog_signal);
 	}
-	if (runtime_job_timed_out(u, now_us())) {
+	/* the turn's clock, not one clock_gettime() per unit per turn */
+	if (runtime_job_timed_out(u, now * 1000)) {
 		snprintf(u->error, sizeof u->error, "start job timed out after %lu ms waiting for "
 			 "its dependencies (JobTimeoutSec=)", u->svc->job_timeout_ms);
 		log_error("%s: %s", name_of(u), u->error);
