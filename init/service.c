@@ -497,7 +497,7 @@ static long parse_percent(const char *value)
 	return whole * 100 + frac > 10000 ? -1 : (long)(whole * 100 + frac);
 }
 
-/* What systemd takes a percentage of: MemoryMax= and MemoryHigh= of the physical memory,
+/* What systemd takes a percentage of: MemoryMax=, MemoryHigh=, MemoryMin=, MemoryLow= of the RAM,
  * TasksMax= of the most tasks the kernel allows (kernel.pid_max, kernel.threads-max). */
 static unsigned long long percent_base(const struct key *k)
 {
@@ -580,6 +580,19 @@ static void apply_memory_limit(const struct parser *p)
 	if (p->memory_limit != ~0ULL && p->svc->memory_max == ~0ULL &&
 	    p->svc->memory_high == ~0ULL)
 		p->svc->memory_max = p->memory_limit;
+}
+
+/* MemoryMin=, MemoryLow=: memory the kernel does not reclaim from the service (systemd-oomd
+ * keeps 64M). Unlike the limits, an empty value is the default, no protection (0). */
+static int parse_protection(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long long *v = field(p, k->offset);
+
+	if (!*value) {
+		*v = 0;
+		return 0;
+	}
+	return parse_bytes(p, k, value);
 }
 
 static int parse_count(struct parser *p, const struct key *k, const char *value)
@@ -2231,6 +2244,8 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
 	{ SECTION_SERVICE, "MemoryLimit", parse_memory_limit, 0, 0, 0, false },
 	{ SECTION_SERVICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryMin", parse_protection, F(memory_min), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryLow", parse_protection, F(memory_low), 0, 0, false },
 	{ SECTION_SERVICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
 	{ SECTION_SERVICE, "OOMPolicy", parse_oom_policy, 0, 0, 0, false },
 	{ SECTION_SERVICE, "CPUWeight", parse_weight, F(cpu_weight), 0, 0, false },

@@ -353,6 +353,7 @@ struct service {
 	uint64_t cap_bounding;
 	uint64_t cap_ambient;
 	unsigned long long memory_max, memory_high, tasks_max; /* ~0ULL = unset/infinity */
+	unsigned long long memory_min, memory_low; /* 0 = unset, ~0ULL = infinity */
 	unsigned cpu_weight, io_weight;                          /* 0 = unset */
 	struct service_output_spec std_output, std_error;
 	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
