@@ -438,8 +438,9 @@ static void add_default_dependencies(struct depgraph *g, const struct service *s
 	for (size_t k = 0; k < 4; k++) {
 		const struct service_name_list *list = k == 0 ? &s->wants : k == 1 ? &s->requires :
 						       k == 2 ? &s->binds_to : &s->requisite;
-		for (size_t i = 0; i < list->count; i++) {
-			int b = depgraph_find(g, service_str(s, list->name[i]));
+		for (size_t i = 0; i < service_list_count(list); i++) {
+			char buf[SERVICE_NAME_MAX];
+			int b = depgraph_find(g, service_list_name(s, list, i, buf));
 			if (b < 0 || !svcs[b].default_dependencies ||
 			    depgraph_set_has(&g->before[a], (size_t)b))
 				continue;

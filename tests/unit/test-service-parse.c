@@ -379,6 +379,35 @@ static void memory_protection(void)
 	CHECK(svc.failed);
 }
 
+/* The loader's .wants/ links past the list's 32 names (a target many units are enabled
+ * into) are kept in the text store, which compacts as the overflow is stored again and
+ * again; other lists still stop at 32. */
+static void wants_past_the_list_limit(void)
+{
+	char name[32], buf[SERVICE_NAME_MAX];
+	int i;
+
+	CHECK(parse("[Unit]\nDescription=many\n[Service]\nExecStart=/bin/a\n") == 0);
+	for (i = 0; i < 200; i++) {
+		snprintf(name, sizeof name, "enabled-unit-%03d", i);
+		CHECK(service_add_name(&svc, &svc.wants, name) == 0);
+	}
+	CHECK(service_add_name(&svc, &svc.wants, "enabled-unit-150") == 0); /* no duplicate */
+	CHECK(service_list_count(&svc.wants) == 200);
+	for (i = 0; i < 200; i++) {
+		snprintf(name, sizeof name, "enabled-unit-%03d", i);
+		CHECK(service_lists(&svc, &svc.wants, name));
+		CHECK_STR(service_list_name(&svc, &svc.wants, (size_t)i, buf), name);
+	}
+	CHECK_STR(S(svc.description), "many");
+	CHECK_STR(S(svc.exec_start.line[0]), "/bin/a");
+	for (i = 0; i < 32; i++) {
+		snprintf(name, sizeof name, "before-%02d", i);
+		CHECK(service_add_name(&svc, &svc.before, name) == 0);
+	}
+	CHECK(service_add_name(&svc, &svc.before, "one-too-many") == -1);
+}
+
 /* Percentages (MariaDB's TasksMax=99%): of the kernel's task limit and of the RAM. */
 static void cgroup_percentages(void)
 {
@@ -646,6 +675,7 @@ int main(void)
 	RUN(cgroup_settings);
 	RUN(memory_limit_old_name);
 	RUN(memory_protection);
+	RUN(wants_past_the_list_limit);
 	RUN(cgroup_percentages);
 	RUN(output_targets);
 	RUN(syntax_comments_blanks_continuations);

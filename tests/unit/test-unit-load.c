@@ -498,6 +498,36 @@ static void default_dependencies_order_services_after_basic(void)
 	teardown();
 }
 
+/* A target with more units enabled into it than a list holds (a small server's
+ * multi-user.target.wants/, Debian's sysinit.target.wants/ with a few packages more):
+ * every one loads, starts with the target and orders it; none is dropped. */
+static void many_units_enabled_into_one_target(void)
+{
+	const char *dir = "multi-user.target.wants/";
+	char file[64];
+	int mu;
+
+	setup();
+	for (int i = 0; i < 40; i++) {
+		snprintf(file, sizeof file, "%ss%02d.service", dir, i);
+		put(lib, file + strlen(dir), simple);
+		link_in(etc, file, "/x");
+	}
+	load();
+	CHECK(!strstr(messages, "too many"));
+	depgraph_from_services(&graph, svcs, count, &diag);
+	mu = depgraph_find(&graph, "multi-user.target");
+	CHECK(mu >= 0);
+	for (int i = 0; i < 40 && mu >= 0; i++) {
+		snprintf(file, sizeof file, "s%02d", i);
+		const struct service *s = named(file), *t = &svcs[mu];
+		int n = depgraph_find(&graph, file);
+		CHECK(s && s->pulled && service_lists(t, &t->wants, file));
+		CHECK(n >= 0 && graph.wave[n] < graph.wave[mu]);
+	}
+	teardown();
+}
+
 static void unreachable_units_are_not_loaded(void)
 {
 	setup();
@@ -614,6 +644,7 @@ int main(void)
 	RUN(missing_requirement_fails_only_that_unit);
 	RUN(cycle_is_broken_and_boot_goes_on);
 	RUN(default_dependencies_order_services_after_basic);
+	RUN(many_units_enabled_into_one_target);
 	RUN(unreachable_units_are_not_loaded);
 	RUN(socket_units_load_their_services);
 	RUN(aliases_name_one_unit);
