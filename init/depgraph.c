@@ -405,8 +405,8 @@ static int find_loaded(const struct depgraph *g, const char *name)
 /* DefaultDependencies=yes, as systemd adds them, towards the targets that are loaded:
  * a service Requires= and is After= sysinit.target, After= basic.target, Before=
  * shutdown.target; a timer the same but Before= timers.target instead of After= basic
- * (a path unit: Before= paths.target); a target is After= the units it wants or requires
- * (unless they opt out or are ordered after it) and Before= shutdown.target. */
+ * (a path unit: Before= paths.target); a target is Before= shutdown.target (and After=
+ * what it pulls in: order_target()). */
 static void add_default_dependencies(struct depgraph *g, const struct service *svcs, size_t a)
 {
 	const struct service *s = &svcs[a];
@@ -431,9 +431,18 @@ static void add_default_dependencies(struct depgraph *g, const struct service *s
 			depgraph_order(g, a, (size_t)paths);
 		else if (s->kind == UNIT_SERVICE && basic >= 0)
 			depgraph_order(g, (size_t)basic, a);
-		return;
 	}
-	if (s->kind != UNIT_TARGET)
+}
+
+/* A target with DefaultDependencies=yes is After= the units it wants or requires, unless
+ * they opt out or are ordered after it (systemd: no loop). Run once every other edge is
+ * in, so whether a unit is ordered after the target does not depend on which name sorts
+ * first (systemd-pcrphase.service in sysinit.target.wants/, syncthing-resume.service). */
+static void order_target(struct depgraph *g, const struct service *svcs, size_t a)
+{
+	const struct service *s = &svcs[a];
+
+	if (!s->default_dependencies || s->kind != UNIT_TARGET)
 		return;
 	for (size_t k = 0; k < 4; k++) {
 		const struct service_name_list *list = k == 0 ? &s->wants : k == 1 ? &s->requires :
@@ -490,5 +499,8 @@ void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
 	for (size_t a = 0; a < g->count; a++)
 		if (starts(g, a))
 			add_edges(g, svcs, a, diag);
+	for (size_t a = 0; a < g->count; a++)
+		if (starts(g, a))
+			order_target(g, svcs, a);
 	depgraph_solve(g, &report);
 }

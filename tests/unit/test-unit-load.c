@@ -528,6 +528,34 @@ static void many_units_enabled_into_one_target(void)
 	teardown();
 }
 
+/* A unit wanted by a target and ordered after it (syncthing-resume.service: After= and
+ * WantedBy=sleep.target; systemd-pcrphase.service in sysinit.target.wants/ with the
+ * default dependencies) does not order the target after itself, whichever name sorts
+ * first: systemd adds that ordering only when it makes no loop. */
+static void wanted_after_its_target_makes_no_cycle(void)
+{
+	const char *after = "[Unit]\nAfter=t.target\n[Service]\nExecStart=/bin/a\n";
+	int t, early, late;
+
+	setup();
+	put(lib, "t.target", "[Unit]\nDescription=t\n");
+	put(lib, "a-early.service", after);
+	put(lib, "z-late.service", after);
+	link_in(etc, "multi-user.target.wants/t.target", "/x");
+	link_in(etc, "t.target.wants/a-early.service", "/x");
+	link_in(etc, "t.target.wants/z-late.service", "/x");
+	load();
+	depgraph_from_services(&graph, svcs, count, &diag);
+	CHECK(!strstr(messages, "cycle"));
+	t = depgraph_find(&graph, "t.target");
+	early = depgraph_find(&graph, "a-early");
+	late = depgraph_find(&graph, "z-late");
+	CHECK(t >= 0 && early >= 0 && late >= 0);
+	if (t >= 0 && early >= 0 && late >= 0)
+		CHECK(graph.wave[t] < graph.wave[early] && graph.wave[t] < graph.wave[late]);
+	teardown();
+}
+
 static void unreachable_units_are_not_loaded(void)
 {
 	setup();
@@ -645,6 +673,7 @@ int main(void)
 	RUN(cycle_is_broken_and_boot_goes_on);
 	RUN(default_dependencies_order_services_after_basic);
 	RUN(many_units_enabled_into_one_target);
+	RUN(wanted_after_its_target_makes_no_cycle);
 	RUN(unreachable_units_are_not_loaded);
 	RUN(socket_units_load_their_services);
 	RUN(aliases_name_one_unit);
