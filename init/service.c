@@ -964,6 +964,8 @@ static int parse_names(struct parser *p, const struct key *k, const char *value)
 
 	if (!*value) {
 		list->count = 0;
+		list->more_count = 0; /* the loader's overflow goes too */
+		list->more = 0;
 		return 0;
 	}
 	str_copy(copy, sizeof copy, value);

@@ -406,6 +406,10 @@ static void wants_past_the_list_limit(void)
 		CHECK(service_add_name(&svc, &svc.before, name) == 0);
 	}
 	CHECK(service_add_name(&svc, &svc.before, "one-too-many") == -1);
+	/* An empty Wants= (a drop-in's reset) empties the overflow too. */
+	CHECK(service_parse(&svc, "[Unit]\nWants=\n", 13, &diag) == 0);
+	CHECK(service_list_count(&svc.wants) == 0);
+	CHECK(!service_lists(&svc, &svc.wants, "enabled-unit-150"));
 }
 
 /* Percentages (MariaDB's TasksMax=99%): of the kernel's task limit and of the RAM. */
