@@ -229,6 +229,7 @@ int cg_remove(int subtree_fd, const char *service)
 void cg_limits_init(struct cg_limits *l)
 {
 	l->memory_max = l->memory_high = l->tasks_max = CG_UNSET;
+	l->memory_min = l->memory_low = 0;
 	l->cpu_weight = l->io_weight = 0;
 }
 
@@ -272,6 +273,20 @@ static void write_bytes_limit(int fd, const char *file, const char *controller,
 	write_limit(fd, file, controller, v != CG_UNSET, value, e);
 }
 
+/* memory.min and memory.low: the kernel's default is 0 (no protection), written when
+ * unset so a reused cgroup does not keep an old one; CG_UNSET is "max". */
+static void write_protection(int fd, const char *file, unsigned long long v,
+			     struct limit_errors *e)
+{
+	char value[32];
+
+	if (v == CG_UNSET)
+		snprintf(value, sizeof value, "max");
+	else
+		snprintf(value, sizeof value, "%llu", v);
+	write_limit(fd, file, "memory", v != 0, value, e);
+}
+
 static void write_weight(int fd, const char *file, const char *controller, unsigned w,
 			 struct limit_errors *e)
 {
@@ -302,6 +317,8 @@ int cg_apply_limits(int fd, const struct cg_limits *l, char *err, size_t err_siz
 		return -1;
 	write_bytes_limit(fd, "memory.max", "memory", l->memory_max, &e);
 	write_bytes_limit(fd, "memory.high", "memory", l->memory_high, &e);
+	write_protection(fd, "memory.min", l->memory_min, &e);
+	write_protection(fd, "memory.low", l->memory_low, &e);
 	write_bytes_limit(fd, "pids.max", "pids", l->tasks_max, &e);
 	write_weight(fd, "cpu.weight", "cpu", l->cpu_weight, &e);
 	write_weight(fd, "io.weight", "io", l->io_weight, &e);

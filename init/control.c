@@ -204,9 +204,10 @@ static void add_names(struct ctl_writer *w, const char *key, const struct servic
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < l->count; i++) {
+	for (size_t i = 0; i < service_list_count(l); i++) {
+		char name[SERVICE_NAME_MAX];
 		int n = snprintf(buf + len, sizeof buf - len, "%s%s", i ? "," : "",
-				 service_str(s, l->name[i]));
+				 service_list_name(s, l, i, name));
 		if (n < 0 || (size_t)n >= sizeof buf - len)
 			break;
 		len += (size_t)n;

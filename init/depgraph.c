@@ -405,8 +405,8 @@ static int find_loaded(const struct depgraph *g, const char *name)
 /* DefaultDependencies=yes, as systemd adds them, towards the targets that are loaded:
  * a service Requires= and is After= sysinit.target, After= basic.target, Before=
  * shutdown.target; a timer the same but Before= timers.target instead of After= basic
- * (a path unit: Before= paths.target); a target is Before= shutdown.target, and After=
- * the units it wants (add_target_orderings()). */
+ * (a path unit: Before= paths.target); a target is Before= shutdown.target (and After=
+ * what it pulls in: order_target()). */
 static void add_default_dependencies(struct depgraph *g, const struct service *svcs, size_t a)
 {
 	const struct service *s = &svcs[a];
@@ -435,21 +435,21 @@ static void add_default_dependencies(struct depgraph *g, const struct service *s
 }
 
 /* A target with DefaultDependencies=yes is After= the units it wants or requires, unless
- * they opt out or are already ordered after it. That check needs every other edge in
- * place first (sysinit.target wants services that are After= it by their own default
- * dependencies), so this runs once all units' edges are added, as systemd defers it
- * until loading is done. */
-static void add_target_orderings(struct depgraph *g, const struct service *svcs, size_t a)
+ * they opt out or are ordered after it (systemd: no loop). Run once every other edge is
+ * in, so whether a unit is ordered after the target does not depend on which name sorts
+ * first (systemd-pcrphase.service in sysinit.target.wants/, syncthing-resume.service). */
+static void order_target(struct depgraph *g, const struct service *svcs, size_t a)
 {
 	const struct service *s = &svcs[a];
 
-	if (s->kind != UNIT_TARGET || !s->default_dependencies)
+	if (!s->default_dependencies || s->kind != UNIT_TARGET)
 		return;
 	for (size_t k = 0; k < 4; k++) {
 		const struct service_name_list *list = k == 0 ? &s->wants : k == 1 ? &s->requires :
 						       k == 2 ? &s->binds_to : &s->requisite;
-		for (size_t i = 0; i < list->count; i++) {
-			int b = depgraph_find(g, service_str(s, list->name[i]));
+		for (size_t i = 0; i < service_list_count(list); i++) {
+			char buf[SERVICE_NAME_MAX];
+			int b = depgraph_find(g, service_list_name(s, list, i, buf));
 			if (b < 0 || !svcs[b].default_dependencies ||
 			    depgraph_set_has(&g->before[a], (size_t)b))
 				continue;
@@ -501,6 +501,6 @@ void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
 			add_edges(g, svcs, a, diag);
 	for (size_t a = 0; a < g->count; a++)
 		if (starts(g, a))
-			add_target_orderings(g, svcs, a);
+			order_target(g, svcs, a);
 	depgraph_solve(g, &report);
 }

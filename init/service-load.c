@@ -631,6 +631,31 @@ static void rewrite_socket_service(struct loader *l, struct service *s)
 		s->sock.service = ref;
 }
 
+/* The overflow of Wants= (.wants/ links past SERVICE_DEPS_MAX): stored again when one of
+ * its names is an alias. */
+static void rewrite_more_aliases(struct loader *l, struct service *s)
+{
+	char joined[SERVICE_TEXT_MAX], buf[SERVICE_NAME_MAX];
+	size_t len = 0;
+	bool changed = false;
+	strref ref;
+
+	joined[0] = '\0';
+	for (size_t i = s->wants.count; i < service_list_count(&s->wants); i++) {
+		const char *n = service_list_name(s, &s->wants, i, buf);
+		const struct service *t = find(l, n);
+		if (t && strcmp(t->name, n) != 0) {
+			n = t->name;
+			changed = true;
+		}
+		len += (size_t)snprintf(joined + len, sizeof joined - len, "%s%s", len ? " " : "", n);
+		if (len >= sizeof joined)
+			return; /* cannot grow past the text store anyway */
+	}
+	if (changed && (ref = service_text_store(s, joined)))
+		s->wants.more = ref;
+}
+
 /* Dependencies named by an alias now name the unit itself (the graph goes by names). */
 static void rewrite_aliases(struct loader *l)
 {
@@ -651,6 +676,7 @@ static void rewrite_aliases(struct loader *l)
 				if (ref)
 					lists[k]->name[j] = ref;
 			}
+		rewrite_more_aliases(l, s);
 		rewrite_socket_service(l, s);
 	}
 }
@@ -868,11 +894,11 @@ static void load_pulled(struct loader *l, size_t from)
 			load_unit(l, target);
 		for (size_t k = 0; k < PULLS; k++) {
 			const struct service_name_list *list = pulls(&l->out[i], k);
-			for (size_t j = 0; j < list->count; j++) {
-				char name[SERVICE_NAME_MAX];
+			for (size_t j = 0; j < service_list_count(list); j++) {
+				char name[SERVICE_NAME_MAX], buf[SERVICE_NAME_MAX];
 				bool known_missing;
 				/* Copy: loading may move the table's entries (slot_for). */
-				str_copy(name, sizeof name, service_str(&l->out[i], list->name[j]));
+				str_copy(name, sizeof name, service_list_name(&l->out[i], list, j, buf));
 				known_missing = missing(l, name);
 				if (load_unit(l, name))
 					continue;
@@ -909,8 +935,9 @@ static void spread(struct loader *l, bool *set, bool triggers)
 				continue;
 			for (size_t k = 0; k < PULLS; k++) {
 				const struct service_name_list *list = pulls(&l->out[i], k);
-				for (size_t j = 0; j < list->count; j++) {
-					t = find(l, service_str(&l->out[i], list->name[j]));
+				for (size_t j = 0; j < service_list_count(list); j++) {
+					char buf[SERVICE_NAME_MAX];
+					t = find(l, service_list_name(&l->out[i], list, j, buf));
 					if (t && reach(set, (size_t)(t - l->out)))
 						changed = true;
 				}

@@ -112,11 +112,39 @@ void service_copy(struct service *dst, const struct service *src)
 	memcpy(dst, src, service_used_size(src));
 }
 
+size_t service_list_count(const struct service_name_list *list)
+{
+	return (size_t)list->count + list->more_count;
+}
+
+const char *service_list_name(const struct service *svc, const struct service_name_list *list,
+			      size_t i, char *buf)
+{
+	const char *p;
+	size_t len;
+
+	if (i < list->count)
+		return service_str(svc, list->name[i]);
+	p = service_str(svc, list->more);
+	for (i -= list->count; i > 0 && p; i--)
+		p = strchr(p, ' ') ? strchr(p, ' ') + 1 : NULL;
+	if (!p)
+		return "";
+	len = strcspn(p, " ");
+	if (len >= SERVICE_NAME_MAX)
+		len = SERVICE_NAME_MAX - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return buf;
+}
+
 bool service_lists(const struct service *svc, const struct service_name_list *list,
 		   const char *name)
 {
-	for (size_t i = 0; i < list->count; i++)
-		if (strcmp(service_str(svc, list->name[i]), name) == 0)
+	char buf[SERVICE_NAME_MAX];
+
+	for (size_t i = 0; i < service_list_count(list); i++)
+		if (strcmp(service_list_name(svc, list, i, buf), name) == 0)
 			return true;
 	return false;
 }
@@ -146,7 +174,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define EXECENV_REFS (3 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
-#define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
+#define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + 1 /* wants.more */ + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
 		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 12 /* kinds, timers */ + \
@@ -171,6 +199,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	n = add_list_refs(refs, n, s->before.name, s->before.count);
 	n = add_list_refs(refs, n, s->requires.name, s->requires.count);
 	n = add_list_refs(refs, n, s->wants.name, s->wants.count);
+	refs[n++] = &s->wants.more;
 	for (size_t i = 0; i < s->condition_count; i++)
 		refs[n++] = &s->condition[i].value;
 	n = add_list_refs(refs, n, s->exec_start_pre.line, s->exec_start_pre.count);
@@ -497,7 +526,7 @@ static long parse_percent(const char *value)
 	return whole * 100 + frac > 10000 ? -1 : (long)(whole * 100 + frac);
 }
 
-/* What systemd takes a percentage of: MemoryMax= and MemoryHigh= of the physical memory,
+/* What systemd takes a percentage of: MemoryMax=, MemoryHigh=, MemoryMin=, MemoryLow= of the RAM,
  * TasksMax= of the most tasks the kernel allows (kernel.pid_max, kernel.threads-max). */
 static unsigned long long percent_base(const struct key *k)
 {
@@ -580,6 +609,19 @@ static void apply_memory_limit(const struct parser *p)
 	if (p->memory_limit != ~0ULL && p->svc->memory_max == ~0ULL &&
 	    p->svc->memory_high == ~0ULL)
 		p->svc->memory_max = p->memory_limit;
+}
+
+/* MemoryMin=, MemoryLow=: memory the kernel does not reclaim from the service (systemd-oomd
+ * keeps 64M). Unlike the limits, an empty value is the default, no protection (0). */
+static int parse_protection(struct parser *p, const struct key *k, const char *value)
+{
+	unsigned long long *v = field(p, k->offset);
+
+	if (!*value) {
+		*v = 0;
+		return 0;
+	}
+	return parse_bytes(p, k, value);
 }
 
 static int parse_count(struct parser *p, const struct key *k, const char *value)
@@ -860,10 +902,7 @@ static int parse_groups(struct parser *p, const struct key *k, const char *value
 static bool name_listed(const struct service *svc, const struct service_name_list *list,
 			const char *name)
 {
-	for (size_t i = 0; i < list->count; i++)
-		if (strcmp(service_str(svc, list->name[i]), name) == 0)
-			return true;
-	return false;
+	return service_lists(svc, list, name);
 }
 
 /* unit kinds (unit-kinds): a dependency on a kind ember does not have. Ordering against
@@ -925,6 +964,8 @@ static int parse_names(struct parser *p, const struct key *k, const char *value)
 
 	if (!*value) {
 		list->count = 0;
+		list->more_count = 0; /* the loader's overflow goes too */
+		list->more = 0;
 		return 0;
 	}
 	str_copy(copy, sizeof copy, value);
@@ -2232,6 +2273,8 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
 	{ SECTION_SERVICE, "MemoryLimit", parse_memory_limit, 0, 0, 0, false },
 	{ SECTION_SERVICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryMin", parse_protection, F(memory_min), 0, 0, false },
+	{ SECTION_SERVICE, "MemoryLow", parse_protection, F(memory_low), 0, 0, false },
 	{ SECTION_SERVICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
 	{ SECTION_SERVICE, "OOMPolicy", parse_oom_policy, 0, 0, 0, false },
 	{ SECTION_SERVICE, "CPUWeight", parse_weight, F(cpu_weight), 0, 0, false },
@@ -2823,13 +2866,33 @@ int service_validate(struct service *svc, const struct service_diag *diag)
 	return svc->failed ? -1 : 0;
 }
 
+/* A Wants= name past SERVICE_DEPS_MAX: the overflow string is stored again, one name
+ * longer (the old one is garbage, reclaimed by compaction). */
+static int add_more(struct service *svc, struct service_name_list *list, const char *name)
+{
+	char joined[SERVICE_TEXT_MAX];
+	const char *old = service_str(svc, list->more);
+	strref ref;
+
+	if (list != &svc->wants || list->more_count == UINT16_MAX ||
+	    strlen(old) + strlen(name) + 2 > sizeof joined)
+		return -1;
+	snprintf(joined, sizeof joined, "%s%s%s", old, *old ? " " : "", name);
+	ref = text_add(svc, joined);
+	if (!ref)
+		return -1;
+	list->more = ref;
+	list->more_count++;
+	return 0;
+}
+
 /* U1: a name the loader adds (.wants/.requires directories, built-in relations). */
 int service_add_name(struct service *svc, struct service_name_list *list, const char *name)
 {
 	if (strcmp(name, svc->name) == 0 || name_listed(svc, list, name))
 		return 0;
 	if (list->count >= SERVICE_DEPS_MAX)
-		return -1;
+		return add_more(svc, list, name);
 	list->name[list->count] = text_add(svc, name);
 	if (!list->name[list->count])
 		return -1;

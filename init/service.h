@@ -99,6 +99,10 @@ struct service_exec_list {
 struct service_name_list {
 	uint8_t count;
 	strref name[SERVICE_DEPS_MAX]; /* canonical unit names (see enum unit_kind) */
+	/* Wants= only: the loader's .wants/ links past SERVICE_DEPS_MAX (a target many units
+	 * are enabled into), space-separated in the text store; see service_list_name(). */
+	uint16_t more_count;
+	strref more;
 };
 
 struct service_output_spec {
@@ -353,6 +357,7 @@ struct service {
 	uint64_t cap_bounding;
 	uint64_t cap_ambient;
 	unsigned long long memory_max, memory_high, tasks_max; /* ~0ULL = unset/infinity */
+	unsigned long long memory_min, memory_low; /* 0 = unset, ~0ULL = infinity */
 	unsigned cpu_weight, io_weight;                          /* 0 = unset */
 	struct service_output_spec std_output, std_error;
 	unsigned log_rate_burst;            /* LogRateLimitBurst=: 0 = no limit */
@@ -476,6 +481,12 @@ size_t service_used_size(const struct service *svc);
 
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);
+/* The names of a list, the loader's overflow included: for i < service_list_count(list),
+ * service_list_name() returns the name, in buf (SERVICE_NAME_MAX bytes) for an overflow
+ * name. */
+size_t service_list_count(const struct service_name_list *list);
+const char *service_list_name(const struct service *svc, const struct service_name_list *list,
+			      size_t i, char *buf);
 /* Does svc's name list hold name? */
 bool service_lists(const struct service *svc, const struct service_name_list *list,
 		   const char *name);

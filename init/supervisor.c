@@ -2137,8 +2137,9 @@ static void pull_in(struct unit *u)
 	char err[UNIT_ERROR_MAX];
 
 	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
-		for (unsigned i = 0; i < lists[l]->count; i++) {
-			const char *name = service_str(u->svc, lists[l]->name[i]);
+		for (size_t i = 0; i < service_list_count(lists[l]); i++) {
+			char buf[SERVICE_NAME_MAX];
+			const char *name = service_list_name(u->svc, lists[l], i, buf);
 			const struct unit *r = supervisor_find(name);
 			if (!r || unit_up(r) || !unit_pull_in_wanted(r))
 				continue;

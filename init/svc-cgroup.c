@@ -141,11 +141,13 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 		log_warn("%s: %s; the cgroup is not delegated", s->name, err); /* unit-kinds */
 	/* A new cgroup has the kernel's defaults: only set limits need writing. */
 	if (fresh && s->memory_max == ~0ULL && s->memory_high == ~0ULL && s->tasks_max == ~0ULL &&
-	    !s->cpu_weight && !s->io_weight)
+	    !s->memory_min && !s->memory_low && !s->cpu_weight && !s->io_weight)
 		return 0;
 	cg_limits_init(&l);
 	l.memory_max = s->memory_max;
 	l.memory_high = s->memory_high;
+	l.memory_min = s->memory_min;
+	l.memory_low = s->memory_low;
 	l.tasks_max = s->tasks_max;
 	l.cpu_weight = s->cpu_weight;
 	l.io_weight = s->io_weight;

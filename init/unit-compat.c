@@ -79,8 +79,8 @@ const struct unit_compat unit_compat_table[] = {
 	C("StartupAllowedCPUs", E, NO_CGROUP_KNOB),
 	C("AllowedMemoryNodes", E, NO_CGROUP_KNOB),
 	C("StartupAllowedMemoryNodes", E, NO_CGROUP_KNOB),
-	C("MemoryMin", E, NO_CGROUP_KNOB),
-	C("MemoryLow", E, NO_CGROUP_KNOB),
+	C("MemoryMin", K, NO_CGROUP_KNOB), /* services: init/service.c */
+	C("MemoryLow", K, NO_CGROUP_KNOB),
 	C("StartupMemoryLow", E, NO_CGROUP_KNOB),
 	C("StartupMemoryHigh", E, NO_CGROUP_KNOB),
 	C("StartupMemoryMax", E, NO_CGROUP_KNOB),

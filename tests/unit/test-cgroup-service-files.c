@@ -74,6 +74,38 @@ static void limits_written_as_the_kernel_reads_them(void)
 	close(fd);
 }
 
+/* memory.min and memory.low (MemoryMin=, MemoryLow=): their default is 0, not "max";
+ * infinity is "max". Unset, a missing file is fine (no memory controller). */
+static void protection_written_as_the_kernel_reads_it(void)
+{
+	int fd = fake_cgroup("protection");
+	struct cg_limits l;
+	char err[128] = "";
+
+	put(fd, "memory.min", "");
+	put(fd, "memory.low", "");
+	cg_limits_init(&l);
+	l.memory_min = 64ULL << 20;
+	l.memory_low = CG_UNSET;
+	CHECK(cg_apply_limits(fd, &l, err, sizeof err) == 0);
+	CHECK_STR(err, "");
+	CHECK_STR(get(fd, "memory.min"), "67108864");
+	CHECK_STR(get(fd, "memory.low"), "max");
+	put(fd, "memory.min", ""); /* a plain file is not truncated by a write, cgroupfs is */
+	put(fd, "memory.low", "");
+	cg_limits_init(&l);
+	CHECK(cg_apply_limits(fd, &l, err, sizeof err) == 0);
+	CHECK_STR(get(fd, "memory.min"), "0");
+	CHECK_STR(get(fd, "memory.low"), "0");
+	close(fd);
+	fd = fake_cgroup("protection-nomemory");
+	CHECK(cg_apply_limits(fd, &l, err, sizeof err) == 0);
+	l.memory_low = 1;
+	CHECK(cg_apply_limits(fd, &l, err, sizeof err) == -1);
+	CHECK_STR(err, "memory.low: no such file: the memory controller is not enabled for this cgroup");
+	close(fd);
+}
+
 static void unset_limits_reset_to_defaults(void)
 {
 	int fd = fake_cgroup("defaults");
@@ -300,6 +332,7 @@ int main(void)
 		return 1;
 	}
 	RUN(limits_written_as_the_kernel_reads_them);
+	RUN(protection_written_as_the_kernel_reads_it);
 	RUN(unset_limits_reset_to_defaults);
 	RUN(missing_controller_file_names_it);
 	RUN(bad_weight_changes_nothing);

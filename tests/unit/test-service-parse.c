@@ -57,6 +57,7 @@ static void defaults_are_documented_ones(void)
 	CHECK(!svc.essential && !svc.no_new_privileges);
 	CHECK(!svc.cap_bounding_set && svc.cap_ambient == 0);
 	CHECK(svc.memory_max == ~0ULL && svc.memory_high == ~0ULL && svc.tasks_max == ~0ULL);
+	CHECK(svc.memory_min == 0 && svc.memory_low == 0);
 	CHECK(svc.cpu_weight == 0 && svc.io_weight == 0);
 	CHECK(svc.std_output.kind == OUTPUT_LOG && svc.std_error.kind == OUTPUT_INHERIT);
 	CHECK(svc.log_rate_burst == 100 && svc.log_rate_interval_ms == 5000);
@@ -360,6 +361,57 @@ static void memory_limit_old_name(void)
 	CHECK(svc.failed);
 }
 
+/* MemoryMin=/MemoryLow= (systemd-oomd.service): memory the kernel keeps for the service;
+ * empty is the kernel's default, none; infinity protects everything; a percentage is of
+ * the physical memory, as for MemoryMax=. */
+static void memory_protection(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	unsigned long long ram = (unsigned long long)pages * (unsigned long long)size;
+
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryMin=64M\nMemoryLow=25%\n") == 0);
+	CHECK(warnings == 0 && errors == 0);
+	CHECK(svc.memory_min == 64ULL << 20 && svc.memory_low == ram / 4);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryMin=1G\nMemoryMin=\n"
+		    "MemoryLow=infinity\n") == 0);
+	CHECK(svc.memory_min == 0 && svc.memory_low == ~0ULL);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryLow=some\n") < 0);
+	CHECK(svc.failed);
+}
+
+/* The loader's .wants/ links past the list's 32 names (a target many units are enabled
+ * into) are kept in the text store, which compacts as the overflow is stored again and
+ * again; other lists still stop at 32. */
+static void wants_past_the_list_limit(void)
+{
+	char name[32], buf[SERVICE_NAME_MAX];
+	int i;
+
+	CHECK(parse("[Unit]\nDescription=many\n[Service]\nExecStart=/bin/a\n") == 0);
+	for (i = 0; i < 200; i++) {
+		snprintf(name, sizeof name, "enabled-unit-%03d", i);
+		CHECK(service_add_name(&svc, &svc.wants, name) == 0);
+	}
+	CHECK(service_add_name(&svc, &svc.wants, "enabled-unit-150") == 0); /* no duplicate */
+	CHECK(service_list_count(&svc.wants) == 200);
+	for (i = 0; i < 200; i++) {
+		snprintf(name, sizeof name, "enabled-unit-%03d", i);
+		CHECK(service_lists(&svc, &svc.wants, name));
+		CHECK_STR(service_list_name(&svc, &svc.wants, (size_t)i, buf), name);
+	}
+	CHECK_STR(S(svc.description), "many");
+	CHECK_STR(S(svc.exec_start.line[0]), "/bin/a");
+	for (i = 0; i < 32; i++) {
+		snprintf(name, sizeof name, "before-%02d", i);
+		CHECK(service_add_name(&svc, &svc.before, name) == 0);
+	}
+	CHECK(service_add_name(&svc, &svc.before, "one-too-many") == -1);
+	/* An empty Wants= (a drop-in's reset) empties the overflow too. */
+	CHECK(service_parse(&svc, "[Unit]\nWants=\n", 13, &diag) == 0);
+	CHECK(service_list_count(&svc.wants) == 0);
+	CHECK(!service_lists(&svc, &svc.wants, "enabled-unit-150"));
+}
+
 /* Percentages (MariaDB's TasksMax=99%): of the kernel's task limit and of the RAM. */
 static void cgroup_percentages(void)
 {
@@ -626,6 +678,8 @@ int main(void)
 	RUN(capability_table_matches_kernel_numbers);
 	RUN(cgroup_settings);
 	RUN(memory_limit_old_name);
+	RUN(memory_protection);
+	RUN(wants_past_the_list_limit);
 	RUN(cgroup_percentages);
 	RUN(output_targets);
 	RUN(syntax_comments_blanks_continuations);

@@ -498,6 +498,64 @@ static void default_dependencies_order_services_after_basic(void)
 	teardown();
 }
 
+/* A target with more units enabled into it than a list holds (a small server's
+ * multi-user.target.wants/, Debian's sysinit.target.wants/ with a few packages more):
+ * every one loads, starts with the target and orders it; none is dropped. */
+static void many_units_enabled_into_one_target(void)
+{
+	const char *dir = "multi-user.target.wants/";
+	char file[64];
+	int mu;
+
+	setup();
+	for (int i = 0; i < 40; i++) {
+		snprintf(file, sizeof file, "%ss%02d.service", dir, i);
+		put(lib, file + strlen(dir), simple);
+		link_in(etc, file, "/x");
+	}
+	load();
+	CHECK(!strstr(messages, "too many"));
+	depgraph_from_services(&graph, svcs, count, &diag);
+	mu = depgraph_find(&graph, "multi-user.target");
+	CHECK(mu >= 0);
+	for (int i = 0; i < 40 && mu >= 0; i++) {
+		snprintf(file, sizeof file, "s%02d", i);
+		const struct service *s = named(file), *t = &svcs[mu];
+		int n = depgraph_find(&graph, file);
+		CHECK(s && s->pulled && service_lists(t, &t->wants, file));
+		CHECK(n >= 0 && graph.wave[n] < graph.wave[mu]);
+	}
+	teardown();
+}
+
+/* A unit wanted by a target and ordered after it (syncthing-resume.service: After= and
+ * WantedBy=sleep.target; systemd-pcrphase.service in sysinit.target.wants/ with the
+ * default dependencies) does not order the target after itself, whichever name sorts
+ * first: systemd adds that ordering only when it makes no loop. */
+static void wanted_after_its_target_makes_no_cycle(void)
+{
+	const char *after = "[Unit]\nAfter=t.target\n[Service]\nExecStart=/bin/a\n";
+	int t, early, late;
+
+	setup();
+	put(lib, "t.target", "[Unit]\nDescription=t\n");
+	put(lib, "a-early.service", after);
+	put(lib, "z-late.service", after);
+	link_in(etc, "multi-user.target.wants/t.target", "/x");
+	link_in(etc, "t.target.wants/a-early.service", "/x");
+	link_in(etc, "t.target.wants/z-late.service", "/x");
+	load();
+	depgraph_from_services(&graph, svcs, count, &diag);
+	CHECK(!strstr(messages, "cycle"));
+	t = depgraph_find(&graph, "t.target");
+	early = depgraph_find(&graph, "a-early");
+	late = depgraph_find(&graph, "z-late");
+	CHECK(t >= 0 && early >= 0 && late >= 0);
+	if (t >= 0 && early >= 0 && late >= 0)
+		CHECK(graph.wave[t] < graph.wave[early] && graph.wave[t] < graph.wave[late]);
+	teardown();
+}
+
 static void unreachable_units_are_not_loaded(void)
 {
 	setup();
@@ -614,6 +672,8 @@ int main(void)
 	RUN(missing_requirement_fails_only_that_unit);
 	RUN(cycle_is_broken_and_boot_goes_on);
 	RUN(default_dependencies_order_services_after_basic);
+	RUN(many_units_enabled_into_one_target);
+	RUN(wanted_after_its_target_makes_no_cycle);
 	RUN(unreachable_units_are_not_loaded);
 	RUN(socket_units_load_their_services);
 	RUN(aliases_name_one_unit);
