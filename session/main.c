@@ -156,6 +156,8 @@ static int keep_session_fd(const struct session_reply *r)
 
 static void apply_env(const struct session_env *env)
 {
+	for (size_t i = 0; env->unset[i]; i++)
+		unsetenv(env->unset[i]);
 	for (size_t i = 0; env->vars[i]; i++)
 		if (putenv(env->vars[i]) != 0)
 			log_warn("%.64s: %m", env->vars[i]);
