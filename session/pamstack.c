@@ -26,11 +26,16 @@ int pam_next_line(const char *text, size_t len, size_t *pos, unsigned *lineno, c
 		*pos += n + (nl != NULL);
 		*lineno += 1;
 		keep = hash ? (size_t)(hash - s) : n;
-		while (keep > 0 && strchr(BLANKS, s[keep - 1]))
-			keep--;
-		more = !hash && keep > 0 && s[keep - 1] == '\\';
-		if (more)
-			keep--;
+		if (!hash) { /* "\\" then blanks: goes on; other trailing blanks stay, as in pam_env */
+			size_t b = keep;
+			while (b > 0 && s[b - 1] && strchr(BLANKS, s[b - 1]))
+				b--;
+			more = b > 0 && s[b - 1] == '\\';
+			if (more)
+				keep = b - 1;
+		} else {
+			more = false;
+		}
 		if (overflow || used + keep >= size)
 			overflow = true;
 		else {
@@ -76,8 +81,11 @@ struct walk {
 	void *read_ctx;
 	pam_note_fn *note;
 	void *note_ctx;
-	bool auth_phase;
+	struct pam_entry auth[PAM_ENTRIES_MAX]; /* put before the session entries at the end */
+	size_t nauth;
 };
+
+enum filter { ALL, AUTH_ONLY, SESSION_ONLY }; /* "@include", "auth include", "session include" */
 
 static void note(struct walk *w, const char *file, unsigned line, const char *fmt, const char *arg)
 {
@@ -87,9 +95,10 @@ static void note(struct walk *w, const char *file, unsigned line, const char *fm
 	w->note(w->note_ctx, file, line, why);
 }
 
-static int walk_file(struct walk *w, const char *path, int level);
+static int walk_file(struct walk *w, const char *path, int level, enum filter f);
 
-static void include(struct walk *w, const char *from, unsigned line, const char *name, int level)
+static void include(struct walk *w, const char *from, unsigned line, const char *name, int level,
+		    enum filter f)
 {
 	char path[300];
 
@@ -103,7 +112,7 @@ static void include(struct walk *w, const char *from, unsigned line, const char 
 		note(w, from, line, "%s: includes nested too deep (a loop?), skipped", path);
 		return;
 	}
-	if (walk_file(w, path, level + 1) < 0)
+	if (walk_file(w, path, level + 1, f) < 0)
 		note(w, from, line, "%s: cannot be read, skipped", path);
 }
 
@@ -115,31 +124,34 @@ static bool module_is(const char *path, const char *name)
 }
 
 static void add_entry(struct walk *w, const char *file, unsigned line, enum pam_module mod,
-		      const char *control, char *rest)
+		      bool auth, const char *control, char *rest)
 {
 	struct pam_entry *e;
 	size_t n;
 
-	if (w->st->count >= PAM_ENTRIES_MAX) {
+	if (w->st->count + w->nauth >= PAM_ENTRIES_MAX) {
 		note(w, file, line, "more than 16 pam_env/pam_limits lines: this one skipped%s", "");
 		return;
 	}
 	rest += strspn(rest, BLANKS);
 	n = strlen(rest);
+	while (n > 0 && strchr(BLANKS, rest[n - 1]))
+		rest[--n] = '\0';
 	if (n >= PAM_ARGS_MAX) {
 		note(w, file, line, "module arguments too long: line skipped%s", "");
 		return;
 	}
-	e = &w->st->entries[w->st->count++];
+	e = auth ? &w->auth[w->nauth++] : &w->st->entries[w->st->count++];
 	e->module = mod;
-	e->auth = w->auth_phase;
+	e->auth = auth;
 	e->optional = strcasecmp(control, "optional") == 0;
 	memcpy(e->args, rest, n + 1);
 	snprintf(e->file, sizeof e->file, "%s", file);
 	e->line = line;
 }
 
-static void one_line(struct walk *w, const char *file, unsigned lineno, char *line, int level)
+static void one_line(struct walk *w, const char *file, unsigned lineno, char *line, int level,
+		     enum filter f)
 {
 	char *s = line;
 	const char *type = word(&s), *control, *module;
@@ -147,7 +159,7 @@ static void one_line(struct walk *w, const char *file, unsigned lineno, char *li
 
 	if (strcmp(type, "@include") == 0) {
 		if ((module = word(&s)))
-			include(w, file, lineno, module, level);
+			include(w, file, lineno, module, level, f);
 		return;
 	}
 	if (*type == '-')
@@ -160,19 +172,19 @@ static void one_line(struct walk *w, const char *file, unsigned lineno, char *li
 		return; /* account, password: nothing pam_env or pam_limits does for us */
 	control = word(&s);
 	module = word(&s);
-	if (!control || !module || auth != w->auth_phase)
+	if (!control || !module || (auth ? f == SESSION_ONLY : f == AUTH_ONLY))
 		return;
 	if (strcasecmp(control, "include") == 0 || strcasecmp(control, "substack") == 0) {
-		include(w, file, lineno, module, level);
+		include(w, file, lineno, module, level, auth ? AUTH_ONLY : SESSION_ONLY);
 		return;
 	}
 	if (module_is(module, "pam_env.so"))
-		add_entry(w, file, lineno, PAM_MOD_ENV, control, s);
-	else if (module_is(module, "pam_limits.so") && !auth)
-		add_entry(w, file, lineno, PAM_MOD_LIMITS, control, s);
+		add_entry(w, file, lineno, PAM_MOD_ENV, auth, control, s);
+	else if (module_is(module, "pam_limits.so") && !auth) /* it has no auth part */
+		add_entry(w, file, lineno, PAM_MOD_LIMITS, auth, control, s);
 }
 
-static int walk_file(struct walk *w, const char *path, int level)
+static int walk_file(struct walk *w, const char *path, int level, enum filter f)
 {
 	char *text = w->st->buf[level], line[PAM_LINE_MAX];
 	ssize_t len = w->read(w->read_ctx, path, text, PAM_FILE_MAX + 1);
@@ -186,7 +198,7 @@ static int walk_file(struct walk *w, const char *path, int level)
 		if (r < 0)
 			note(w, path, lineno, "line longer than 8191 bytes skipped%s", "");
 		else
-			one_line(w, path, lineno, line, level);
+			one_line(w, path, lineno, line, level, f);
 	}
 	return 0;
 }
@@ -194,32 +206,30 @@ static int walk_file(struct walk *w, const char *path, int level)
 int pam_stack_load(const char *service, pam_read_fn *read, void *read_ctx, pam_note_fn *note_fn,
 		   void *note_ctx, struct pam_stack *out, char *err, size_t err_size)
 {
-	struct walk w = { out, read, read_ctx, note_fn, note_ctx, true };
+	struct walk w = { .st = out, .read = read, .read_ctx = read_ctx, .note = note_fn,
+			  .note_ctx = note_ctx };
 	char path[300];
-	ssize_t n;
+	int r;
 
 	out->count = 0;
 	snprintf(path, sizeof path, "%s/%s", PAM_DIR, service);
-	n = read(read_ctx, path, out->buf[0], PAM_FILE_MAX + 1);
-	if (n < 0 && errno == ENOENT) { /* as PAM: a service without a file is "other" */
+	r = walk_file(&w, path, 0, ALL);
+	if (r < 0 && errno == ENOENT) { /* as PAM: a service without a file is "other" */
 		snprintf(path, sizeof path, "%s/other", PAM_DIR);
-		n = read(read_ctx, path, out->buf[0], PAM_FILE_MAX + 1);
-		if (n < 0 && errno == ENOENT)
+		r = walk_file(&w, path, 0, ALL);
+		if (r < 0 && errno == ENOENT)
 			return 1;
 	}
-	if (n < 0) {
-		snprintf(err, err_size, "%s: %s", path, strerror(errno));
+	if (r < 0) {
+		snprintf(err, err_size, "%s: %s", path,
+			 errno == EFBIG ? "larger than 64 KiB" :
+			 errno == EINVAL ? "not a regular file" : strerror(errno));
 		return -1;
 	}
 	snprintf(out->service_file, sizeof out->service_file, "%s", path);
 	/* pam_setcred (the auth stack) comes before pam_open_session under systemd */
-	if (walk_file(&w, path, 0) < 0)
-		goto gone;
-	w.auth_phase = false;
-	if (walk_file(&w, path, 0) < 0)
-		goto gone;
+	memmove(out->entries + w.nauth, out->entries, out->count * sizeof *out->entries);
+	memcpy(out->entries, w.auth, w.nauth * sizeof *out->entries);
+	out->count += w.nauth;
 	return 0;
-gone:
-	snprintf(err, err_size, "%s: %s", path, strerror(errno));
-	return -1;
 }
