@@ -157,6 +157,8 @@ static void one_line(struct walk *w, const char *file, unsigned lineno, char *li
 	const char *type = word(&s), *control, *module;
 	bool auth;
 
+	if (!type) /* a NUL byte first */
+		return;
 	if (strcmp(type, "@include") == 0) {
 		if ((module = word(&s)))
 			include(w, file, lineno, module, level, f);
