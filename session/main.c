@@ -44,7 +44,7 @@ static void usage(void)
 	       "  --report-fd N        write a failure record to fd N (for ember-init)\n"
 	       "  -h, --help           this help\n"
 	       "      --version        version\n"
-	       "Exit codes: 100 usage, 111 system failure (the login uid), 127 exec failure\n");
+	       "Exit codes: 100 usage, 111 system failure (the login uid, a required limit), 127 exec failure\n");
 }
 
 static struct dbus_conn conn; /* 64 KiB: not on the stack */
