@@ -34,12 +34,15 @@ static ssize_t read_conf(void *ctx, const char *path, char *buf, size_t size)
 	(void)ctx;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size >= (off_t)size) {
+	if (fstat(fd, &st) < 0)
 		e = errno;
-		if (S_ISREG(st.st_mode) && st.st_size >= (off_t)size)
-			e = EFBIG;
-		else if (!S_ISREG(st.st_mode))
-			e = EINVAL;
+	else if (!S_ISREG(st.st_mode))
+		e = EINVAL;
+	else if (st.st_size >= (off_t)size)
+		e = EFBIG;
+	else
+		e = 0;
+	if (e) {
 		close(fd);
 		errno = e;
 		return -1;
@@ -253,6 +256,7 @@ void pam_apply_env(struct pam_apply *a, uid_t uid, const char *service, const ch
 {
 	static struct user u;
 	char err[400], name[80], shown[420];
+	bool with_env;
 	int r;
 
 	a->nplans = 0;
@@ -265,13 +269,21 @@ void pam_apply_env(struct pam_apply *a, uid_t uid, const char *service, const ch
 	}
 	user_load(uid, &u);
 	penv_init(&a->env, environ);
+	/* a unit environment that does not fit is kept whole, without pam_env's changes */
+	with_env = !a->env.full;
+	if (!with_env)
+		log_warn("%s: the environment has more than %d variables or 64 KiB: pam_env "
+			 "not applied", escape_text(service, name, sizeof name), PENV_VARS_MAX);
 	for (size_t i = 0; i < a->stack.count; i++) {
 		const struct pam_entry *e = &a->stack.entries[i];
-		if (e->module == PAM_MOD_ENV)
-			env_entry(e, &a->env, &u, tty, a->stack.buf[1]);
-		else if (limits_entry(e, &u, &a->plans[a->nplans].plan, a->stack.buf[1]))
+		if (e->module == PAM_MOD_ENV) {
+			if (with_env)
+				env_entry(e, &a->env, &u, tty, a->stack.buf[1]);
+		} else if (limits_entry(e, &u, &a->plans[a->nplans].plan, a->stack.buf[1]))
 			a->plans[a->nplans++].optional = e->optional;
 	}
+	if (!with_env)
+		return;
 	if (a->env.full)
 		log_warn("%s: the environment is full (%d variables, 64 KiB): some of pam_env's "
 			 "variables are not set", escape_text(service, name, sizeof name), PENV_VARS_MAX);

@@ -75,6 +75,12 @@ has login 'nofile=777/888 nproc=4242/4242 core=0' && pass session-pam-limits ||
 grep -q 'user_readenv=1 is not supported' "$tmp/login.err" && pass session-pam-user-readenv-refused ||
 	fail session-pam-user-readenv-refused "$(tr '\n' ' ' <"$tmp/login.err")"
 
+# ---- a unit environment larger than ember-session's list is kept whole ----
+big=$(i=0; while [ $i -lt 300 ]; do printf 'V%d=%d ' $i $i; i=$((i + 1)); done)
+(eval "export $big"; run big login /bin/sh -c env; exit $rc); rc=$?
+[ $rc = 0 ] && has big V0=0 && has big V299=299 && grep -q 'pam_env not applied' "$tmp/big.err" &&
+	pass session-pam-big-unit-env-kept || fail session-pam-big-unit-env-kept "rc=$rc $(tr '\n' ' ' <"$tmp/big.err")"
+
 # ---- no file for the service: "other", as PAM ----
 printf 'session required pam_env.so envfile=/etc/security/other.env\n' >"$tmp/pam.d/other"
 echo 'FROM_OTHER=1' >"$tmp/security/other.env"
