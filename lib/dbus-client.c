@@ -298,22 +298,47 @@ int dbus_conn_call(struct dbus_conn *c, const char *member, const char *arg, boo
 	return io_write_all(c->fd, msg, n);
 }
 
+/* Close fds[from..to) (those not taken) and close the gap. */
+static void drop_fds(struct dbus_conn *c, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (c->fds[i] >= 0)
+			close(c->fds[i]);
+	memmove(c->fds + from, c->fds + to, (c->nfds - to) * sizeof *c->fds);
+	memmove(c->fd_end + from, c->fd_end + to, (c->nfds - to) * sizeof *c->fd_end);
+	c->nfds -= to - from;
+}
+
 /* Drop the message at the front of buf, and its fds that were not taken. */
 static void consume(struct dbus_conn *c, size_t n)
 {
 	memmove(c->buf, c->buf + n, c->len - n);
 	c->len -= n;
-	for (size_t i = 0; i < c->pending_fds; i++)
-		if (c->fds[i] >= 0)
-			close(c->fds[i]);
-	memmove(c->fds, c->fds + c->pending_fds, (c->nfds - c->pending_fds) * sizeof *c->fds);
-	c->nfds -= c->pending_fds;
+	drop_fds(c, 0, c->pending_fds);
 	c->pending_fds = 0;
+	for (size_t i = 0; i < c->nfds; i++)
+		c->fd_end[i] = c->fd_end[i] > n ? c->fd_end[i] - n : 0;
 }
 
-static void keep_fd(struct dbus_conn *c, int fd)
+/* A message of size bytes naming count fds is complete at the front of buf. The fds
+ * that came only with its bytes and beyond count are no one's (a peer sending fds with
+ * a message that names none): closed now, or they would pile up until the table is
+ * full and the fds of the reply awaited were lost. An fd whose bytes reach past the
+ * message may belong to the next one (two messages in one write) and stays. */
+static void drop_surplus_fds(struct dbus_conn *c, size_t size, size_t count)
+{
+	size_t end = count;
+
+	while (end < c->nfds && c->fd_end[end] <= size)
+		end++;
+	if (end > count)
+		drop_fds(c, count, end);
+}
+
+static void keep_fd(struct dbus_conn *c, int fd, size_t end)
 {
 	if (c->nfds < DBUS_CONN_FDS_MAX) {
+		c->fd_end[c->nfds] = end;
 		c->fds[c->nfds++] = fd;
 		return;
 	}
@@ -343,7 +368,7 @@ static ssize_t receive(struct dbus_conn *c)
 		for (size_t i = 0; i < n; i++) {
 			int fd;
 			memcpy(&fd, CMSG_DATA(h) + i * sizeof fd, sizeof fd);
-			keep_fd(c, fd);
+			keep_fd(c, fd, c->len + (size_t)r);
 		}
 	}
 	if (mh.msg_flags & MSG_CTRUNC)
@@ -370,6 +395,7 @@ int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_m
 				errno = EBADMSG;
 				return -1;
 			}
+			drop_surplus_fds(c, (size_t)size, m->unix_fds);
 			c->pending = (size_t)size;
 			c->pending_fds = m->unix_fds;
 			return 1;

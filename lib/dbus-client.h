@@ -21,6 +21,9 @@ struct dbus_conn {
 	 * pending_fds belong to the message handed out last and are closed on the next read
 	 * unless taken (dbus_conn_take_fd). */
 	int fds[DBUS_CONN_FDS_MAX];
+	/* where in buf the bytes an fd came with end: an fd whose bytes all belong to one
+	 * message is that message's, or surplus (closed when the message is read) */
+	size_t fd_end[DBUS_CONN_FDS_MAX];
 	size_t nfds, pending_fds;
 	bool fds_lost;            /* more came than fit: the messages they belong to are refused */
 	uint8_t buf[DBUS_MSG_MAX];

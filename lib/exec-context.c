@@ -845,8 +845,10 @@ static void describe_step(const struct exec_failure *f, const struct exec_contex
 		snprintf(buf, size, "execve(%s)", session_helper(c));
 		break;
 	case EXEC_STEP_SESSION:
-		snprintf(buf, size, "ember-session: %s", arg == EXEC_SESSION_LOGINUID
-				    ? "set the login uid (/proc/self/loginuid)" : "exec the next link");
+		snprintf(buf, size, "ember-session: %s",
+			 arg == EXEC_SESSION_LOGINUID ? "set the login uid (/proc/self/loginuid)"
+			 : arg == EXEC_SESSION_LIMITS ? "set pam_limits' limits"
+						      : "exec the next link");
 		break;
 	default:
 		snprintf(buf, size, "%s", exec_step_name(f->step));

@@ -205,7 +205,7 @@ enum exec_sandbox_op {
 };
 const char *exec_sandbox_op_name(int op);
 /* What EXEC_STEP_SESSION failed at. */
-enum exec_session_op { EXEC_SESSION_LOGINUID, EXEC_SESSION_EXEC };
+enum exec_session_op { EXEC_SESSION_LOGINUID, EXEC_SESSION_EXEC, EXEC_SESSION_LIMITS };
 
 /* U5: lines with systemd's "+" prefix run with full privileges: no identity switch, no
  * capability changes, no no_new_privs and no sandbox. Directories and stdio stay. */

@@ -172,6 +172,7 @@ int session_env_build(const struct session_reply *reply, const struct session_re
 {
 	struct env_fill f = { out, 0, 0, false };
 	char vtnr[16];
+	size_t u = 0;
 
 	out->vars[0] = NULL;
 	env_add(&f, "XDG_SESSION_ID", reply->id);
@@ -181,10 +182,15 @@ int session_env_build(const struct session_reply *reply, const struct session_re
 		env_add(&f, "XDG_RUNTIME_DIR", reply->runtime_path);
 	if (*reply->seat)
 		env_add(&f, "XDG_SEAT", reply->seat);
+	else
+		out->unset[u++] = "XDG_SEAT";
 	if (reply->vtnr > 0) {
 		snprintf(vtnr, sizeof vtnr, "%u", (unsigned)reply->vtnr);
 		env_add(&f, "XDG_VTNR", vtnr);
+	} else {
+		out->unset[u++] = "XDG_VTNR";
 	}
+	out->unset[u] = NULL;
 	env_add(&f, "XDG_SESSION_TYPE", req->type);
 	env_add(&f, "XDG_SESSION_CLASS", req->class_);
 	if (*req->desktop)

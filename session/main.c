@@ -24,6 +24,7 @@
 #include "exec-context.h"
 #include "exitcode.h"
 #include "log.h"
+#include "pam-apply.h"
 #include "parse.h"
 #include "session.h"
 
@@ -43,7 +44,7 @@ static void usage(void)
 	       "  --report-fd N        write a failure record to fd N (for ember-init)\n"
 	       "  -h, --help           this help\n"
 	       "      --version        version\n"
-	       "Exit codes: 100 usage, 111 system failure (the login uid), 127 exec failure\n");
+	       "Exit codes: 100 usage, 111 system failure (the login uid, a required limit), 127 exec failure\n");
 }
 
 static struct dbus_conn conn; /* 64 KiB: not on the stack */
@@ -156,6 +157,8 @@ static int keep_session_fd(const struct session_reply *r)
 
 static void apply_env(const struct session_env *env)
 {
+	for (size_t i = 0; env->unset[i]; i++)
+		unsetenv(env->unset[i]);
 	for (size_t i = 0; env->vars[i]; i++)
 		if (putenv(env->vars[i]) != 0)
 			log_warn("%.64s: %m", env->vars[i]);
@@ -280,6 +283,7 @@ static void user_manager_env(const struct session_options *o)
 int main(int argc, char **argv)
 {
 	static struct session_env env; /* putenv keeps pointers into it */
+	static struct pam_apply pam;   /* environ points into it */
 	struct session_options o;
 	char err[512];
 
@@ -305,10 +309,18 @@ int main(int argc, char **argv)
 		log_error("/proc/self/loginuid: cannot set uid %u: %s", (unsigned)o.uid, strerror(e));
 		refuse(EXIT_SYSTEM, o.report_fd, EXEC_SESSION_LOGINUID, e);
 	}
+	/* pam_env before the session (pam_systemd reads XDG_SESSION_TYPE and friends from
+	 * the environment pam_env made), pam_limits after it: a small nofile or as must
+	 * not cost the bus connection; the service sees the same limits either way. */
+	pam_apply_env(&pam, o.uid, o.service, o.tty);
 	if (strcmp(o.service, SESSION_USER_MANAGER) == 0)
 		user_manager_env(&o);
 	else
 		create_session(&o, &env);
+	if (pam_apply_limits(&pam, o.uid) < 0) {
+		log_error("%s: pam_limits: a limit could not be set; not started", o.service);
+		refuse(EXIT_SYSTEM, o.report_fd, EXEC_SESSION_LIMITS, EPERM);
+	}
 	execve(o.rest[0], o.rest, environ);
 	{
 		int e = errno;

@@ -65,9 +65,12 @@ int session_reply_parse(const struct dbus_msg *m, struct session_reply *r, char 
 /* The variables to set: XDG_SESSION_ID; XDG_RUNTIME_DIR when the session is this
  * user's (original_uid == uid) and has one; XDG_SEAT, XDG_VTNR when given; and the
  * type, class and desktop asked for. "NAME=value" strings in out (NULL-terminated),
- * their text in text. The count, or -1 when they do not fit. */
+ * their text in text. The count, or -1 when they do not fit. unset names (NULL-
+ * terminated) what the session does not have, XDG_SEAT and XDG_VTNR: the unit's own
+ * (a VT asked for on a seat without VTs) must not contradict the session. */
 struct session_env {
 	char *vars[SESSION_ENV_MAX + 1];
+	const char *unset[3];
 	char text[SESSION_ENV_TEXT_MAX];
 };
 int session_env_build(const struct session_reply *reply, const struct session_request *req,

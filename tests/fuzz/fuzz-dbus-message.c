@@ -30,9 +30,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)dbus_body_u32(&m, &u);
 		(void)dbus_body_bool(&m, &b);
 		(void)dbus_body_read(&m, m.signature ? m.signature : "", v);
-		if (session_reply_parse(&m, &reply, err, sizeof err) == 0 &&
-		    (reply.fd_index >= m.unix_fds || reply.vtnr > 63))
-			abort();
+		if (session_reply_parse(&m, &reply, err, sizeof err) == 0) {
+			/* what reaches the service's environment from the reply */
+			static struct session_env env;
+			struct session_options o = { .uid = 1000, .uid_set = true, .service = "login",
+						     .tty = "/dev/tty2" };
+			char *envp[] = { "XDG_SEAT=seat1", "XDG_VTNR=2", NULL };
+			struct session_request req;
+			int n;
+
+			if (reply.fd_index >= m.unix_fds || reply.vtnr > 63)
+				abort();
+			session_request_fill(&o, envp, 1, &req);
+			n = session_env_build(&reply, &req, &env);
+			for (int i = 0; n >= 0 && i < n; i++)
+				if (!strchr(env.vars[i], '=') || strchr(env.vars[i], '\n'))
+					abort();
+			/* a VT is set, or the unit's XDG_VTNR is removed: never both, never neither */
+			if (n >= 0 && (reply.vtnr > 0) == ((env.unset[0] && !strcmp(env.unset[0], "XDG_VTNR")) ||
+							   (env.unset[1] && !strcmp(env.unset[1], "XDG_VTNR"))))
+				abort();
+		}
 		if (dbus_body_transient_unit(&m, &t) == 0 && t.pid_count > DBUS_TRANSIENT_PIDS_MAX)
 			abort();
 	}

@@ -70,10 +70,16 @@ probe_session() { # run exec-probe in a session; its output in $tmp/probe, in $f
 hostile_logind_tests() {
 	mkdir -p "$tmp/fl"; echo secret >"$tmp/root-file"
 	fake_logind fifo "$tmp/fl"
+	# the unit asks for VT 2 on seat1; the session has neither: they must not stay set
+	export XDG_VTNR=2 XDG_SEAT=seat1
 	probe_session; rc=$?
+	unset XDG_VTNR XDG_SEAT
 	[ $rc = 0 ] && grep -q '^env=XDG_SESSION_ID=c1$' "$tmp/probe" && [ -n "$fds" ] &&
 		[ "${fds#*,}" = "$fds" ] && pass session-fake-logind-fifo-kept ||
 		fail session-fake-logind-fifo-kept "rc=$rc new fds=$fds err=$(cat "$tmp/err")"
+	[ $rc = 0 ] && ! grep -q '^env=XDG_VTNR=' "$tmp/probe" && ! grep -q '^env=XDG_SEAT=' "$tmp/probe" &&
+		pass session-units-vtnr-unset ||
+		fail session-units-vtnr-unset "rc=$rc $(grep '^env=XDG' "$tmp/probe" | tr '\n' ' ')"
 	kill $fl_pid; wait $fl_pid 2>/dev/null; rm -f "$tmp/fl/session.fifo"
 
 	fake_logind file "$tmp/root-file"

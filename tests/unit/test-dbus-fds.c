@@ -160,6 +160,34 @@ static void body_read_checks_h_against_the_fds(void)
 	CHECK(dbus_body_read(&m, "s", v) < 0);
 }
 
+/* fds sent with a message that names none are closed when it is read: twenty of them
+ * (more than the table holds) and then the reply with its one fd still gets it. */
+static void fds_no_message_names_are_closed_at_once(void)
+{
+	int sv[2], p[2], fd;
+	uint8_t plain[256], with[256];
+	size_t n0 = message(plain, sizeof plain, 11, 0), n1 = message(with, sizeof with, 12, 1);
+	struct dbus_msg m;
+
+	open_pair(sv);
+	CHECK(pipe(p) == 0);
+	for (int i = 0; i < 20; i++) {
+		CHECK(send_with_fds(sv[1], plain, n0, &p[0], 1) == 0);
+		CHECK(dbus_conn_read(&conn, &m, dbus_now_ms() + 2000) == 1 && m.unix_fds == 0);
+		CHECK(conn.nfds == 0);
+	}
+	CHECK(send_with_fds(sv[1], with, n1, &p[1], 1) == 0);
+	CHECK(dbus_conn_read(&conn, &m, dbus_now_ms() + 2000) == 1 && m.serial == 12);
+	fd = dbus_conn_take_fd(&conn, 0);
+	CHECK(fd >= 0 && same_file(fd, p[1]));
+	dbus_conn_close(&conn);
+	close(sv[1]);
+	if (fd >= 0)
+		close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* A peer that never stops sending (other replies, signals) must not hold the reader past
  * its deadline: here the deadline has passed and messages are still waiting. */
 static void deadline_holds_under_a_flood(void)
@@ -185,5 +213,6 @@ int main(void)
 	RUN(fds_of_two_messages_in_one_read_stay_in_order);
 	RUN(body_read_checks_h_against_the_fds);
 	RUN(deadline_holds_under_a_flood);
+	RUN(fds_no_message_names_are_closed_at_once);
 	return harness_done();
 }

@@ -259,6 +259,7 @@ static void env_from_the_reply(void)
 	CHECK_STR(var(&e, "XDG_SESSION_TYPE"), "tty");
 	CHECK_STR(var(&e, "XDG_SESSION_CLASS"), "user");
 	CHECK(var(&e, "XDG_SESSION_DESKTOP") == NULL);
+	CHECK(e.unset[0] == NULL);
 	/* someone else's session: its runtime directory is not ours */
 	r.original_uid = 0;
 	r.seat = "";
@@ -267,6 +268,24 @@ static void env_from_the_reply(void)
 	CHECK(var(&e, "XDG_RUNTIME_DIR") == NULL && var(&e, "XDG_SEAT") == NULL &&
 	      var(&e, "XDG_VTNR") == NULL);
 	CHECK_STR(var(&e, "XDG_SESSION_ID"), "4");
+}
+
+/* The unit asked for VT 2 on seat1 (XDG_VTNR=2): only seat0 has VTs, logind answers
+ * without one, and the unit's XDG_VTNR must not stay behind to contradict it. */
+static void units_vtnr_is_unset_off_seat0(void)
+{
+	char *envp[] = { "XDG_SEAT=seat1", "XDG_VTNR=2", NULL };
+	struct session_request req = fill(NULL, envp);
+	struct session_reply r = { .id = "5", .runtime_path = "", .seat = "seat1",
+				   .original_uid = 1000, .vtnr = 0 };
+	struct session_env e;
+
+	CHECK(req.vtnr == 0);
+	CHECK(session_env_build(&r, &req, &e) >= 0);
+	CHECK_STR(var(&e, "XDG_SEAT"), "seat1");
+	CHECK(var(&e, "XDG_VTNR") == NULL);
+	CHECK_STR(e.unset[0], "XDG_VTNR");
+	CHECK(e.unset[1] == NULL);
 }
 
 int main(void)
@@ -279,5 +298,6 @@ int main(void)
 	RUN(call_is_create_session);
 	RUN(reply_is_checked);
 	RUN(env_from_the_reply);
+	RUN(units_vtnr_is_unset_off_seat0);
 	return harness_done();
 }

@@ -1,0 +1,124 @@
+#!/bin/sh
+# ember-session(8) applies what the service's PAM stack asks of pam_env and pam_limits
+# (docs/services.md "PAMName="): in a mount namespace, /etc/pam.d, /etc/security and
+# /etc/environment are test copies. pam_env's variables win over the unit's (as under
+# systemd), pam_limits' limits are set, include loops and a stack file that is
+# /dev/zero are bounded, a required limit that cannot be set stops the start, and
+# messages about the files are escaped.
+. "$(dirname "$0")/../lib.sh"
+S=$BIN/ember-session
+if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
+	skip session-pam "needs root and mount namespaces"; finish
+fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/pam.d" "$tmp/security/limits.d"
+: >"$tmp/environment"
+
+# run NAME SERVICE CMD...: ember-session (uid 65534, nobody) in the test root; stdout in
+# $tmp/NAME.out, stderr in $tmp/NAME.err, exit code in $rc
+run() {
+	n=$1 svc=$2; shift 2
+	timeout 20 unshare -m sh -c 'mount --bind "$1/pam.d" /etc/pam.d &&
+		mount --bind "$1/security" /etc/security &&
+		mount --bind "$1/environment" /etc/environment && shift && exec "$@"' sh "$tmp" \
+		"$S" --uid 65534 --service "$svc" --address "unix:path=$tmp/no-bus" -- "$@" \
+		>"$tmp/$n.out" 2>"$tmp/$n.err"
+	rc=$?
+}
+has() { grep -qx -- "$2" "$tmp/$1.out"; }
+
+# ---- Debian's login stack ----
+cat >"$tmp/pam.d/login" <<'EOC'
+auth       optional   pam_faildelay.so  delay=3000000
+auth       required   pam_env.so conffile=/etc/security/auth_env.conf readenv=0
+session [success=ok ignore=ignore module_unknown=ignore default=bad] pam_selinux.so close
+session    required   pam_loginuid.so
+session    required   pam_env.so readenv=1
+session    required   pam_env.so readenv=1 envfile=/etc/security/locale
+@include common-auth
+session    required   pam_limits.so
+session    include    common-session
+EOC
+printf 'auth [success=1 default=ignore] pam_unix.so nullok\nauth requisite pam_deny.so\n' \
+	>"$tmp/pam.d/common-auth"
+printf 'session optional pam_systemd.so\nsession optional pam_env.so user_readenv=1\n' \
+	>"$tmp/pam.d/common-session"
+cat >"$tmp/environment" <<'EOC'
+PATH="/usr/local/bin:/usr/bin:/bin"
+export FROM_FILE=environment
+FROMUNIT=pam
+UNSETME
+EOC
+echo 'LANG=C.UTF-8' >"$tmp/security/locale"
+cat >"$tmp/security/pam_env.conf" <<'EOC'
+NOBODY_HOME DEFAULT=@{HOME}/x
+KEPT DEFAULT=default OVERRIDE=${KEPT}
+EOC
+echo 'AUTH_STACK DEFAULT=yes' >"$tmp/security/auth_env.conf"
+cat >"$tmp/security/limits.conf" <<'EOC'
+*        soft  nofile   777
+nobody   hard  nofile   888   # the user's own line beats the default
+*        hard  nofile   999
+@nogroup soft  core     0
+EOC
+echo 'nobody - nproc 4242' >"$tmp/security/limits.d/50-test.conf"
+echo 'nobody - nproc 1' >"$tmp/security/limits.d/ignored.conf~"
+probe='env; echo "nofile=$(ulimit -Sn)/$(ulimit -Hn) nproc=$(awk "/^Max processes/{print \$3\"/\"\$4}" /proc/self/limits) core=$(ulimit -Sc)"'
+FROMUNIT=unit KEPT=unit UNSETME=1 run login login /bin/sh -c "$probe"
+[ $rc = 0 ] && has login 'PATH=/usr/local/bin:/usr/bin:/bin' && has login FROM_FILE=environment &&
+	has login FROMUNIT=pam && ! grep -q '^UNSETME=' "$tmp/login.out" && has login LANG=C.UTF-8 &&
+	pass session-pam-env-files || fail session-pam-env-files "rc=$rc $(grep -E '^(PATH|FROM_FILE|FROMUNIT|UNSETME|LANG)=' "$tmp/login.out" | tr '\n' ' ')"
+has login NOBODY_HOME=/nonexistent/x && has login KEPT=unit && has login AUTH_STACK=yes &&
+	pass session-pam-env-conf || fail session-pam-env-conf "$(grep -E '^(NOBODY_HOME|KEPT|AUTH_STACK)=' "$tmp/login.out" | tr '\n' ' ')"
+has login 'nofile=777/888 nproc=4242/4242 core=0' && pass session-pam-limits ||
+	fail session-pam-limits "$(grep nofile= "$tmp/login.out") $(tr '\n' ' ' <"$tmp/login.err")"
+grep -q 'user_readenv=1 is not supported' "$tmp/login.err" && pass session-pam-user-readenv-refused ||
+	fail session-pam-user-readenv-refused "$(tr '\n' ' ' <"$tmp/login.err")"
+
+# ---- a unit environment larger than ember-session's list is kept whole ----
+big=$(i=0; while [ $i -lt 300 ]; do printf 'V%d=%d ' $i $i; i=$((i + 1)); done)
+(eval "export $big"; run big login /bin/sh -c env; exit $rc); rc=$?
+[ $rc = 0 ] && has big V0=0 && has big V299=299 && grep -q 'pam_env not applied' "$tmp/big.err" &&
+	pass session-pam-big-unit-env-kept || fail session-pam-big-unit-env-kept "rc=$rc $(tr '\n' ' ' <"$tmp/big.err")"
+
+# ---- no file for the service: "other", as PAM ----
+printf 'session required pam_env.so envfile=/etc/security/other.env\n' >"$tmp/pam.d/other"
+echo 'FROM_OTHER=1' >"$tmp/security/other.env"
+run other phosh /bin/sh -c env
+[ $rc = 0 ] && has other FROM_OTHER=1 && pass session-pam-other-fallback ||
+	fail session-pam-other-fallback "rc=$rc $(tr '\n' ' ' <"$tmp/other.err")"
+
+# ---- include loops and a /dev/zero include: bounded, the command runs ----
+printf '@include loop-b\nsession required pam_env.so envfile=/etc/security/other.env\n' >"$tmp/pam.d/loop-a"
+printf '@include loop-a\n@include zero\n' >"$tmp/pam.d/loop-b"
+ln -s /dev/zero "$tmp/pam.d/zero"
+run loop loop-a /bin/sh -c 'echo ran'
+[ $rc = 0 ] && has loop ran && grep -q 'nested too deep' "$tmp/loop.err" &&
+	grep -q 'zero: cannot be read' "$tmp/loop.err" && pass session-pam-include-loop-bounded ||
+	fail session-pam-include-loop-bounded "rc=$rc $(tr '\n' ' ' <"$tmp/loop.err")"
+# the service file itself is /dev/zero: refused, nothing of it applied
+ln -s /dev/zero "$tmp/pam.d/zeroed"
+FROMUNIT=unit run zeroed zeroed /bin/sh -c env
+[ $rc = 0 ] && has zeroed FROMUNIT=unit && grep -q 'not a regular file' "$tmp/zeroed.err" &&
+	pass session-pam-service-file-dev-zero || fail session-pam-service-file-dev-zero "rc=$rc $(tr '\n' ' ' <"$tmp/zeroed.err")"
+
+# ---- hostile text in the files is escaped in messages ----
+printf 'session required pam_env.so \033]0;evil\007 envfile=/etc/security/bad.env\n' >"$tmp/pam.d/hostile"
+printf 'A="\033[2J\n' >"$tmp/security/bad.env"
+run hostile hostile /bin/true
+[ $rc = 0 ] && grep -q 'unknown option' "$tmp/hostile.err" && ! grep -q "$(printf '\033')" "$tmp/hostile.err" &&
+	pass session-pam-messages-escaped || fail session-pam-messages-escaped "rc=$rc"
+
+# ---- a required limit that cannot be set stops the start; an optional one does not ----
+nr_open=$(cat /proc/sys/fs/nr_open)
+printf 'session required pam_limits.so conf=/etc/security/too-big.conf\n' >"$tmp/pam.d/toobig"
+printf 'session optional pam_limits.so conf=/etc/security/too-big.conf\n' >"$tmp/pam.d/toobig-opt"
+echo "nobody hard nofile $((nr_open + 1))" >"$tmp/security/too-big.conf"
+rm -f "$tmp/ran"
+run toobig toobig /bin/touch "$tmp/ran"
+[ $rc = 111 ] && [ ! -e "$tmp/ran" ] && grep -q 'pam_limits' "$tmp/toobig.err" &&
+	pass session-pam-required-limit-stops || fail session-pam-required-limit-stops "rc=$rc $(tr '\n' ' ' <"$tmp/toobig.err")"
+run toobig-opt toobig-opt /bin/touch "$tmp/ran"
+[ $rc = 0 ] && [ -e "$tmp/ran" ] && pass session-pam-optional-limit-runs ||
+	fail session-pam-optional-limit-runs "rc=$rc $(tr '\n' ' ' <"$tmp/toobig-opt.err")"
+finish
