@@ -1692,8 +1692,55 @@ const struct unit *supervisor_find(const char *name)
 	return NULL;
 }
 
+static void say(void (*report)(void *, const char *), void *ctx, const char *verb,
+		const char *name);
+
+/* Is every unit s pulls in (and the one a timer or path unit starts) loaded already? */
+static bool pulls_only_loaded(const struct service *s)
+{
+	const struct service_name_list *lists[] = { &s->wants, &s->requires, &s->binds_to };
+	char buf[SERVICE_NAME_MAX];
+
+	for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+		for (size_t j = 0; j < service_list_count(lists[k]); j++) {
+			const char *name = service_list_name(s, lists[k], j, buf);
+			if (strcmp(name, s->name) != 0 && !supervisor_find(name))
+				return false;
+		}
+	if (s->kind == UNIT_TIMER || s->kind == UNIT_PATH)
+		return service_trigger_target(s, buf, sizeof buf) && supervisor_find(buf);
+	return true;
+}
+
+/* A unit requested by name is loaded alone, as an Accept=yes instance is, when all it
+ * pulls in is loaded: a full reload reads every unit file again, and a booting phone
+ * asks for several units that way (bus activation: hostnamed, the NetworkManager
+ * dispatcher, logind's user slices). An alias, a socket unit (its service may need the
+ * loader's rewriting) or a unit that pulls in more takes the full reload. */
+static bool load_alone(const char *name)
+{
+	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
+	size_t i = sv.count;
+	struct service *s = &sv.services[i];
+
+	if (i >= SERVICE_COUNT_MAX || service_load_one(&lc, name, s, &diag) < 0)
+		return false;
+	if (strcmp(s->name, name) != 0 || s->kind == UNIT_SOCKET || !pulls_only_loaded(s)) {
+		pages_release(s, sizeof *s);
+		return false;
+	}
+	say(NULL, NULL, "added", s->name);
+	check_programs(s);
+	unit_reset(&sv.units[i], s);
+	sv.count++;
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	unit_classify(&sv.units[i], sv.services, sv.count);
+	return true;
+}
+
 /* U1: a unit not loaded yet (an instance of a template, a unit nothing pulls in) is
- * loaded on request, and stays among the loaded ones from then on. */
+ * loaded on request, and stays among the loaded ones from then on (sv.extra: a later
+ * reload loads it again). */
 static const struct unit *load_on_request(const char *name)
 {
 	if (!service_name_valid(name) || unit_name_is_template(name) ||
@@ -1702,6 +1749,8 @@ static const struct unit *load_on_request(const char *name)
 	str_copy(sv.extra[sv.nextra], sizeof sv.extra[0], name);
 	sv.extra_ptr[sv.nextra] = sv.extra[sv.nextra];
 	sv.nextra++;
+	if (load_alone(name))
+		return supervisor_find(name);
 	supervisor_reload(NULL, NULL);
 	if (supervisor_find(name))
 		return supervisor_find(name);

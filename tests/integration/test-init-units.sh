@@ -49,11 +49,17 @@ unit "$LIB/slowpoke.service" '[Service]\nExecStartPre=/bin/sleep 2\nExecStart=/b
 unit "$LIB/picky2.service" '[Unit]\nRequisite=slowpoke.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/lead.service" '[Unit]\nWants=helper.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/helper.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+# started by name: solo pulls in nothing, so it is loaded alone (the others' files are not
+# read again, as on systemd); duo wants duopal, not loaded, so the loader loads both
+unit "$LIB/solo.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/duo.service" '[Unit]\nWants=duopal.service\n[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/duopal.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/stale.service" '[Unit]\nDescription=as booted\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/late.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 
 # Enablement, offline, as on an image: what starts is decided here.
 R="$E --root=$tmp -q"
-$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead >/dev/null 2>&1 &&
+$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead stale >/dev/null 2>&1 &&
 	pass enable-offline || fail enable-offline "$($R enable cron 2>&1)"
 $R disable vendor-off
 $R mask masked
@@ -122,6 +128,14 @@ expect requisite-inactive-fails picky2 failed
 expect requisite-target-starts-on-its-own slowpoke ready
 "\$E" --root="$tmp" -q enable late && "\$E" reload >/dev/null && expect enable-then-reload-starts late ready ||
 	bad enable-then-reload-starts "enable or reload failed"
+# A unit started by name is loaded without reading the other units' files again.
+expect stale-unit-up stale ready
+sed -i 's/^Description=as booted/Description=edited, no reload/' "$LIB/stale.service"
+"\$E" start solo && expect start-loads-unit-alone solo ready || bad start-loads-unit-alone "start refused"
+"\$E" status stale | grep -q 'as booted' && ok start-by-name-reads-no-other-file ||
+	bad start-by-name-reads-no-other-file "\$("\$E" status stale | head -n 2)"
+"\$E" start duo && expect start-loads-what-it-wants duopal ready || bad start-loads-what-it-wants "start refused"
+expect start-loads-with-wants duo ready
 # A start by name pulls in what the unit wants, as systemd's start job does.
 expect wanted-unit-up-at-boot helper ready
 "\$E" stop lead && "\$E" stop helper && wait_state helper "stopped" && wait_state lead stopped
