@@ -325,32 +325,44 @@ static int remount_walked(int from, int onto, const char *path, unsigned long fl
 	return r;
 }
 
+/* A detached copy of the mount of the opened object from (and of the mounts below it, when
+ * recursive) gets the attributes set, loses clear, and is then moved onto the opened
+ * object onto (open_tree, mount_setattr, move_mount): no name is looked up again. */
+static int attach_copy(int from, int onto, uint64_t set, uint64_t clear, bool recursive)
+{
+	int tree = (int)syscall(SYS_open_tree, from, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
+				SB_AT_EMPTY_PATH | (recursive ? SB_AT_RECURSIVE : 0));
+	int r, err;
+
+	if (tree < 0)
+		return -1;
+	r = sandbox_mount_attr(tree, "", set, clear, recursive);
+	if (r == 0)
+		r = (int)syscall(SYS_move_mount, tree, "", onto, "",
+				 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
+	err = errno;
+	close(tree);
+	errno = err;
+	return r;
+}
+
 /* path (a symlink on it followed only when root owns it: Debian's /lib) gets the mount
  * attributes set and loses clear, with what is below it. Worked on the opened object: a
- * mount root is changed as it is; anything else gets a mount of its own, a clone of its
- * tree set up before it is attached (open_tree, mount_setattr, move_mount), so no name
- * is looked up again once opened. */
+ * mount root is changed as it is; anything else gets a mount of its own, a copy of its
+ * tree set up before it is attached. */
 int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 {
-	int fd = path_walk_open(path), tree = -1, r, err;
+	int fd = path_walk_open(path), r, err;
 
 	if (fd < 0)
 		return -1;
 	r = sandbox_mount_attr(fd, "", set, clear, true);
-	if (r < 0 && errno == EINVAL) { /* not a mount root */
-		tree = (int)syscall(SYS_open_tree, fd, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
-							   SB_AT_EMPTY_PATH | SB_AT_RECURSIVE);
-		r = tree < 0 ? -1 : sandbox_mount_attr(tree, "", set, clear, true);
-		if (r == 0)
-			r = (int)syscall(SYS_move_mount, tree, "", fd, "",
-					 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
-	}
+	if (r < 0 && errno == EINVAL) /* not a mount root */
+		r = attach_copy(fd, fd, set, clear, true);
 	/* ENOSYS: read-only or writable still can be done the old way; noexec cannot */
 	if (r < 0 && errno == ENOSYS && (set | clear) == SANDBOX_ATTR_RDONLY)
 		r = remount_walked(fd, fd, path, set ? MS_RDONLY : 0);
 	err = errno;
-	if (tree >= 0)
-		close(tree);
 	close(fd);
 	errno = err;
 	return r;
@@ -366,25 +378,18 @@ int sandbox_path_attr(const char *path, uint64_t set, uint64_t clear)
 int sandbox_path_hide(const char *path, int dir_object, int file_object)
 {
 	struct stat st;
-	int fd = path_walk_open(path), object, tree = -1, r = -1, err;
+	int fd = path_walk_open(path), object, r = -1, err;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0)
-		goto out;
-	object = S_ISDIR(st.st_mode) ? dir_object : file_object;
-	tree = (int)syscall(SYS_open_tree, object, "", SB_OPEN_TREE_CLONE | O_CLOEXEC |
-						       SB_AT_EMPTY_PATH);
-	r = tree < 0 ? -1 : sandbox_mount_attr(tree, "", HIDE_ATTRS, 0, false);
-	if (r == 0)
-		r = (int)syscall(SYS_move_mount, tree, "", fd, "",
-				 SB_MOVE_MOUNT_F_EMPTY_PATH | SB_MOVE_MOUNT_T_EMPTY_PATH);
-	else if (errno == ENOSYS)
-		r = remount_walked(object, fd, path, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
-out:
+	if (fstat(fd, &st) == 0) {
+		object = S_ISDIR(st.st_mode) ? dir_object : file_object;
+		r = attach_copy(object, fd, HIDE_ATTRS, 0, false);
+		if (r < 0 && errno == ENOSYS)
+			r = remount_walked(object, fd, path,
+					   MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC);
+	}
 	err = errno;
-	if (tree >= 0)
-		close(tree);
 	close(fd);
 	errno = err;
 	return r;
