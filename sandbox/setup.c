@@ -34,7 +34,6 @@ struct sb_mount_attr {
 #define CAP_SYS_MODULE_NR 16
 #define CAP_SYS_RAWIO_NR 17
 #define CAP_MKNOD_NR 27
-#define STAGING "/tmp" /* a mount point for the inaccessible objects, detached at once */
 
 static int failed(struct sandbox_error *e, int op, const char *path)
 {
@@ -171,26 +170,66 @@ static bool hides_anything(const struct sandbox_request *r)
 	       r->protect_kernel_modules;
 }
 
-/* The objects live on a small tmpfs mounted over STAGING just for this and detached
- * right after: the bind mounts keep it alive, nothing else can reach it. */
+/* Does the path a lie on, below or above the path b? ("/" lies above everything) */
+static bool paths_meet(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	if (strcmp(a, "/") == 0 || strcmp(b, "/") == 0)
+		return true;
+	return strncmp(a, b, n) == 0 && (la == lb || (la < lb ? b : a)[n] == '/');
+}
+
+static bool staging_usable(const char *dir, const struct sandbox_request *r)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < r->inaccessible.count; i++)
+		if (paths_meet(dir, r->inaccessible.item[i].path))
+			return false;
+	return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Where the objects are made: a directory no hidden path meets. Unmounted by name once
+ * the hides are done, so a hide on (InaccessiblePaths=/tmp), below or above it would be
+ * taken away with it, or not find its path. (ProtectHome= and the module paths meet
+ * none of these.) */
+static const char *staging_dir(const struct sandbox_request *r)
+{
+	static const char *const dirs[] = { "/tmp", "/mnt", "/media", "/srv", "/var/tmp" };
+
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
+		if (staging_usable(dirs[i], r))
+			return dirs[i];
+	return NULL;
+}
+
+/* The objects live on a small tmpfs mounted over a staging directory just for this and
+ * detached right after: the bind mounts keep it alive, nothing else can reach it. */
 static int hide_all(const struct sandbox_request *r, struct sandbox_error *e)
 {
 	static const char *const modules[] = { "/usr/lib/modules", "/lib/modules" };
 	struct hide_objects o = { -1, -1 };
-	int fd, rc = 0;
+	const char *staging;
+	int dir, fd = -1, rc = 0;
 
 	if (!hides_anything(r))
 		return 0;
-	if (mount("tmpfs", STAGING, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  "mode=0700,size=4k") < 0)
-		return failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
-	fd = open(STAGING "/reg", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
-	if (fd < 0 || mkdir(STAGING "/dir", 0) < 0 || chmod(STAGING "/dir", 0) < 0 ||
-	    (o.file = open(STAGING "/reg", O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
-	    (o.dir = open(STAGING "/dir", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
-		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
+	staging = staging_dir(r);
+	if (!staging || mount("tmpfs", staging, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			      "mode=0700,size=4k") < 0)
+		return failed(e, EXEC_SANDBOX_INACCESSIBLE, staging ? staging : "staging directory");
+	dir = open(staging, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir >= 0)
+		fd = openat(dir, "reg", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+	if (fd < 0 || mkdirat(dir, "dir", 0) < 0 || fchmodat(dir, "dir", 0, 0) < 0 ||
+	    (o.file = openat(dir, "reg", O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    (o.dir = openat(dir, "dir", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, staging);
 	if (fd >= 0)
 		close(fd);
+	if (dir >= 0)
+		close(dir);
 	for (size_t i = 0; rc == 0 && i < r->inaccessible.count; i++)
 		rc = hide(r->inaccessible.item[i].path, r->inaccessible.item[i].optional, &o, e);
 	for (size_t i = 0; rc == 0 && r->protect_home == SB_HOME_YES && i < HOME_PATH_COUNT; i++)
@@ -201,8 +240,8 @@ static int hide_all(const struct sandbox_request *r, struct sandbox_error *e)
 		close(o.file);
 	if (o.dir >= 0)
 		close(o.dir);
-	if (umount2(STAGING, MNT_DETACH) < 0 && rc == 0)
-		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, STAGING);
+	if (umount2(staging, MNT_DETACH) < 0 && rc == 0)
+		rc = failed(e, EXEC_SANDBOX_INACCESSIBLE, staging);
 	return rc;
 }
 

@@ -33,6 +33,18 @@ out=$H/out
 rm_out() { rm -f $out; }
 
 # ---- InaccessiblePaths=
+# Hidden where the sandbox stages its empty objects (/tmp), or below it: before, the
+# staging tmpfs's unmount took the hide away (/tmp showed the objects), and a path below
+# /tmp was looked for on that tmpfs.
+mount -t tmpfs -o mode=1777 tmpfs /tmp || fail sandbox-hostile "no tmpfs on /tmp"
+mkdir -p /tmp/sb-hostile-sub && echo tmp-data >/tmp/sb-hostile-sub/f
+"$S" --inaccessible=/tmp -- /bin/sh -c "ls -A /tmp; touch /tmp/new 2>/dev/null || echo refused" >$out 2>&1
+rc=$?; [ $rc = 0 ] && [ "$(cat $out)" = refused ] && pass inaccessible-staging-dir-hidden ||
+	fail inaccessible-staging-dir-hidden "exit $rc: $(tr '\n' ' ' <$out)"
+"$S" --inaccessible=/tmp/sb-hostile-sub -- /bin/sh -c "ls -A /tmp/sb-hostile-sub; cat /tmp/sb-hostile-sub/f 2>/dev/null || echo hidden" >$out 2>&1
+rc=$?; [ $rc = 0 ] && [ "$(cat $out)" = hidden ] && pass inaccessible-below-staging-dir-hidden ||
+	fail inaccessible-below-staging-dir-hidden "exit $rc: $(tr '\n' ' ' <$out)"
+umount /tmp
 # A symlink the user planted (to a root file) in place of the path: the file was hidden,
 # i.e. an empty file to every root reader in the sandbox (a setuid program's deny list,
 # /etc/security/access.conf, hosts.deny, read empty). Refused, as ReadWritePaths= is.
