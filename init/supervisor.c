@@ -457,36 +457,49 @@ static const struct service_exec_list *stop_lines(const struct service *s, const
  * once it is down again (reap_instances): instances are transient, as on systemd. */
 static void read_output(struct unit *u, int fd, enum kmsg_stream stream);
 
-static void start_instance(struct unit *sock, const char *name)
+/* One unit by name, with its drop-ins and nothing it pulls in, read into the next free
+ * slot (not yet counted): sv.services[sv.count]. NULL when there is no room or no file. */
+static struct service *load_into_next_slot(const char *name)
 {
 	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
-	size_t i = sv.count;
+	struct service *s = &sv.services[sv.count];
 
-	if (i >= SERVICE_COUNT_MAX || service_load_one(&lc, name, &sv.services[i], &diag) < 0) {
-		log_error("%s: cannot start %s: %s", name_of(sock), name, i >= SERVICE_COUNT_MAX ?
-			  "no room for more units" : "no template for it");
+	if (sv.count >= SERVICE_COUNT_MAX || service_load_one(&lc, name, s, &diag) < 0)
+		return NULL;
+	return s;
+}
+
+/* The unit load_into_next_slot() read joins the loaded ones, and the graph. */
+static struct unit *append_loaded(void)
+{
+	struct unit *u = &sv.units[sv.count];
+
+	unit_reset(u, &sv.services[sv.count]);
+	sv.count++;
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	return u;
+}
+
+static void start_instance(struct unit *sock, const char *name)
+{
+	if (!load_into_next_slot(name)) {
+		log_error("%s: cannot start %s: %s", name_of(sock), name,
+			  sv.count >= SERVICE_COUNT_MAX ? "no room for more units" :
+							  "no template for it");
 		accept_conn_release(name);
 		return;
 	}
-	unit_reset(&sv.units[i], &sv.services[i]);
-	sv.count++;
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
-	unit_classify(&sv.units[i], sv.services, sv.count);
+	unit_classify(append_loaded(), sv.services, sv.count);
 	log_info("%s: connection, starting %s", name_of(sock), name);
 }
 
 bool supervisor_adopt_instance(const char *name)
 {
-	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
-	size_t i = sv.count;
-
 	if (supervisor_find(name))
 		return true;
-	if (i >= SERVICE_COUNT_MAX || service_load_one(&lc, name, &sv.services[i], &diag) < 0)
+	if (!load_into_next_slot(name))
 		return false;
-	unit_reset(&sv.units[i], &sv.services[i]);
-	sv.count++;
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	append_loaded();
 	return true;
 }
 
@@ -1719,11 +1732,9 @@ static bool pulls_only_loaded(const struct service *s)
  * loader's rewriting) or a unit that pulls in more takes the full reload. */
 static bool load_alone(const char *name)
 {
-	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
-	size_t i = sv.count;
-	struct service *s = &sv.services[i];
+	struct service *s = load_into_next_slot(name);
 
-	if (i >= SERVICE_COUNT_MAX || service_load_one(&lc, name, s, &diag) < 0)
+	if (!s)
 		return false;
 	if (strcmp(s->name, name) != 0 || s->kind == UNIT_SOCKET || !pulls_only_loaded(s)) {
 		pages_release(s, sizeof *s);
@@ -1731,10 +1742,7 @@ static bool load_alone(const char *name)
 	}
 	say(NULL, NULL, "added", s->name);
 	check_programs(s);
-	unit_reset(&sv.units[i], s);
-	sv.count++;
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
-	unit_classify(&sv.units[i], sv.services, sv.count);
+	unit_classify(append_loaded(), sv.services, sv.count);
 	return true;
 }
 
