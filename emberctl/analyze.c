@@ -44,10 +44,14 @@ static bool in_chain(const struct boot_times *bt, size_t idx)
 	return false;
 }
 
-/* The After= dependency of service idx that became ready last, no later than idx
- * started; -1 when there is none. */
+/* The unit that held service idx up: PID 1 names it ("blocked_by", from every ordering
+ * edge); from an older PID 1, the After= dependency that became ready last, no later
+ * than idx started. -1 when there is none. */
 static int last_blocker(const struct record_set *set, size_t idx)
 {
+	const char *by = ctl_record_get(&set->rec[idx], "blocked_by");
+	if (by)
+		return *by ? find_service(set, by) : -1;
 	const char *p = rec_str(&set->rec[idx], "after");
 	long long started = rec_int(&set->rec[idx], "started_us");
 	long long best_ready = -1;

@@ -307,6 +307,26 @@ static void reply_status(struct client *c, const struct unit *u)
 	ctl_write_exit(&c->w, CTL_STATUS_OK);
 }
 
+/* The unit ordered before unit i (by any edge, implied ones included) that became ready
+ * last before i started: what held i up, as systemd-analyze critical-chain reads it. A
+ * target's implied After= on what it wants is only in the graph, not in its file. */
+static const char *blocked_by(size_t i)
+{
+	const struct unit *u = supervisor_unit(i);
+	long long limit = u->started_us >= 0 ? u->started_us : u->ready_us, best_ready = -1;
+	const char *best = "";
+
+	for (size_t j = 0; j < supervisor_count(); j++) {
+		const struct unit *b = supervisor_unit(j);
+		if (j == i || b->ready_us < 0 || (limit >= 0 && b->ready_us > limit) ||
+		    b->ready_us <= best_ready || !supervisor_ordered_before(j, i))
+			continue;
+		best_ready = b->ready_us;
+		best = b->svc->name;
+	}
+	return best;
+}
+
 static void reply_analyze(struct client *c)
 {
 	for (size_t i = 0; i < supervisor_count(); i++) {
@@ -319,6 +339,7 @@ static void reply_analyze(struct client *c)
 		ctl_record_add_int(&c->w, "failed_us", u->failed_us);
 		ctl_record_add_int(&c->w, "stopped_us", u->stopped_us);
 		add_names(&c->w, "after", u->svc, &u->svc->after);
+		ctl_record_add_str(&c->w, "blocked_by", blocked_by(i));
 		ctl_record_end(&c->w);
 	}
 	ctl_record_begin(&c->w);

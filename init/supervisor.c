@@ -1327,7 +1327,7 @@ bool supervisor_child_exited(pid_t pid, int status)
 }
 
 static void lifecycle_reload_timed_out(struct unit *u);
-static bool idle_must_wait(struct unit *u, long long now);
+static bool idle_must_wait(struct unit *u, long long now, const struct depgraph_set *done);
 static void lifecycle_tick(struct unit *u);
 
 static void handle_timeout(struct unit *u)
@@ -1403,7 +1403,7 @@ static void start_what_can_start(void)
 					continue;
 				if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
 					continue;
-				if (!depgraph_startable(&sv.graph, i, &done) || idle_must_wait(u, now_ms()))
+				if (!depgraph_startable(&sv.graph, i, &done) || idle_must_wait(u, now_ms(), &done))
 					continue;
 				/* socket-exec: a service waits for its sockets' commands, as
 				 * under systemd (socket units are ordered before their service) */
@@ -2082,18 +2082,32 @@ static void lifecycle_reload_timed_out(struct unit *u)
 		reload_done(u, false);
 }
 
-/* Type=idle: wait while other services are still starting, at most IDLE_MAX_WAIT_MS. */
-static bool idle_must_wait(struct unit *u, long long now)
+/* Is unit i starting, or about to (waiting, with all it is ordered after done)? A unit
+ * still waiting for something that has not started either is not: it waits, directly or
+ * through others, for a Type=idle unit, as getty.target and multi-user.target wait for
+ * the gettys. */
+static bool unit_busy_starting(size_t i, const struct depgraph_set *done)
+{
+	const struct unit *o = &sv.units[i];
+
+	if (o->svc->type == SERVICE_IDLE || o->restart_pending)
+		return false;
+	if (o->state == UNIT_STARTING || o->state == UNIT_RUNNING)
+		return true;
+	return o->state == UNIT_WAITING && depgraph_startable(&sv.graph, i, done);
+}
+
+/* Type=idle: wait while other services are still starting, at most IDLE_MAX_WAIT_MS.
+ * systemd waits for its job queue to empty, in which the idle unit's own job is done at
+ * fork: what is ordered after it never holds it back. */
+static bool idle_must_wait(struct unit *u, long long now, const struct depgraph_set *done)
 {
 	bool busy = false;
 
 	if (u->svc->type != SERVICE_IDLE || sv.boot_ready_us >= 0 || u->idle_waited)
 		return false;
-	for (size_t i = 0; i < sv.count && !busy; i++) {
-		const struct unit *o = &sv.units[i];
-		busy = o != u && o->svc->type != SERVICE_IDLE && unit_in_progress(o) &&
-		       !o->restart_pending;
-	}
+	for (size_t i = 0; i < sv.count && !busy; i++)
+		busy = &sv.units[i] != u && unit_busy_starting(i, done);
 	if (!busy)
 		return false;
 	if (u->deadline_ms < 0)
@@ -2505,6 +2519,12 @@ static void propagate_reload(const struct unit *u)
 
 size_t supervisor_count(void) { return sv.count; }
 const struct unit *supervisor_unit(size_t i) { return i < sv.count ? &sv.units[i] : NULL; }
+
+bool supervisor_ordered_before(size_t first, size_t then)
+{
+	return first < sv.graph.count && then < sv.graph.count &&
+	       depgraph_set_has(&sv.graph.before[first], then);
+}
 long long supervisor_ready_us(void) { return sv.boot_ready_us; }
 long long supervisor_userspace_start_us(void) { return sv.cfg.userspace_start_us; }
 void supervisor_on_boot_ready(void (*cb)(void)) { sv.boot_ready_cb = cb; }

@@ -160,6 +160,9 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n);
 size_t supervisor_count(void);
 const struct unit *supervisor_unit(size_t i);
 const struct unit *supervisor_find(const char *name);
+/* Is unit first ordered before unit then, by any After=/Before= edge, the implied ones
+ * (DefaultDependencies=, a target's on what it pulls in) included? */
+bool supervisor_ordered_before(size_t first, size_t then);
 /* runtime keys (unit-runtime2): as supervisor_find, loading a unit that is not loaded yet
  * (as a start by name would); NULL when there is no such unit. */
 const struct unit *supervisor_load(const char *name);

@@ -94,6 +94,26 @@ static void dependency_ready_after_the_start_is_not_a_blocker(void)
 	CHECK(bt.boot == NULL && bt.base_us == 0);
 }
 
+/* PID 1 names the blocker from its graph (a target's implied After= is in no file): the
+ * name wins over the After= list, and an empty one ends the chain. */
+static void blocked_by_from_pid1_wins(void)
+{
+	load("name=multi-user.target\nstarted_us=300\nready_us=300\nafter=basic.target\n"
+	     "blocked_by=late.service\n\n"
+	     "name=basic.target\nstarted_us=100\nready_us=100\nafter=\nblocked_by=\n\n"
+	     "name=late.service\nstarted_us=120\nready_us=290\nafter=basic.target\n"
+	     "blocked_by=basic.target\n\n");
+	CHECK(bt.chain_len == 3);
+	CHECK_STR(chain_name(0), "multi-user.target");
+	CHECK_STR(chain_name(1), "late.service");
+	CHECK_STR(chain_name(2), "basic.target");
+	load("name=a\nstarted_us=100\nready_us=200\nafter=b\nblocked_by=\n\n"
+	     "name=b\nstarted_us=0\nready_us=50\n\n");
+	CHECK(bt.chain_len == 1);
+	load("name=a\nstarted_us=100\nready_us=200\nblocked_by=gone\n\n");
+	CHECK(bt.chain_len == 1);
+}
+
 static void cycles_end_the_chain(void)
 {
 	load("name=a\nstarted_us=25\nready_us=20\nafter=b\n\n"
@@ -220,6 +240,7 @@ int main(void)
 	RUN(chain_follows_the_last_ready_dependency);
 	RUN(chain_text);
 	RUN(dependency_ready_after_the_start_is_not_a_blocker);
+	RUN(blocked_by_from_pid1_wins);
 	RUN(cycles_end_the_chain);
 	RUN(service_restarted_after_boot_does_not_end_the_chain);
 	RUN(hostile_after_lists);
