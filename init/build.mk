@@ -16,4 +16,5 @@ EMBER_INIT_SRC += init/journal-stream.c # journal: output to journald
 EMBER_INIT_SRC += init/control-verbs.c # emberctl verbs (issue 17)
 EMBER_INIT_SRC += init/unit-log.c # rss-diet: output rings in a pool, taken on first output
 EMBER_INIT_SRC += init/pages.c # compact: scratch pages given back after a load
+EMBER_INIT_SRC += init/generators.c # systemd generators at boot and daemon-reload
 $(eval $(call musl_prog,ember-init,$(EMBER_INIT_SRC)))

@@ -62,6 +62,11 @@ static void apply_word(struct boot_options *o, char *word)
 			o->debug_exit = b;
 	} else if (strcmp(word, "ember.services") == 0 && value) {
 		set_path(o->services, sizeof o->services, word, value);
+	} else if (strcmp(word, "ember.generators") == 0 && value) {
+		if (strcmp(value, "none") == 0)
+			str_copy(o->generators, sizeof o->generators, "none");
+		else
+			set_path(o->generators, sizeof o->generators, word, value);
 	} else if (strcmp(word, "ember.cgroup") == 0 && value) {
 		set_path(o->cgroup, sizeof o->cgroup, word, value);
 	} else if (strcmp(word, "ember.rescue") == 0) {

@@ -12,6 +12,7 @@ struct boot_options {
 	bool no_shell;           /* no ember.shell=PATH, or ember.shell=none */
 	bool debug_exit;         /* ember.debug_exit=0 turns off the isa-debug-exit report */
 	char services[PATH_MAX]; /* ember.services=DIR: read services only from DIR */
+	char generators[PATH_MAX]; /* ember.generators=DIR[:DIR...]|none: systemd generators */
 	char cgroup[PATH_MAX];   /* ember.cgroup=PATH: cgroup2 mount for ember's subtree */
 	bool rescue;             /* ember.rescue: essential services and a root shell only */
 	bool measure;            /* ember.measure=0 turns boot measurement off */

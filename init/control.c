@@ -428,7 +428,7 @@ static void change(struct client *c, const struct ctl_request *r)
 		if (r->name[0])
 			rc = supervisor_reload_unit(r->name, err, sizeof err);
 		else
-			supervisor_reload(report_line, &c->w);
+			supervisor_daemon_reload(report_line, &c->w);
 		break;
 	/* emberctl verbs (issue 17) */
 	case CTL_KILL: {

@@ -22,6 +22,7 @@
 #include "apifs.h"
 #include "cli.h"
 #include "cmdline.h"
+#include "generators.h"
 #include "sysctl.h" /* empower: ember.legacy_tiocsti= */
 #include "console.h"
 #include "container.h"
@@ -80,7 +81,7 @@ static struct {
 	struct handover_pid1 handed; /* what it took over (or carries to the next) */
 	bool shutting_down;
 	long long shutdown_deadline_ms;
-	const char *service_dirs[1];
+	const char *service_dirs[4];
 	char cmdline[4096];        /* the kernel command line, as read */
 } pid1; /* zero-initialised, so it stays in .bss; main() sets the -1s */
 
@@ -101,7 +102,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: ember-init [--help | --version]\n"
 		   "PID 1 of an ember system. Started by the kernel as /init or via init=.\n"
 		   "Kernel command line: ember.run=PATH ember.shell=PATH|none ember.services=DIR\n"
-		   "  ember.rescue ember.watchdog=SEC ember.measure=0 ember.debug\n"
+		   "  ember.generators=DIR[:DIR]|none ember.rescue ember.watchdog=SEC\n"
+		   "  ember.measure=0 ember.debug\n"
 		   "  ember.ctl_group=GROUP ember.failed_retry=SEC ember.crash_shell=1\n"
 		   "See ember-init(8).\n");
 }
@@ -673,6 +675,25 @@ static void adopt_handed_over(void)
 		 pid1.handed.crashes ? " after a crash" : "");
 }
 
+/* systemd's generators: where to look for them, or NULL for none. By default on a
+ * system booted with the usual search path; with ember.services= (tests, images of
+ * ember's own) only when ember.generators= says where they are. */
+static const char *generator_search(void)
+{
+	if (strcmp(pid1.opts.generators, "none") == 0)
+		return NULL;
+	if (pid1.opts.generators[0])
+		return pid1.opts.generators;
+	return pid1.opts.services[0] ? NULL : GENERATOR_SEARCH_DEFAULT;
+}
+
+static void run_generators(void)
+{
+	struct generators_result res;
+
+	generators_run(generator_search(), GENERATOR_OUT_BASE, GENERATOR_TIMEOUT_MS, &res);
+}
+
 static void start_supervisor(void)
 {
 	struct supervisor_config cfg = {
@@ -688,7 +709,16 @@ static void start_supervisor(void)
 		.failed_retry_ms = (long long)pid1.opts.failed_retry_sec * 1000,
 	};
 
-	if (pid1.opts.services[0]) {
+	if (generator_search())
+		cfg.generate = run_generators;
+	if (pid1.opts.services[0] && cfg.generate) { /* the outputs around the given list */
+		pid1.service_dirs[0] = GENERATOR_DIR_EARLY;
+		pid1.service_dirs[1] = pid1.opts.services;
+		pid1.service_dirs[2] = GENERATOR_DIR_NORMAL;
+		pid1.service_dirs[3] = GENERATOR_DIR_LATE;
+		cfg.dirs = pid1.service_dirs;
+		cfg.ndirs = 4;
+	} else if (pid1.opts.services[0]) {
 		pid1.service_dirs[0] = pid1.opts.services;
 		cfg.dirs = pid1.service_dirs;
 		cfg.ndirs = 1;

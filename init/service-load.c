@@ -179,9 +179,11 @@ static void open_dir(struct loader *l, const char *path)
 static void open_dirs(struct loader *l, const char *const *dirs, size_t ndirs)
 {
 	static const char *const defaults[] = {
-		SERVICE_DIR_ETC, SERVICE_DIR_RUN, SERVICE_DIR_LIB, "/etc/systemd/system",
-		"/run/systemd/system", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system",
-		"/lib/systemd/system",
+		SERVICE_DIR_ETC, SERVICE_DIR_RUN, SERVICE_DIR_LIB,
+		/* systemd's order, with its generators' three output directories */
+		"/run/systemd/generator.early", "/etc/systemd/system", "/run/systemd/system",
+		"/run/systemd/generator", "/usr/local/lib/systemd/system", "/usr/lib/systemd/system",
+		"/lib/systemd/system", "/run/systemd/generator.late",
 	};
 	size_t nsplit = 0;
 

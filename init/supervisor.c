@@ -250,6 +250,8 @@ void supervisor_init(const struct supervisor_config *cfg)
 	svc_cgroup_init(cfg->cgroup_root, cfg->cgroup_options);
 	timer_units_set_startup(cfg->userspace_start_us / 1000); /* timer units */
 	unit_cmdline_target(sv.default_target, sizeof sv.default_target);
+	if (cfg->generate)
+		cfg->generate();
 	load_units(sv.services, &sv.count);
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	for (size_t i = 0; i < sv.count; i++) {
@@ -2392,6 +2394,13 @@ static void carry_over(struct unit *dst, const struct unit *old, struct service 
 {
 	*dst = *old;
 	dst->svc = svc;
+}
+
+void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx)
+{
+	if (sv.cfg.generate)
+		sv.cfg.generate();
+	supervisor_reload(report, ctx);
 }
 
 void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)

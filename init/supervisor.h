@@ -117,12 +117,17 @@ struct supervisor_config {
 				     * whose kernel log is the host's): kmsg acts as log */
 	long long userspace_start_us; /* when PID 1 started (CLOCK_BOOTTIME) */
 	long long failed_retry_ms;  /* retry a permanent failure after this long; 0 never */
+	void (*generate)(void);     /* before the first load and each daemon-reload: systemd's
+				     * generators (generators.h); NULL: none */
 };
 
 const char *unit_state_name(enum unit_state s);
 
 /* Load the services and decide what starts; never fails as a whole. */
 void supervisor_init(const struct supervisor_config *cfg);
+/* emberctl daemon-reload: the generators run again, then supervisor_reload(). A reload
+ * PID 1 makes itself (a unit started by name) does not run them, as systemd's does not. */
+void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx);
 /* Start, stop, restart one service on request (emberctl). 0, or -1 with a message. */
 int supervisor_start(const char *name, char *err, size_t errlen);
 /* sessions: the unit counts as needed (StopWhenUnneeded=) until stopped by name. */

@@ -37,6 +37,8 @@ cp -a "$kdir/lib/modules/$release" "$root/usr/lib/modules/$release"
 
 # Overrides (each one is listed with its reason in distro/debian/README.md).
 printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$root/etc/fstab"
+# A second line, for systemd's fstab generator to make a mount unit of (under either init).
+printf 'tmpfs /mnt/fstab tmpfs nosuid,nodev,size=1m,mode=0755 0 0\n' >>"$root/etc/fstab"
 echo ember-debian >"$root/etc/hostname"
 # A regular user, as a phone has (the rootfs has none): the tests' units with User= and
 # PAMName= run as it. Locked: nobody logs in with it.
@@ -47,11 +49,6 @@ if ! grep -q '^embertest:' "$root/etc/passwd"; then
 	echo 'embertest:!::' >>"$root/etc/gshadow"
 	install -d -m 0750 -o 1000 -g 1000 "$root/home/embertest"
 fi
-# The serial login that systemd's getty generator would make at run time: an enablement
-# link, the way `systemctl enable serial-getty@ttyS0` makes it, so both inits see it.
-mkdir -p "$root/etc/systemd/system/getty.target.wants"
-ln -sfn /lib/systemd/system/serial-getty@.service \
-	"$root/etc/systemd/system/getty.target.wants/serial-getty@ttyS0.service"
 # ember only (its own directories come first on its search path; systemd never reads them):
 # the serial getty owns the console, so no console shell of ember's there ...
 mkdir -p "$root/etc/ember/services"
@@ -69,10 +66,6 @@ printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
 	>"$root/etc/ember/services/systemd-initctl.service.d/ember.conf"
 # ... and D-Bus activation through ember: dbus runs with --systemd-activation, as shipped.
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-activator
-# The remount of / that systemd's fstab generator pulls into local-fs.target at boot.
-mkdir -p "$root/etc/systemd/system/local-fs.target.wants"
-ln -sfn /lib/systemd/system/systemd-remount-fs.service \
-	"$root/etc/systemd/system/local-fs.target.wants/systemd-remount-fs.service"
 if [ -n "$key" ]; then
 	install -d -m 0700 "$root/root/.ssh"
 	install -m 0600 "$key" "$root/root/.ssh/authorized_keys"

@@ -25,6 +25,19 @@ static void reads_ember_words(void)
 	CHECK(!o.debug_exit);
 }
 
+static void generators_word(void)
+{
+	struct boot_options o;
+	cmdline_parse("ember.generators=/a/gen:/b/gen", &o);
+	CHECK_STR(o.generators, "/a/gen:/b/gen");
+	cmdline_parse("ember.generators=none", &o);
+	CHECK_STR(o.generators, "none");
+	cmdline_parse("ember.generators=relative", &o);
+	CHECK_STR(o.generators, "");
+	cmdline_parse("quiet", &o);
+	CHECK_STR(o.generators, "");
+}
+
 static void quoted_values_keep_spaces(void)
 {
 	struct boot_options o;
@@ -74,6 +87,7 @@ int main(void)
 {
 	RUN(defaults_without_ember_words);
 	RUN(reads_ember_words);
+	RUN(generators_word);
 	RUN(quoted_values_keep_spaces);
 	RUN(rejects_relative_and_overlong_paths);
 	RUN(shell_none_and_bad_bools);

@@ -1,0 +1,84 @@
+#!/bin/sh
+# systemd's generators under ember-init as PID 1 of a PID+mount namespace (a private /run):
+# run with the three output directories before the first load, their units found at
+# systemd's places (early before the unit directory, normal and late after it), a
+# generator's broken unit or failure reported while the boot goes on, run again by
+# daemon-reload with the last run's output gone, and not run at all with
+# ember.services= unless ember.generators= says where they are.
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+S=$tmp/services M=$tmp/mark G1=$tmp/gen1 G2=$tmp/gen2
+mkdir -p "$S" "$M" "$G1" "$G2"
+chmod 755 "$tmp"
+svc() { printf "[Service]\nExecStart=/bin/sh -c 'echo %s >>$M/%s; exec sleep 1000'\n" "$2" "$1"; }
+svc shadow dir >"$S/shadow.service"
+svc shadow2 dir >"$S/shadow2.service"
+cat >"$G1/units" <<EOF
+#!/bin/sh
+n=\$(( \$(cat $M/runs 2>/dev/null | wc -l) + 1 ))
+echo "run \$n \$SYSTEMD_SCOPE" >>$M/runs
+touch "\$1/run-\$n"
+mkdir -p "\$1/multi-user.target.wants"
+w() { ln -sf "../\$2" "\$1/multi-user.target.wants/\$2"; }
+printf "[Service]\nExecStart=/bin/sh -c 'echo normal >>$M/normal; exec sleep 1000'\n" >"\$1/gen-normal.service"
+w "\$1" gen-normal.service
+printf "[Service]\nExecStart=/bin/sh -c 'echo early >>$M/shadow; exec sleep 1000'\n" >"\$2/shadow.service"
+printf "[Service]\nExecStart=/bin/sh -c 'echo normal >>$M/shadow2; exec sleep 1000'\n" >"\$1/shadow2.service"
+w "\$1" shadow.service; w "\$1" shadow2.service
+printf "[Service]\nExecStart=/bin/sh -c 'echo late >>$M/late; exec sleep 1000'\n" >"\$3/late-only.service"
+w "\$1" late-only.service
+printf "[Service]\nType=bogus\nExecStart=/bin/true\n" >"\$1/gen-broken.service"
+w "\$1" gen-broken.service
+EOF
+printf '#!/bin/sh\necho "gen-fails says why" >&2\nexit 4\n' >"$G1/fails"
+printf '#!/bin/sh\ntouch %s/masked-ran\n' "$M" >"$G1/masked"
+ln -s /dev/null "$G2/masked"
+chmod +x "$G1/units" "$G1/fails" "$G1/masked"
+
+cat >"$tmp/guest.sh" <<EOS
+#!/bin/sh
+E="$BIN/emberctl"
+ok() { echo "PASS \$1"; }
+bad() { echo "FAIL \$1: \$2"; }
+state() { "\$E" --json status "\$1" 2>/dev/null | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
+i=0; while [ "\$(state late-only)" != running ] && [ "\$(state late-only)" != ready ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+sleep 0.3
+[ "\$(cat $M/normal 2>/dev/null)" = normal ] && ok normal-output-unit-runs || bad normal-output-unit-runs "\$(cat $M/normal 2>&1)"
+[ "\$(cat $M/late 2>/dev/null)" = late ] && ok late-output-unit-runs || bad late-output-unit-runs "\$(cat $M/late 2>&1)"
+[ "\$(cat $M/shadow 2>/dev/null)" = early ] && ok early-output-before-unit-dir || bad early-output-before-unit-dir "\$(cat $M/shadow 2>&1)"
+[ "\$(cat $M/shadow2 2>/dev/null)" = dir ] && ok unit-dir-before-normal-output || bad unit-dir-before-normal-output "\$(cat $M/shadow2 2>&1)"
+[ "\$(state gen-broken)" = invalid ] && ok generated-broken-unit-refused || bad generated-broken-unit-refused "\$(state gen-broken)"
+[ ! -e $M/masked-ran ] && ok masked-generator-not-run || bad masked-generator-not-run "it ran"
+[ "\$(cat $M/runs)" = "run 1 system" ] && ok ran-once-at-boot || bad ran-once-at-boot "\$(cat $M/runs | tr '\n' '|')"
+"\$E" daemon-reload >/dev/null
+[ "\$(wc -l <$M/runs)" = 2 ] && ok daemon-reload-runs-them-again || bad daemon-reload-runs-them-again "\$(cat $M/runs | tr '\n' '|')"
+[ ! -e /run/systemd/generator/run-1 ] && [ -e /run/systemd/generator/run-2 ] && ok last-output-removed ||
+	bad last-output-removed "\$(ls /run/systemd/generator | tr '\n' ' ')"
+s=\$(state gen-normal); [ "\$s" = running ] || [ "\$s" = ready ] && ok units-kept-over-reload || bad units-kept-over-reload "\$s"
+kill -0 1 && ok pid1-alive || bad pid1-alive gone
+EOS
+chmod +x "$tmp/guest.sh"
+
+boot() { # LOG [ember.generators=...]
+	log=$1; shift
+	timeout 60 unshare --pid --mount --uts --fork --mount-proc sh -c \
+		'mount -t tmpfs -o mode=0755 ember-run /run && exec "$0" "$@"' \
+		env container=ember-test "$BIN/ember-init" ember.services="$S" "$@" \
+		ember.run="$tmp/guest.sh" ember.shell=none >"$log" 2>&1
+}
+boot "$tmp/log" ember.generators="$G2:$G1"
+rc=$?
+grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
+grep -q '^FAIL ' "$tmp/log" && FAILED=1
+grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+grep -q 'generator fails exited with status 4' "$tmp/log" && pass failing-generator-reported ||
+	fail failing-generator-reported "no line for it"
+grep -q 'gen-broken.service:2: Type=bogus' "$tmp/log" && pass broken-generated-unit-names-file-and-line ||
+	fail broken-generated-unit-names-file-and-line "no file:line"
+[ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
+
+# Without ember.generators=, a unit directory of its own means no generators.
+rm -f "$M/runs"
+boot "$tmp/log2"
+[ ! -e "$M/runs" ] && pass not-run-with-own-unit-dir || fail not-run-with-own-unit-dir "$(cat "$M/runs")"
+finish

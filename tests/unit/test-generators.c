@@ -1,0 +1,152 @@
+// sources: init/generators.c
+/* systemd's generators run by ember-init, against real programs in a fixture tree: the
+ * first directory wins a name, masks (a link to /dev/null, an empty file) are not run,
+ * the three output directories are fresh (a planted symlink in them is removed, never
+ * followed), a failing generator is counted and the others still run, and one that
+ * hangs is killed at the timeout. */
+#include "harness.h"
+#include "../../init/generators.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char root[] = "/tmp/ember-generators-XXXXXX";
+static char path[512];
+static char out[1024];
+
+static const char *at(const char *rel)
+{
+	snprintf(path, sizeof path, "%s/%s", root, rel);
+	return path;
+}
+
+static void put(const char *rel, const char *text, mode_t mode)
+{
+	FILE *f = fopen(at(rel), "w");
+	if (!f)
+		return;
+	fputs(text, f);
+	fclose(f);
+	chmod(at(rel), mode);
+}
+
+static bool exists(const char *rel)
+{
+	struct stat st;
+	return lstat(at(rel), &st) == 0;
+}
+
+static char *slurp(const char *rel)
+{
+	static char buf[1024];
+	FILE *f = fopen(at(rel), "r");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void setup(void)
+{
+	char script[1024];
+
+	if (!mkdtemp(root))
+		exit(1);
+	mkdir(at("a"), 0755);
+	mkdir(at("b"), 0755);
+	mkdir(at("out"), 0755);
+	mkdir(at("out/generator"), 0755);
+	mkdir(at("out/generator.early"), 0755);
+	mkdir(at("out/generator.early/old.service.d"), 0755);
+	mkdir(at("outside"), 0755);
+	put("outside/keep", "keep\n", 0644);
+	put("out/generator/stale.service", "[Service]\n", 0644);
+	put("out/generator.early/old.service.d/x.conf", "[Service]\n", 0644);
+	{
+		char target[512];
+		snprintf(target, sizeof target, "%s/outside", root);
+		if (symlink(target, at("out/generator/planted")) < 0)
+			exit(1);
+	}
+	snprintf(script, sizeof script,
+		 "#!/bin/sh\necho \"$0 $# $1 $2 $3 $SYSTEMD_SCOPE\" >%s/writer.args\n"
+		 "printf '[Service]\\nExecStart=/bin/true\\n' >\"$1/gen.service\"\n"
+		 "mkdir -p \"$1/multi-user.target.wants\"\n"
+		 "ln -s ../gen.service \"$1/multi-user.target.wants/gen.service\"\n", root);
+	put("a/writer", script, 0755);
+	snprintf(script, sizeof script, "#!/bin/sh\ntouch %s/b-writer-ran\n", root);
+	put("b/writer", script, 0755);
+	snprintf(script, sizeof script, "#!/bin/sh\ntouch %s/masked-ran\n", root);
+	put("b/masked", script, 0755);
+	put("b/empty", script, 0755);
+	put("b/plain", script, 0644); /* not executable: not a generator */
+	if (symlink("/dev/null", at("a/masked")) < 0)
+		exit(1);
+	put("a/empty", "", 0755);
+	put("a/fails", "#!/bin/sh\nexit 3\n", 0755);
+	put("b/hangs", "#!/bin/sh\nexec sleep 30\n", 0755);
+}
+
+static void runs_what_it_should(void)
+{
+	struct generators_result res;
+	char search[600];
+	struct timespec t0, t1;
+
+	snprintf(search, sizeof search, "%s/a:%s/b:relative/ignored", root, root);
+	snprintf(out, sizeof out, "%s/out", root);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	generators_run(search, out, 300, &res);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	CHECK(res.ran == 3);    /* a/writer, a/fails, b/hangs */
+	CHECK(res.masked == 2); /* a/masked, a/empty: b's of those names are not run */
+	CHECK(res.failed == 1);
+	CHECK(res.killed == 1);
+	CHECK(t1.tv_sec - t0.tv_sec < 5);
+	CHECK(!exists("b-writer-ran"));
+	CHECK(!exists("masked-ran"));
+	CHECK(exists("out/generator/gen.service"));
+	CHECK(exists("out/generator/multi-user.target.wants/gen.service"));
+	snprintf(out, sizeof out, "%s/a/writer 3 %s/out/generator %s/out/generator.early "
+		 "%s/out/generator.late system\n", root, root, root, root);
+	CHECK_STR(slurp("writer.args"), out);
+	CHECK(exists("out/generator.late"));
+	/* the last run's output is gone; a planted link went, not what it points to */
+	CHECK(!exists("out/generator/stale.service"));
+	CHECK(!exists("out/generator.early/old.service.d"));
+	CHECK(!exists("out/generator/planted"));
+	CHECK(exists("outside/keep"));
+}
+
+static void nothing_to_run(void)
+{
+	struct generators_result res;
+	char search[600], base[520];
+
+	snprintf(search, sizeof search, "%s/none", root);
+	snprintf(base, sizeof base, "%s/out2", root);
+	generators_run(search, base, 300, &res);
+	CHECK(res.ran == 0 && res.failed == 0 && res.killed == 0);
+	CHECK(exists("out2/generator") && exists("out2/generator.early"));
+}
+
+int main(void)
+{
+	setup();
+	RUN(runs_what_it_should);
+	RUN(nothing_to_run);
+	{
+		char cmd[600];
+		snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	return harness_done();
+}
