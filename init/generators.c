@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -33,7 +34,11 @@ struct generator {
 	pid_t pid;           /* running; 0: done or never started */
 };
 
+/* The scratch of one run, mapped for it and unmapped after: PID 1's stack and heap pages
+ * stay resident once touched, and this is needed once per load. */
 struct found {
+	char list[SEARCH_LIST_MAX];
+	char path[SEARCH_LIST_MAX + GENERATOR_NAME_MAX + 1];
 	char out[3][OUT_PATH_MAX];  /* normal, early, late: the generators' arguments */
 	const char *dir[SEARCH_DIRS_MAX];
 	size_t ndirs;
@@ -120,15 +125,15 @@ static int prepare_outputs(struct found *f, const char *base)
 	return 0;
 }
 
-static pid_t spawn(const struct found *f, const struct generator *g)
+static pid_t spawn(struct found *f, const struct generator *g)
 {
-	char path[SEARCH_LIST_MAX + GENERATOR_NAME_MAX + 1];
-	char *argv[] = { path, (char *)f->out[0], (char *)f->out[1], (char *)f->out[2], NULL };
+	char *path = f->path;
+	char *argv[] = { path, f->out[0], f->out[1], f->out[2], NULL };
 	char *envp[] = { "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 			 "SYSTEMD_SCOPE=system", "SYSTEMD_IN_INITRD=0", NULL };
 	pid_t pid;
 
-	if (snprintf(path, sizeof path, "%s/%s", f->dir[g->dir], g->name) >= (int)sizeof path)
+	if (snprintf(path, sizeof f->path, "%s/%s", f->dir[g->dir], g->name) >= (int)sizeof f->path)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
@@ -196,35 +201,46 @@ static void kill_late(struct found *f, long timeout_ms, struct generators_result
 	wait_some(f, KILLED_GRACE_MS, res);
 }
 
-void generators_run(const char *search, const char *out_base, long timeout_ms,
+static void run_all(struct found *f, const char *search, const char *out_base, long timeout_ms,
 		    struct generators_result *res)
 {
-	char list[SEARCH_LIST_MAX];
-	struct found f = { .ndirs = 0 };
-
-	memset(res, 0, sizeof *res);
-	if (snprintf(list, sizeof list, "%s", search ? search : GENERATOR_SEARCH_DEFAULT) >=
-	    (int)sizeof list)
+	if (snprintf(f->list, sizeof f->list, "%s", search ? search : GENERATOR_SEARCH_DEFAULT) >=
+	    (int)sizeof f->list)
 		log_warn("generators: search path too long, cut");
-	find_generators(&f, list, res);
-	if (prepare_outputs(&f, out_base) < 0) {
+	find_generators(f, f->list, res);
+	if (prepare_outputs(f, out_base) < 0) {
 		log_error("generators: output directory %s: path too long, none run", out_base);
 		return;
 	}
-	for (size_t i = 0; i < f.count; i++) {
-		if (f.gen[i].masked)
+	for (size_t i = 0; i < f->count; i++) {
+		if (f->gen[i].masked)
 			continue;
-		f.gen[i].pid = spawn(&f, &f.gen[i]);
-		if (f.gen[i].pid < 0) {
-			log_warn("generator %s: fork: %m", f.gen[i].name);
-			f.gen[i].pid = 0;
+		f->gen[i].pid = spawn(f, &f->gen[i]);
+		if (f->gen[i].pid < 0) {
+			log_warn("generator %s: fork: %m", f->gen[i].name);
+			f->gen[i].pid = 0;
 			res->failed++;
 			continue;
 		}
 		res->ran++;
 	}
-	if (wait_some(&f, timeout_ms, res))
-		kill_late(&f, timeout_ms, res);
+	if (wait_some(f, timeout_ms, res))
+		kill_late(f, timeout_ms, res);
+}
+
+void generators_run(const char *search, const char *out_base, long timeout_ms,
+		    struct generators_result *res)
+{
+	struct found *f = mmap(NULL, sizeof *f, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	memset(res, 0, sizeof *res);
+	if (f == MAP_FAILED) {
+		log_error("generators: no memory for a run: %m");
+		return;
+	}
+	run_all(f, search, out_base, timeout_ms, res);
+	munmap(f, sizeof *f);
 	if (res->ran || res->masked)
 		log_info("generators: %u run, %u failed, %u killed, %u masked", res->ran,
 			 res->failed, res->killed, res->masked);
