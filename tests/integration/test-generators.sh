@@ -56,6 +56,7 @@ sleep 0.3
 	bad last-output-removed "\$(ls /run/systemd/generator | tr '\n' ' ')"
 s=\$(state gen-normal); [ "\$s" = running ] || [ "\$s" = ready ] && ok units-kept-over-reload || bad units-kept-over-reload "\$s"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
+echo GUEST-CHECKS-DONE
 EOS
 chmod +x "$tmp/guest.sh"
 
@@ -67,10 +68,7 @@ boot() { # LOG [ember.generators=...]
 		ember.run="$tmp/guest.sh" ember.shell=none >"$log" 2>&1
 }
 boot "$tmp/log" ember.generators="$G2:$G1"
-rc=$?
-grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
-grep -q '^FAIL ' "$tmp/log" && FAILED=1
-grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+guest_results "$tmp/log" $?
 grep -q 'generator fails exited with status 4' "$tmp/log" && pass failing-generator-reported ||
 	fail failing-generator-reported "no line for it"
 grep -q 'gen-broken.service:2: Type=bogus' "$tmp/log" && pass broken-generated-unit-names-file-and-line ||

@@ -35,14 +35,12 @@ chain=\$("\$E" analyze | sed -n '/^top.target/,\$p')
 echo "\$chain"
 echo "\$chain" | sed -n 2p | grep -q '^\`-gate.target @' && echo "\$chain" | sed -n 3p | grep -q '^  \`-tty @' &&
 	ok analyze-follows-implied-after || bad analyze-follows-implied-after "\$(echo "\$chain" | tr '\n' '|')"
+echo GUEST-CHECKS-DONE
 EOS
 chmod +x "$tmp/guest.sh"
 timeout 60 unshare --pid --mount --uts --fork --mount-proc \
 	env container=ember-test "$BIN/ember-init" ember.services="$S" \
 	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
-rc=$?
-grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
-grep -q '^FAIL ' "$tmp/log" && FAILED=1
-grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+guest_results "$tmp/log" $?
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
 finish
