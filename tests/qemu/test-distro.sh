@@ -4,7 +4,8 @@
 # (127.0.0.1 only, a key made for this test): the D-Bus names of NetworkManager,
 # ModemManager and polkit are owned (bluez: see docs/distro.md), nmcli and mmcli answer,
 # no service failed but the three bad ones this test adds (refused, failing, missing
-# device: reported, the boot goes on; tests/qemu/distro-extra), emberctl analyze shows the boot, the serial getty
+# device: reported, the boot goes on; tests/qemu/distro-extra), a zram swap made by
+# Debian's systemd-zram-generator is on, emberctl analyze shows the boot, the serial getty
 # prompts on the console, and `poweroff` leaves a clean file system with the file written
 # just before it. The services, timers and path units systemd brings up on the same disk
 # are compared with
@@ -16,9 +17,27 @@
 "$TOP"/scripts/deps.sh >/dev/null || { fail distro-deps "scripts/deps.sh failed"; finish; }
 boot_timeout=${EMBER_DISTRO_BOOT_TIMEOUT:-360}
 cache=${EMBER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ember}/distro-test
-extra=$TOP/tests/qemu/distro-extra
 work=$QEMU_WORK/distro
 mkdir -p "$work" "$TOP/out/test-logs"
+
+# ---- what the test adds to the disk: tests/qemu/distro-extra, and a phone's zram swap
+# from Debian's own systemd-zram-generator package (apt-get download into the unit
+# corpus cache, never the tree): its generator makes dev-zram0.swap at boot, under
+# either init. Merged /usr: the package's /lib goes to /usr/lib, where /lib points.
+extra=$work/extra
+rm -rf "$extra"
+cp -a "$TOP/tests/qemu/distro-extra" "$extra"
+zcorpus=$("$TOP"/scripts/unit-corpus.sh systemd-zram-generator 2>/dev/null | tail -n 1)
+zdeb=$(find "$zcorpus/.debs" -name 'systemd-zram-generator_*.deb' 2>/dev/null | head -n 1)
+if [ -n "$zdeb" ] && dpkg-deb -x "$zdeb" "$extra"; then
+	# its own /etc/systemd/zram-generator.conf ([zram0], defaults: priority 100)
+	mkdir -p "$extra/usr/lib"
+	[ ! -d "$extra/lib" ] || { cp -a "$extra/lib/." "$extra/usr/lib/" && rm -rf "$extra/lib"; }
+	ZRAM=yes
+else
+	skip distro-zram-swap "systemd-zram-generator could not be fetched (scripts/unit-corpus.sh)"
+	ZRAM=no
+fi
 
 # ---- the disk: built once per set of inputs (the rootfs is cached by scripts/rootfs.sh)
 rootfs=$("$TOP"/scripts/rootfs.sh) || { fail distro-rootfs "scripts/rootfs.sh failed"; finish; }
@@ -337,6 +356,12 @@ printf '%s\n' "$gen" | grep -qx 'serial-getty@ttyS0.service' &&
 	fail distro-systemd-generators "$(printf '%s' "$gen" | tr '\n' ' ')"
 tr -d '\r' <"$log" | grep -q 'generators: [1-9][0-9]* run' && pass distro-generators-logged ||
 	fail distro-generators-logged "no 'generators: N run' line on the console"
+if [ "$ZRAM" = yes ]; then
+	z=$(gssh 'awk '"'"'$1 == "/dev/zram0" { print $1, $2, $5 }'"'"' /proc/swaps; emberctl is-active dev-zram0.swap systemd-zram-setup@zram0' 2>&1)
+	echo "distro: zram: $(printf '%s' "$z" | tr '\n' ' ')"
+	[ "$(printf '%s' "$z" | tr '\n' ' ')" = "/dev/zram0 partition 100 active active " ] &&
+		pass distro-zram-swap || fail distro-zram-swap "$(printf '%s' "$z" | tr '\n' ' ')"
+fi
 
 # ---- the same services as systemd ------------------------------------------------------
 # Not started under ember, by design (docs/distro.md): the utmp recorder (masked in
