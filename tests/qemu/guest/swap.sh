@@ -43,5 +43,22 @@ swapon /dev/zram0
 emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
 [ "$(state dev-zram0.swap)" = ready ] && ok already-on-counts-as-active ||
 	bad already-on-counts-as-active "$(state dev-zram0.swap); $(emberctl status dev-zram0.swap | head -8)"
+# The swap file: its name with a space is "\040" in /proc/swaps; it came after the mount
+# of its file system (RequiresMountsFor= from What=).
+F='data-swap\x20file.swap'
+wait_state "$F" ready
+[ "$(state "$F")" = ready ] && ok swap-file-unit-ready ||
+	bad swap-file-unit-ready "$(state "$F"); $(emberctl status "$F" 2>&1 | head -8); $(emberctl log swapfile-setup 2>&1 | tail -3)"
+[ "$(awk '$1 == "/data/swap\\040file" { print $2 ":" $5 }' /proc/swaps)" = file:3 ] &&
+	ok swap-file-on-with-pri-option || bad swap-file-on-with-pri-option "$(cat /proc/swaps)"
+emberctl status "$F" | grep -q 'data.mount' && ok swap-file-requires-its-mount ||
+	bad swap-file-requires-its-mount "$(emberctl status "$F" | head -14)"
+# Stopped and started again: found in /proc/swaps by its decoded name.
+emberctl stop "$F"; wait_state "$F" stopped
+[ "$(state "$F")" = stopped ] && ! grep -q '^/data/' /proc/swaps && ok swap-file-stops ||
+	bad swap-file-stops "$(state "$F"); $(cat /proc/swaps)"
+emberctl start "$F"; wait_state "$F" ready
+[ "$(state "$F")" = ready ] && grep -q '^/data/swap\\040file ' /proc/swaps && ok swap-file-starts ||
+	bad swap-file-starts "$(state "$F"); $(cat /proc/swaps)"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 # The swap stays on: the shutdown turns it off (test-swap.sh reads the console).
