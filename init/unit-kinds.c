@@ -378,7 +378,7 @@ static void validate_mount(struct service *svc, const struct service_diag *diag)
  * unit; ember has no umount.target). */
 static void validate_swap(struct service *svc, const struct service_diag *diag)
 {
-	char name[SERVICE_NAME_MAX], device[SERVICE_NAME_MAX], mounts_for[SERVICE_LINE_MAX];
+	char name[SERVICE_NAME_MAX], device[SERVICE_NAME_MAX + 8], mounts_for[SERVICE_LINE_MAX];
 	const char *what = service_str(svc, svc->kinds.what);
 	size_t n;
 
@@ -403,9 +403,12 @@ static void validate_swap(struct service *svc, const struct service_diag *diag)
 		depend(svc, diag, &svc->binds_to, device);
 		depend(svc, diag, &svc->after, device);
 	} else {
-		snprintf(mounts_for, sizeof mounts_for, "%s%s%s",
-			 service_str(svc, svc->kinds.mounts_for[0]),
-			 svc->kinds.mounts_for[0] ? " " : "", what);
+		if (snprintf(mounts_for, sizeof mounts_for, "%s%s%s",
+			     service_str(svc, svc->kinds.mounts_for[0]),
+			     svc->kinds.mounts_for[0] ? " " : "", what) >= (int)sizeof mounts_for) {
+			service_fail(svc, diag, 0, "RequiresMountsFor=: too many paths to add What=");
+			return;
+		}
 		if (store(svc, diag, 0, "RequiresMountsFor", mounts_for, &svc->kinds.mounts_for[0]) < 0)
 			return;
 	}

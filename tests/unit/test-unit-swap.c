@@ -125,6 +125,14 @@ static void bad_swap_units_fail_with_a_reason(void)
 		if (!svc.failed)
 			printf("  accepted: %s\n", bad[i]);
 	}
+	/* A path whose unit name would be too long: refused, never cut. */
+	char text[400], long_what[255];
+	memset(long_what, 'a', sizeof long_what - 1);
+	long_what[0] = '/';
+	long_what[sizeof long_what - 1] = '\0';
+	snprintf(text, sizeof text, "[Swap]\nWhat=%s\n", long_what);
+	CHECK(parse_unit("aaaa.swap", text) < 0 || svc.failed);
+	CHECK(svc.failed && strstr(svc.error, "too long"));
 	CHECK(parse_unit("dev-zram0.swap", "[Swap]\nWhat=/dev/zram0\nPriority=32767\n"
 			 "Priority=-1\n") == 0 && svc.kinds.swap_priority == -1 && !svc.failed);
 }
