@@ -200,8 +200,10 @@ static const char *unsupported_kind(const char *file)
 		return NULL;
 	if (has_suffix(file, ".timer") || has_suffix(file, ".path")) /* timer, path units */
 		return NULL;
+	if (has_suffix(file, ".swap")) /* swap units */
+		return NULL;
 	return "not a unit file ember reads (.service, .socket, .target, .mount, .slice, "
-	       ".timer or .path)";
+	       ".timer, .path or .swap)";
 }
 
 static char text[SERVICE_FILE_MAX + 2];

@@ -36,7 +36,8 @@ enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_INSTALL, /* U1 */
 	       SECTION_MOUNT, SECTION_SLICE, /* unit kinds (unit-kinds): init/unit-kinds.c */
 	       SECTION_TIMER, /* timer units: init/unit-timer.c */
-	       SECTION_PATH /* path units: init/unit-path.c */ };
+	       SECTION_PATH, /* path units: init/unit-path.c */
+	       SECTION_SWAP /* swap units: init/unit-kinds.c */ };
 
 struct parser {
 	struct service *svc;
@@ -908,7 +909,7 @@ static bool name_listed(const struct service *svc, const struct service_name_lis
 /* unit kinds (unit-kinds): a dependency on a kind ember does not have. Ordering against
  * a unit that never runs, and anything about a scope (made at run time by logind or a
  * container manager, never by a file), changes nothing: a note. Pulling in or enabling
- * a timer, path or swap unit that ember cannot run is a warning. */
+ * a unit of a kind ember cannot run is a warning. */
 static void foreign_dependency(struct parser *p, const char *key, const char *full)
 {
 	size_t n = strlen(full);
@@ -936,7 +937,7 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 	char name[SERVICE_NAME_MAX];
 	int rc = unit_name_canonical(full, name, sizeof name, NULL);
 
-	if (rc == -2) { /* unit kinds (unit-kinds): timers, paths, scopes, swaps */
+	if (rc == -2) { /* unit kinds (unit-kinds): scopes */
 		foreign_dependency(p, k->name, full);
 		return 0;
 	}
@@ -2239,6 +2240,10 @@ static const struct key keys[] = {
 	{ SECTION_MOUNT, "ForceUnmount", parse_unit_kinds, 0, 0, 0, false },
 	{ SECTION_MOUNT, "ReadWriteOnly", parse_unit_kinds, 0, 0, 0, false },
 	{ SECTION_MOUNT, "SloppyOptions", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_SWAP, "What", parse_unit_kinds, 0, 0, 0, true }, /* swap units */
+	{ SECTION_SWAP, "Priority", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_SWAP, "Options", parse_unit_kinds, 0, 0, 0, true },
+	{ SECTION_SWAP, "TimeoutSec", parse_unit_kinds, 0, 0, 0, false },
 	/* end unit kinds */
 	{ SECTION_SERVICE, "Type", parse_type, 0, 0, 0, false },
 	{ SECTION_SERVICE, "ExecStartPre", parse_exec, F(exec_start_pre), 0, 0, true },
@@ -2511,6 +2516,7 @@ static const char *section_name(enum section section)
 	case SECTION_SLICE: return "Slice";
 	case SECTION_TIMER: return "Timer"; /* timer units */
 	case SECTION_PATH: return "Path"; /* path units */
+	case SECTION_SWAP: return "Swap"; /* swap units */
 	default: return "?";
 	}
 }
@@ -2612,6 +2618,8 @@ static void section_header(struct parser *p, char *line)
 		p->section = SECTION_TIMER;
 	} else if (strcmp(name, "Path") == 0 && p->svc->kind == UNIT_PATH) {
 		p->section = SECTION_PATH;
+	} else if (strcmp(name, "Swap") == 0 && p->svc->kind == UNIT_SWAP) { /* swap units */
+		p->section = SECTION_SWAP;
 	} else if (strcmp(name, "Install") == 0) { /* U1 */
 		p->section = SECTION_INSTALL;
 		p->svc->has_install = true;
@@ -2830,6 +2838,7 @@ int service_init(struct service *svc, const char *name, const char *path)
 	runtime_keys_defaults(svc); /* unit-runtime2 */
 	svc->sock.ip_tos = svc->sock.ip_ttl = -1; /* sockets-accept */
 	svc->sock.priority = -1;
+	svc->kinds.swap_priority = svc->kinds.swap_pri_option = -1; /* swap units */
 	str_copy(svc->path, sizeof svc->path, path);
 	if (!service_name_valid(name)) {
 		snprintf(svc->name, sizeof svc->name, "%.*s", SERVICE_NAME_MAX - 1, name);

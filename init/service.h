@@ -271,7 +271,7 @@ struct socket_spec {
 	struct service_exec_list exec_stop_pre;
 };
 
-/* unit kinds (unit-kinds): mount, device and slice units, Slice=, Delegate=,
+/* unit kinds (unit-kinds): mount, device, slice and swap units, Slice=, Delegate=,
  * RequiresMountsFor= (init/unit-kinds.h, docs/services.md "Mount, device and slice units") */
 struct unit_kinds_spec {
 	strref what, where, fstype, options; /* [Mount] What= Where= Type= Options= */
@@ -280,6 +280,11 @@ struct unit_kinds_spec {
 	uint16_t directory_mode; /* [Mount] DirectoryMode=, 0755 by default */
 	uint8_t mount_flags;     /* UNIT_MOUNT_LAZY, _FORCE, _RW_ONLY (unit-kinds.h) */
 	uint8_t delegate;        /* Delegate=: 0 no, else UNIT_DELEGATE_YES | controllers */
+	/* swap units: [Swap] What= (in what), Priority=, Options= (in options; what the
+	 * kernel reads of it below) */
+	int16_t swap_priority;   /* Priority=: -1 unset (the kernel's default) */
+	int16_t swap_pri_option; /* Options=pri=N: -1 unset; Priority= wins */
+	uint8_t swap_flags;      /* UNIT_SWAP_DISCARD, _ONCE, _PAGES (unit-kinds.h) */
 };
 
 /* timer units (init/unit-timer.h, docs/timers.md): the [Timer] section */

@@ -789,9 +789,10 @@ static void recheck_passive(void)
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
 		enum unit_kind k = u->svc->kind;
-		if (k != UNIT_MOUNT && k != UNIT_DEVICE)
+		if (k != UNIT_MOUNT && k != UNIT_DEVICE && k != UNIT_SWAP)
 			continue;
-		bool changed = what & (k == UNIT_MOUNT ? UNIT_KINDS_MOUNTS : UNIT_KINDS_DEVICES);
+		bool changed = what & (k == UNIT_MOUNT ? UNIT_KINDS_MOUNTS :
+				       k == UNIT_SWAP ? UNIT_KINDS_SWAPS : UNIT_KINDS_DEVICES);
 		if (u->state == UNIT_STARTING && (changed || k == UNIT_DEVICE) &&
 		    unit_kind_present(u->svc)) {
 			mark_ready(u);
@@ -1505,19 +1506,22 @@ long long supervisor_next_deadline(void)
 
 /* ---- fds: output and exec status -------------------------------------------------- */
 
-/* unit kinds (unit-kinds): the watch runs while a device or mount unit is up or awaited. */
+/* unit kinds (unit-kinds): the watch runs while a device, mount or swap unit is up or
+ * awaited. */
 static size_t passive_pollfds(struct pollfd *fds, size_t max)
 {
-	bool devices = false, mounts = false;
+	unsigned what = 0;
 
 	for (size_t i = 0; i < sv.count; i++) {
 		const struct unit *u = &sv.units[i];
-		bool up = u->state == UNIT_STARTING || u->state == UNIT_READY ||
-			  (u->state == UNIT_STOPPED && !u->stop_wanted);
-		devices |= up && u->svc->kind == UNIT_DEVICE;
-		mounts |= up && u->svc->kind == UNIT_MOUNT;
+		enum unit_kind k = u->svc->kind;
+		if (!(u->state == UNIT_STARTING || u->state == UNIT_READY ||
+		      (u->state == UNIT_STOPPED && !u->stop_wanted)))
+			continue;
+		what |= k == UNIT_DEVICE ? UNIT_KINDS_DEVICES : k == UNIT_MOUNT ? UNIT_KINDS_MOUNTS :
+			k == UNIT_SWAP ? UNIT_KINDS_SWAPS : 0;
 	}
-	return unit_kinds_pollfds(devices, mounts, fds, max);
+	return unit_kinds_pollfds(what, fds, max);
 }
 
 size_t supervisor_pollfds(struct pollfd *fds, size_t max)

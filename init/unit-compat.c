@@ -213,6 +213,7 @@ const size_t unit_compat_count = sizeof unit_compat_table / sizeof *unit_compat_
 static const struct { const char *name; unsigned bit; } sections[] = {
 	{ "Unit", COMPAT_UNIT }, { "Service", COMPAT_SERVICE }, { "Socket", COMPAT_SOCKET },
 	{ "Install", COMPAT_INSTALL }, { "Mount", COMPAT_MOUNT }, { "Timer", COMPAT_TIMER },
+	{ "Swap", COMPAT_SWAP }, /* swap units */
 };
 
 unsigned unit_compat_section(const char *section)

@@ -32,6 +32,7 @@ enum unit_compat_class { COMPAT_HARMLESS, COMPAT_CHANGES, COMPAT_REFUSED };
 /* sections of the other unit kinds: the docs' table names them (no row uses them) */
 #define COMPAT_MOUNT 0x10u
 #define COMPAT_TIMER 0x20u
+#define COMPAT_SWAP 0x40u
 /* systemd.exec(5), systemd.kill(5) and systemd.resource-control(5) keys */
 #define COMPAT_EXEC (COMPAT_SERVICE | COMPAT_SOCKET)
 

@@ -1,5 +1,5 @@
-/* Device units at run time, and the watch that tells the supervisor when devices or
- * mounts changed.
+/* Device units at run time, and the watch that tells the supervisor when devices,
+ * mounts or swaps changed.
  *
  * A device unit is present when its object exists: "dev-*.device" its /dev path (udev's
  * links followed), "sys-subsystem-net-devices-NAME.device" the network interface NAME in
@@ -8,10 +8,11 @@
  * asks the kernel (docs/services.md says what differs).
  *
  * The watch: one NETLINK_KOBJECT_UEVENT socket (the kernel's events and udev's, groups 1
- * and 2) and /proc/self/mountinfo (POLLPRI when the mount table changes). Events are not
+ * and 2), /proc/self/mountinfo and /proc/swaps (POLLPRI when the mount table or the swap
+ * list changes). Events are not
  * parsed: any event means "look again", and the units' own checks decide. Reads are
- * bounded per turn; a lost event (ENOBUFS) also means "look again". Both fds are opened
- * only while a device or mount unit is up or awaited. */
+ * bounded per turn; a lost event (ENOBUFS) also means "look again". Each fd is opened
+ * only while a unit of its kind is up or awaited. */
 #include "unit-kinds.h"
 
 #include <errno.h>
@@ -31,10 +32,10 @@
 
 /* The watch's state: PID 1's, in one place. */
 static struct {
-	int uevent_fd, mountinfo_fd;
-	unsigned changed;   /* UNIT_KINDS_DEVICES | UNIT_KINDS_MOUNTS */
+	int uevent_fd, mountinfo_fd, swaps_fd;
+	unsigned changed;   /* UNIT_KINDS_DEVICES | UNIT_KINDS_MOUNTS | UNIT_KINDS_SWAPS */
 	bool uevent_failed; /* socket() refused once: do not retry every turn */
-} watch = { -1, -1, 0, false };
+} watch = { -1, -1, -1, 0, false };
 
 bool unit_device_present(const char *name)
 {
@@ -77,12 +78,13 @@ static void open_uevent(void)
 	watch.changed |= UNIT_KINDS_DEVICES; /* things may have happened before the socket */
 }
 
-static void open_mountinfo(void)
+/* /proc/self/mountinfo or /proc/swaps: POLLPRI on a change */
+static void open_proc(int *fd, const char *path, unsigned bit)
 {
-	if (watch.mountinfo_fd >= 0)
+	if (*fd >= 0)
 		return;
-	watch.mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	watch.changed |= UNIT_KINDS_MOUNTS;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	watch.changed |= bit;
 }
 
 static void close_fd(int *fd)
@@ -92,22 +94,28 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-size_t unit_kinds_pollfds(bool devices, bool mounts, struct pollfd *fds, size_t max)
+size_t unit_kinds_pollfds(unsigned what, struct pollfd *fds, size_t max)
 {
 	size_t n = 0;
 
-	if (devices)
+	if (what & UNIT_KINDS_DEVICES)
 		open_uevent();
 	else
 		close_fd(&watch.uevent_fd);
-	if (mounts)
-		open_mountinfo();
+	if (what & UNIT_KINDS_MOUNTS)
+		open_proc(&watch.mountinfo_fd, "/proc/self/mountinfo", UNIT_KINDS_MOUNTS);
 	else
 		close_fd(&watch.mountinfo_fd);
+	if (what & UNIT_KINDS_SWAPS)
+		open_proc(&watch.swaps_fd, "/proc/swaps", UNIT_KINDS_SWAPS);
+	else
+		close_fd(&watch.swaps_fd);
 	if (watch.uevent_fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = watch.uevent_fd, .events = POLLIN };
 	if (watch.mountinfo_fd >= 0 && n < max)
 		fds[n++] = (struct pollfd){ .fd = watch.mountinfo_fd, .events = POLLPRI };
+	if (watch.swaps_fd >= 0 && n < max)
+		fds[n++] = (struct pollfd){ .fd = watch.swaps_fd, .events = POLLPRI };
 	return n;
 }
 
@@ -137,6 +145,10 @@ void unit_kinds_handle_pollfds(const struct pollfd *fds, size_t n)
 			(void)lseek(watch.mountinfo_fd, 0, SEEK_SET);
 			(void)!read(watch.mountinfo_fd, &byte, 1);
 			watch.changed |= UNIT_KINDS_MOUNTS;
+		} else if (fds[i].fd == watch.swaps_fd && watch.swaps_fd >= 0) {
+			(void)lseek(watch.swaps_fd, 0, SEEK_SET); /* the same re-arming */
+			(void)!read(watch.swaps_fd, &byte, 1);
+			watch.changed |= UNIT_KINDS_SWAPS;
 		}
 	}
 }

@@ -1,4 +1,4 @@
-/* Mount, device and slice units for the loader and the supervisor: built-in definitions,
+/* Mount, device, slice and swap units for the loader and the supervisor: built-in definitions,
  * RequiresMountsFor= (both read /etc/fstab) and the run-time dispatch by kind. The pure
  * parsing is in unit-kinds.c (emberctl links it alone). See unit-kinds.h. */
 #include "unit-kinds.h"
@@ -120,6 +120,8 @@ enum unit_kind_result unit_kind_start(const struct service *s, char *err, size_t
 		return unit_kind_mount_start(s, err, size);
 	case UNIT_DEVICE:
 		return unit_device_present(s->name) ? UNIT_KIND_ACTIVE : UNIT_KIND_WAIT;
+	case UNIT_SWAP:
+		return unit_kind_swap_start(s, err, size);
 	default:
 		return UNIT_KIND_ACTIVE;
 	}
@@ -140,6 +142,8 @@ bool unit_kind_present(const struct service *s)
 		       unit_mount_is_mountpoint(where);
 	case UNIT_DEVICE:
 		return unit_device_present(s->name);
+	case UNIT_SWAP:
+		return unit_kind_swap_present(s);
 	default:
 		return true;
 	}
@@ -149,4 +153,6 @@ void unit_kind_stop(const struct service *s)
 {
 	if (s->kind == UNIT_MOUNT)
 		unit_kind_mount_stop(s);
+	else if (s->kind == UNIT_SWAP)
+		unit_kind_swap_stop(s);
 }

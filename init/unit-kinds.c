@@ -181,10 +181,103 @@ static int parse_mount_key(struct service *svc, const struct service_diag *diag,
 	return parse_mount_flag(svc, diag, line, key, value, 0);
 }
 
+/* ---- swap units: [Swap] ---------------------------------------------------------- */
+
+static void note(struct service *svc, const struct service_diag *diag, unsigned line,
+		 const char *fmt, const char *a)
+{
+	char msg[SERVICE_ERROR_MAX];
+
+	if (!diag || !diag->report || !diag->notes)
+		return;
+	snprintf(msg, sizeof msg, fmt, a);
+	diag->report(diag->ctx, SERVICE_NOTE, svc->path, line, msg);
+}
+
+/* -1..32767, as swapon(8) and systemd take it; -1 is the kernel's default. */
+static int parse_swap_priority(const char *value, int16_t *out)
+{
+	char *end;
+	long v;
+
+	if (!*value) {
+		*out = -1;
+		return 0;
+	}
+	v = strtol(value, &end, 10);
+	if (*end || end == value || v < -1 || v > UNIT_SWAP_PRIORITY_MAX)
+		return -1;
+	*out = (int16_t)v;
+	return 0;
+}
+
+/* Options=: what swapon(8) reads of fstab's options. discard, discard=once|pages and
+ * pri=N are for the kernel; nofail only says how hard the unit is wanted (the fstab
+ * generator's swap.target.wants/ rather than .requires/); the rest is ignored. */
+static int parse_swap_options(struct service *svc, const struct service_diag *diag,
+			      unsigned line, const char *key, const char *value)
+{
+	char copy[SERVICE_LINE_MAX];
+	char *save = NULL;
+
+	svc->kinds.swap_flags = 0;
+	svc->kinds.swap_pri_option = -1;
+	str_copy(copy, sizeof copy, value);
+	for (char *o = strtok_r(copy, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		if (strcmp(o, "discard") == 0) {
+			svc->kinds.swap_flags |= UNIT_SWAP_DISCARD;
+		} else if (strcmp(o, "discard=once") == 0) {
+			svc->kinds.swap_flags |= UNIT_SWAP_DISCARD | UNIT_SWAP_DISCARD_ONCE;
+		} else if (strcmp(o, "discard=pages") == 0) {
+			svc->kinds.swap_flags |= UNIT_SWAP_DISCARD | UNIT_SWAP_DISCARD_PAGES;
+		} else if (str_starts_with(o, "discard=")) {
+			return invalid(svc, diag, line, key, o, "expected discard, discard=once or "
+				       "discard=pages");
+		} else if (str_starts_with(o, "pri=")) {
+			if (parse_swap_priority(o + 4, &svc->kinds.swap_pri_option) < 0 || !o[4])
+				return invalid(svc, diag, line, key, o, "expected a priority from -1 "
+					       "to 32767");
+		} else if (strcmp(o, "nofail") != 0 && strcmp(o, "defaults") != 0 &&
+			   strcmp(o, "sw") != 0) {
+			note(svc, diag, line, "Options=%s: not a swap option the kernel reads, "
+			     "ignored", o);
+		}
+	}
+	return store(svc, diag, line, key, value, &svc->kinds.options);
+}
+
+static int parse_swap_key(struct service *svc, const struct service_diag *diag, unsigned line,
+			  const char *key, const char *value)
+{
+	unsigned long ms;
+
+	if (strcmp(key, "What") == 0) {
+		if (*value && !path_absolute_clean(value))
+			return invalid(svc, diag, line, key, value, "expected an absolute path");
+		return store(svc, diag, line, key, value, &svc->kinds.what);
+	}
+	if (strcmp(key, "Priority") == 0) {
+		if (parse_swap_priority(value, &svc->kinds.swap_priority) < 0)
+			return invalid(svc, diag, line, key, value,
+				       "expected a priority from -1 to 32767");
+		return 0;
+	}
+	if (strcmp(key, "Options") == 0)
+		return parse_swap_options(svc, diag, line, key, value);
+	/* TimeoutSec=: swapon(2) runs in PID 1, as mount(2) does: nothing to time out */
+	if (*value && parse_duration_ms(value, &ms) < 0)
+		return invalid(svc, diag, line, key, value, "expected a time span");
+	return 0;
+}
+
 int unit_kinds_parse(struct service *svc, const struct service_diag *diag, unsigned line,
 		     const char *key, const char *value)
 {
 	unsigned long ms;
+
+	if (svc->kind == UNIT_SWAP && (strcmp(key, "What") == 0 || strcmp(key, "Priority") == 0 ||
+				       strcmp(key, "Options") == 0 || strcmp(key, "TimeoutSec") == 0))
+		return parse_swap_key(svc, diag, line, key, value);
 
 	if (strcmp(key, "RequiresMountsFor") == 0)
 		return parse_mounts_for(svc, diag, line, key, value, &svc->kinds.mounts_for[0]);
@@ -279,6 +372,50 @@ static void validate_mount(struct service *svc, const struct service_diag *diag)
 	}
 }
 
+/* As systemd's swap_verify() and swap_add_extras(): What= names the unit; a device is
+ * BindsTo= and After= its device unit, a file RequiresMountsFor= its path; and with
+ * default dependencies Before=swap.target (shutdown.target: depgraph.c, as for every
+ * unit; ember has no umount.target). */
+static void validate_swap(struct service *svc, const struct service_diag *diag)
+{
+	char name[SERVICE_NAME_MAX], device[SERVICE_NAME_MAX + 8], mounts_for[SERVICE_LINE_MAX];
+	const char *what = service_str(svc, svc->kinds.what);
+	size_t n;
+
+	if (!svc->kinds.what) {
+		service_fail(svc, diag, 0, "What= is missing");
+		return;
+	}
+	if (unit_name_path_escape(what, name, sizeof name - 5) < 0) {
+		service_fail(svc, diag, 0, "What=%.64s: path too long for a unit name", what);
+		return;
+	}
+	str_copy(device, sizeof device, name); /* "dev-zram0" */
+	n = strlen(name);
+	memcpy(name + n, ".swap", 6);
+	if (strcmp(name, svc->name) != 0) {
+		service_fail(svc, diag, 0, "What=%.64s does not match the unit name (its unit is "
+			     "%.100s)", what, name);
+		return;
+	}
+	if (str_starts_with(what, "/dev/")) {
+		memcpy(device + n, ".device", 8);
+		depend(svc, diag, &svc->binds_to, device);
+		depend(svc, diag, &svc->after, device);
+	} else {
+		if (snprintf(mounts_for, sizeof mounts_for, "%s%s%s",
+			     service_str(svc, svc->kinds.mounts_for[0]),
+			     svc->kinds.mounts_for[0] ? " " : "", what) >= (int)sizeof mounts_for) {
+			service_fail(svc, diag, 0, "RequiresMountsFor=: too many paths to add What=");
+			return;
+		}
+		if (store(svc, diag, 0, "RequiresMountsFor", mounts_for, &svc->kinds.mounts_for[0]) < 0)
+			return;
+	}
+	if (svc->default_dependencies)
+		depend(svc, diag, &svc->before, "swap.target");
+}
+
 void unit_kinds_validate(struct service *svc, const struct service_diag *diag)
 {
 	char parent[SERVICE_NAME_MAX];
@@ -286,6 +423,9 @@ void unit_kinds_validate(struct service *svc, const struct service_diag *diag)
 	switch (svc->kind) {
 	case UNIT_MOUNT:
 		validate_mount(svc, diag);
+		break;
+	case UNIT_SWAP: /* swap units */
+		validate_swap(svc, diag);
 		break;
 	case UNIT_DEVICE:
 		if (unit_kind_path(svc->name, parent, sizeof parent) < 0)

@@ -1,15 +1,18 @@
 #ifndef EMBER_UNIT_KINDS_H
 #define EMBER_UNIT_KINDS_H
-/* Mount, device and slice units (issue 12): the unit kinds real units depend on.
- * docs/services.md "Mount, device and slice units" says what each does under ember.
+/* Mount, device, slice and swap units (issue 12): the unit kinds real units depend on.
+ * docs/services.md "Mount, device and slice units" and "Swap units" say what each does
+ * under ember.
  *
  *   unit-kinds.c   the keys (pure parsing), built-in definitions, implicit dependencies
  *   unit-mount.c   mount points: /proc/self/mountinfo, /etc/fstab, mount(2), umount2(2)
+ *   unit-swap.c    swap devices and files: /proc/swaps, swapon(2), swapoff(2)
  *   unit-device.c  devices: /dev and /sys paths, network interfaces, the uevent socket
  *   unit-slice.c   slices as cgroup paths, Delegate=
  *
- * A mount, device or slice unit runs nothing: it is active while its object is there
- * (the path is a mount point, the device exists; a slice always). The supervisor starts
+ * A mount, device, slice or swap unit runs nothing: it is active while its object is
+ * there (the path is a mount point, the device exists, the swap is in /proc/swaps; a
+ * slice always). PID 1 makes the system calls itself, as for mounts. The supervisor starts
  * and stops such units through unit_kind_start()/unit_kind_stop() and asks
  * unit_kind_present() again whenever the watch (unit_kinds_pollfds()) says the mount
  * table or the device list changed. Nothing here allocates. */
@@ -26,6 +29,11 @@
 /* struct unit_kinds_spec.delegate: UNIT_DELEGATE_YES plus the CG_CTRL_* bits asked for
  * (none: every controller ember enables) */
 #define UNIT_DELEGATE_YES 0x80u
+/* struct unit_kinds_spec.swap_flags: Options=discard[=once|pages] */
+#define UNIT_SWAP_DISCARD 0x1u
+#define UNIT_SWAP_DISCARD_ONCE 0x2u
+#define UNIT_SWAP_DISCARD_PAGES 0x4u
+#define UNIT_SWAP_PRIORITY_MAX 32767
 
 #define UNIT_DEVICE_TIMEOUT_MS 90000UL /* systemd's DefaultDeviceTimeoutSec= */
 #define UNIT_MOUNT_PATH_MAX 256        /* a mount point or device path, incl. NUL */
@@ -61,7 +69,7 @@ enum unit_kind_result { UNIT_KIND_ACTIVE, UNIT_KIND_WAIT, UNIT_KIND_FAILED, UNIT
 
 static inline bool unit_kind_passive(int kind)
 {
-	return kind == UNIT_MOUNT || kind == UNIT_DEVICE || kind == UNIT_SLICE;
+	return kind == UNIT_MOUNT || kind == UNIT_DEVICE || kind == UNIT_SLICE || kind == UNIT_SWAP;
 }
 /* Start: a slice is active; a device is active when present, else the caller waits up to
  * unit_kind_timeout_ms(); a mount is active when mounted, else it is mounted from its
@@ -70,17 +78,20 @@ enum unit_kind_result unit_kind_start(const struct service *s, char *err, size_t
 unsigned long unit_kind_timeout_ms(const struct service *s);
 /* Is the unit's object there (mounted, present)? A slice: always. */
 bool unit_kind_present(const struct service *s);
-/* Stop: a mount is unmounted (never "/" or the API file systems). */
+/* Stop: a mount is unmounted (never "/" or the API file systems), a swap turned off
+ * (a failure is logged: it stays on). */
 void unit_kind_stop(const struct service *s);
 
-/* The watch: fds to poll while mount or device units are up or awaited (the uevent
- * socket, /proc/self/mountinfo); then the same array back. unit_kinds_changed() says,
+/* The watch: fds to poll while mount, device or swap units are up or awaited (the uevent
+ * socket, /proc/self/mountinfo, /proc/swaps); then the same array back. unit_kinds_changed() says,
  * once, what changed since it was last asked (and what the watch just began to watch).
  * Kept apart because a boot's udev trigger makes hundreds of uevents, and each mount
  * unit's check reads the whole mount table: only a mount table change asks for that. */
 #define UNIT_KINDS_DEVICES 1u
 #define UNIT_KINDS_MOUNTS 2u
-size_t unit_kinds_pollfds(bool devices, bool mounts, struct pollfd *fds, size_t max);
+#define UNIT_KINDS_SWAPS 4u
+/* what: the UNIT_KINDS_* bits to watch */
+size_t unit_kinds_pollfds(unsigned what, struct pollfd *fds, size_t max);
 void unit_kinds_handle_pollfds(const struct pollfd *fds, size_t n);
 unsigned unit_kinds_changed(void);
 /* Without a uevent socket, a device that /dev or a test makes without one is noticed by
@@ -92,4 +103,13 @@ int unit_mount_fstab_find(const char *where, char *what, size_t what_size, char 
 			  size_t type_size, char *options, size_t options_size);
 bool unit_mount_is_mountpoint(const char *path);
 bool unit_device_present(const char *name);
+/* Call fn(ctx, line) for each line of path (fn returns 1 to stop): 1 when stopped, 0 at
+ * the end, -1 when unreadable. Then the next whitespace-separated field, octal escapes
+ * (\040) decoded as fstab(5), mountinfo and /proc/swaps write them. */
+int unit_kinds_each_line(const char *path, int (*fn)(void *ctx, char *line), void *ctx);
+int unit_kinds_next_field(char **p, char *out, size_t size);
+/* swap units (unit-swap.c) */
+enum unit_kind_result unit_kind_swap_start(const struct service *s, char *err, size_t size);
+bool unit_kind_swap_present(const struct service *s);
+void unit_kind_swap_stop(const struct service *s);
 #endif

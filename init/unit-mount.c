@@ -19,9 +19,8 @@
 #define LINE_MAX_BYTES 1024 /* a longer fstab or mountinfo line is skipped */
 #define FIELD_MAX 256
 
-/* Call fn(ctx, line) for each line of path; fn returns 1 to stop. 1 when stopped, 0 at
- * the end, -1 when the file cannot be read. */
-static int each_line(const char *path, int (*fn)(void *ctx, char *line), void *ctx)
+/* unit-kinds.h: also read by unit-swap.c */
+int unit_kinds_each_line(const char *path, int (*fn)(void *ctx, char *line), void *ctx)
 {
 	char buf[4096];
 	size_t have = 0;
@@ -61,9 +60,8 @@ static int each_line(const char *path, int (*fn)(void *ctx, char *line), void *c
 	}
 }
 
-/* The next whitespace-separated field of *p into out, octal escapes (\040) decoded as in
- * fstab(5) and the kernel's mountinfo. 0, or -1 when there is none or it does not fit. */
-static int next_field(char **p, char *out, size_t size)
+/* unit-kinds.h: 0, or -1 when there is no next field or it does not fit. */
+int unit_kinds_next_field(char **p, char *out, size_t size)
 {
 	char *s = *p + strspn(*p, " \t");
 	size_t n = 0;
@@ -108,7 +106,7 @@ static int mountinfo_line(void *ctx, char *line)
 
 	/* id parent major:minor root mount-point ... */
 	for (int i = 0; i < 5; i++)
-		if (next_field(&line, field, sizeof field) < 0)
+		if (unit_kinds_next_field(&line, field, sizeof field) < 0)
 			return 0;
 	trim_slashes(field);
 	return strcmp(field, f->path) == 0;
@@ -118,7 +116,7 @@ bool unit_mount_is_mountpoint(const char *path)
 {
 	struct mountinfo_find f = { path };
 
-	return each_line(MOUNTINFO_PATH, mountinfo_line, &f) == 1;
+	return unit_kinds_each_line(MOUNTINFO_PATH, mountinfo_line, &f) == 1;
 }
 
 /* ---- /etc/fstab ---- */
@@ -135,12 +133,12 @@ static int fstab_line(void *ctx, char *line)
 	char what[FIELD_MAX], where[FIELD_MAX], type[64], options[FIELD_MAX];
 
 	line += strspn(line, " \t");
-	if (*line == '#' || next_field(&line, what, sizeof what) < 0 ||
-	    next_field(&line, where, sizeof where) < 0)
+	if (*line == '#' || unit_kinds_next_field(&line, what, sizeof what) < 0 ||
+	    unit_kinds_next_field(&line, where, sizeof where) < 0)
 		return 0;
-	if (next_field(&line, type, sizeof type) < 0)
+	if (unit_kinds_next_field(&line, type, sizeof type) < 0)
 		str_copy(type, sizeof type, "auto");
-	if (next_field(&line, options, sizeof options) < 0)
+	if (unit_kinds_next_field(&line, options, sizeof options) < 0)
 		str_copy(options, sizeof options, "defaults");
 	trim_slashes(where);
 	if (strcmp(where, f->where) != 0 || strcmp(type, "swap") == 0)
@@ -157,7 +155,7 @@ int unit_mount_fstab_find(const char *where, char *what, size_t what_size, char 
 {
 	struct fstab_find f = { where, what, type, options, what_size, type_size, options_size };
 
-	return each_line(FSTAB_PATH, fstab_line, &f) == 1 ? 0 : -1;
+	return unit_kinds_each_line(FSTAB_PATH, fstab_line, &f) == 1 ? 0 : -1;
 }
 
 /* ---- mounting ---- */

@@ -12,12 +12,12 @@
 
 static const char *const suffixes[] = {
 	".service", ".socket", ".target", ".mount", ".device", ".slice", /* unit-kinds */
-	".timer", ".path",
+	".timer", ".path", ".swap",
 };
 
 /* Kinds systemd has and ember does not: a dependency on one is noted and ignored. */
 static const char *const foreign_suffixes[] = {
-	".scope", ".swap",
+	".scope",
 };
 
 const char *unit_kind_suffix(enum unit_kind kind)

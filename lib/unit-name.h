@@ -15,13 +15,14 @@ enum unit_kind { UNIT_SERVICE, UNIT_SOCKET, UNIT_TARGET,
 	/* unit kinds (unit-kinds): init/unit-kinds.h. "x.automount" is read as "x.mount". */
 	UNIT_MOUNT, UNIT_DEVICE, UNIT_SLICE,
 	UNIT_TIMER, /* timer units: init/unit-timer.h */
-	UNIT_PATH /* path units: init/unit-path.h */ };
-#define UNIT_KIND_LAST UNIT_PATH
+	UNIT_PATH, /* path units: init/unit-path.h */
+	UNIT_SWAP /* swap units: init/unit-kinds.h */ };
+#define UNIT_KIND_LAST UNIT_SWAP
 
 #define UNIT_NAME_MAX 256 /* a unit name's bytes incl. suffix and NUL (systemd: 255) */
 
 /* The suffix of kind: ".service", ".socket", ".target", ".mount", ".device", ".slice",
- * ".timer", ".path". */
+ * ".timer", ".path", ".swap". */
 const char *unit_kind_suffix(enum unit_kind kind);
 
 /* Is name (without suffix) made of systemd's unit name characters [A-Za-z0-9:_.@\-\\],
@@ -31,7 +32,7 @@ bool unit_name_valid(const char *canonical);
 
 /* A full unit name ("sshd.service", "x.target", or "sshd" meaning a service) -> canonical
  * name and kind. Returns 0, -1 when the name is invalid, -2 when it is valid but of a
- * kind ember does not have (".scope", ".swap"). */
+ * kind ember does not have (".scope"). */
 int unit_name_canonical(const char *full, char *out, size_t size, enum unit_kind *kind);
 /* The kind of a canonical name. */
 enum unit_kind unit_name_kind(const char *canonical);

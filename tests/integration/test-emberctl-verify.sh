@@ -2,7 +2,7 @@
 # emberctl verify: ember-init's parser offline. The output format (FILE:LINE: KEY: WHY,
 # then one verdict per file), exit codes, --json, --verbose, --root lookups, and bad
 # input: unreadable files, a FIFO, a NUL byte, an unknown section, an unsupported
-# specifier, a template, control bytes in a file name.
+# specifier, a template, control bytes in a file name, swap units.
 . "$(dirname "$0")/../lib.sh"
 V="$BIN/emberctl verify"
 [ -x "$BIN/emberctl" ] || { fail build "run make first (missing $BIN/emberctl)"; finish; }
@@ -97,6 +97,16 @@ w = d["units"][1]["diagnostics"][0]
 assert w["severity"] == "warning" and w["line"] == 6 and w["message"].startswith("PrivateIPC: "), w
 PY
 then pass json-output; else fail json-output "rc=$rc $(head -c 300 "$T/out.json")"; fi
+
+# swap units: the same parser as ember-init; What= must be the unit's name
+printf '[Swap]\nWhat=/dev/zram0\nPriority=100\nOptions=discard\n' >"$T/dev-zram0.swap"
+printf '[Swap]\nWhat=/dev/zram0\n' >"$T/dev-zram1.swap"
+out=$($V "$T/dev-zram0.swap"); rc=$?
+[ "$rc" = 0 ] && [ "$out" = "$T/dev-zram0.swap: clean" ] && pass swap-unit-clean ||
+	fail swap-unit-clean "rc=$rc out=$out"
+out=$($V "$T/dev-zram1.swap"); rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -qF "What=/dev/zram0 does not match the unit name (its unit is dev-zram0.swap)" &&
+	pass swap-unit-bad-what-refused || fail swap-unit-bad-what-refused "rc=$rc out=$out"
 
 # options may come before the verb; usage errors exit 100
 $BIN/emberctl --json verify "$T/good.service" | grep -q '"clean":1' && pass options-before-verb ||

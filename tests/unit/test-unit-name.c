@@ -85,7 +85,8 @@ static void canonical_names_and_kinds(void)
 	CHECK(unit_name_canonical("-.service", out, sizeof out, NULL) == -1);
 	CHECK(unit_name_canonical("x.mount.service", out, sizeof out, NULL) == -1);
 	CHECK(unit_name_canonical("session-c1.scope", out, sizeof out, NULL) == -2);
-	CHECK(unit_name_canonical("dev-zram0.swap", out, sizeof out, NULL) == -2);
+	CHECK(unit_name_canonical("dev-zram0.swap", out, sizeof out, &kind) == 0 &&
+	      kind == UNIT_SWAP && strcmp(out, "dev-zram0.swap") == 0); /* swap units */
 	CHECK(unit_name_canonical("cups.path", out, sizeof out, &kind) == 0 &&
 	      kind == UNIT_PATH && strcmp(out, "cups.path") == 0); /* path units */
 	CHECK(unit_name_canonical("apt-daily.timer", out, sizeof out, &kind) == 0 &&

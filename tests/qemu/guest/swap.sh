@@ -1,0 +1,64 @@
+#!/bin/sh
+# Inside the guest: swap units on a real kernel (test-swap.sh). dev-zram0.swap, enabled
+# by a swap.target.wants/ link, is on with its priority; dev-zram1.swap (What= not its
+# name) is refused and the boot went on; stop, start, and a swapoff behind ember's back.
+ok() { echo "EMBER-TEST PASS $1"; }
+bad() { echo "EMBER-TEST FAIL $1: $2"; }
+state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
+wait_state() { i=0; while [ "$(state "$1")" != "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; }
+prio() { awk '$1 == "/dev/zram0" { print $5 }' /proc/swaps; }
+
+wait_state dev-zram0.swap ready
+[ "$(state dev-zram0.swap)" = ready ] && ok swap-unit-ready ||
+	bad swap-unit-ready "$(state dev-zram0.swap); $(emberctl status dev-zram0.swap 2>&1 | head -8)"
+[ "$(prio)" = 77 ] && ok swap-on-with-priority || bad swap-on-with-priority "$(cat /proc/swaps)"
+[ "$(state swap.target)" = ready ] && ok swap-target-reached || bad swap-target-reached "$(state swap.target)"
+emberctl status dev-zram0.swap | grep -q 'dev-zram0.device' && ok swap-binds-to-its-device ||
+	bad swap-binds-to-its-device "$(emberctl status dev-zram0.swap | head -14)"
+wait_state after-swap ready
+grep -q '^/dev/zram0 ' /run/after-swap.txt 2>/dev/null && ok ordered-after-swap-target ||
+	bad ordered-after-swap-target "after-swap saw: $(cat /run/after-swap.txt 2>&1)"
+
+# The unit whose What= is not its name: refused, with the reason; nothing else stopped.
+out=$(emberctl status dev-zram1.swap 2>&1)
+printf '%s\n' "$out" | grep -q 'does not match the unit name' && ok bad-what-refused-with-reason ||
+	bad bad-what-refused-with-reason "$out"
+[ "$(grep -c zram /proc/swaps)" = 1 ] && ok bad-unit-turned-nothing-on || bad bad-unit-turned-nothing-on "$(cat /proc/swaps)"
+
+# stop: swapoff(2); start: swapon(2) with the same flags.
+emberctl stop dev-zram0.swap; wait_state dev-zram0.swap stopped
+[ "$(state dev-zram0.swap)" = stopped ] && [ -z "$(prio)" ] && ok stop-turns-swap-off ||
+	bad stop-turns-swap-off "$(state dev-zram0.swap); $(cat /proc/swaps)"
+emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
+[ "$(state dev-zram0.swap)" = ready ] && [ "$(prio)" = 77 ] && ok start-turns-swap-on ||
+	bad start-turns-swap-on "$(state dev-zram0.swap); $(cat /proc/swaps)"
+
+# Turned off behind ember's back: /proc/swaps' watch notices, the unit is stopped.
+swapoff /dev/zram0
+wait_state dev-zram0.swap stopped
+[ "$(state dev-zram0.swap)" = stopped ] && ok swapoff-outside-noticed ||
+	bad swapoff-outside-noticed "$(state dev-zram0.swap); $(cat /proc/swaps)"
+# Already on when started (a script did it): active, not an error.
+swapon /dev/zram0
+emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
+[ "$(state dev-zram0.swap)" = ready ] && ok already-on-counts-as-active ||
+	bad already-on-counts-as-active "$(state dev-zram0.swap); $(emberctl status dev-zram0.swap | head -8)"
+# The swap file: its name with a space is "\040" in /proc/swaps; it came after the mount
+# of its file system (RequiresMountsFor= from What=).
+F='data-swap\x20file.swap'
+wait_state "$F" ready
+[ "$(state "$F")" = ready ] && ok swap-file-unit-ready ||
+	bad swap-file-unit-ready "$(state "$F"); $(emberctl status "$F" 2>&1 | head -8); $(emberctl log swapfile-setup 2>&1 | tail -3)"
+[ "$(awk '$1 == "/data/swap\\040file" { print $2 ":" $5 }' /proc/swaps)" = file:3 ] &&
+	ok swap-file-on-with-pri-option || bad swap-file-on-with-pri-option "$(cat /proc/swaps)"
+emberctl status "$F" | grep -q 'data.mount' && ok swap-file-requires-its-mount ||
+	bad swap-file-requires-its-mount "$(emberctl status "$F" | head -14)"
+# Stopped and started again: found in /proc/swaps by its decoded name.
+emberctl stop "$F"; wait_state "$F" stopped
+[ "$(state "$F")" = stopped ] && ! grep -q '^/data/' /proc/swaps && ok swap-file-stops ||
+	bad swap-file-stops "$(state "$F"); $(cat /proc/swaps)"
+emberctl start "$F"; wait_state "$F" ready
+[ "$(state "$F")" = ready ] && grep -q '^/data/swap\\040file ' /proc/swaps && ok swap-file-starts ||
+	bad swap-file-starts "$(state "$F"); $(cat /proc/swaps)"
+kill -0 1 && ok pid1-alive || bad pid1-alive gone
+# The swap stays on: the shutdown turns it off (test-swap.sh reads the console).
