@@ -3,7 +3,7 @@ EMBER_INIT_SRC = init/main.c init/container.c init/apifs.c init/cmdline.c init/c
 	init/control.c init/supervisor.c init/spawn.c init/svc-cgroup.c init/backoff.c \
 	init/logbuf.c init/kmsg-forward.c init/service.c init/service-load.c init/depgraph.c \
 	init/unit-targets.c init/unit-deps.c \
-	init/unit-kinds.c init/unit-kinds-run.c init/unit-mount.c init/unit-swap.c init/unit-device.c init/unit-slice.c \
+	init/unit-kinds.c init/unit-kinds-run.c init/unit-mount.c init/unit-device.c init/unit-slice.c \
 	init/unit-timer.c init/unit-timer-run.c init/unit-path.c init/unit-path-run.c \
 	init/dynamic-user.c \
 	init/exec-line.c init/socket-unit.c init/sockets.c init/busname-watch.c \
@@ -17,4 +17,5 @@ EMBER_INIT_SRC += init/control-verbs.c # emberctl verbs (issue 17)
 EMBER_INIT_SRC += init/unit-log.c # rss-diet: output rings in a pool, taken on first output
 EMBER_INIT_SRC += init/pages.c # compact: scratch pages given back after a load
 EMBER_INIT_SRC += init/generators.c # systemd generators at boot and daemon-reload
+EMBER_INIT_SRC += init/unit-swap.c # swap units
 $(eval $(call musl_prog,ember-init,$(EMBER_INIT_SRC)))

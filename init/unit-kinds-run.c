@@ -1,6 +1,6 @@
-/* Mount, device, slice and swap units for the loader and the supervisor: built-in definitions,
- * RequiresMountsFor= (both read /etc/fstab) and the run-time dispatch by kind. The pure
- * parsing is in unit-kinds.c (emberctl links it alone). See unit-kinds.h. */
+/* Mount, device, slice and swap units for the loader and the supervisor: built-in
+ * definitions, RequiresMountsFor= (both read /etc/fstab) and the run-time dispatch by
+ * kind. The pure parsing is in unit-kinds.c (emberctl links it alone). See unit-kinds.h. */
 #include "unit-kinds.h"
 
 #include <stdio.h>

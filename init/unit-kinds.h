@@ -83,8 +83,9 @@ bool unit_kind_present(const struct service *s);
 void unit_kind_stop(const struct service *s);
 
 /* The watch: fds to poll while mount, device or swap units are up or awaited (the uevent
- * socket, /proc/self/mountinfo, /proc/swaps); then the same array back. unit_kinds_changed() says,
- * once, what changed since it was last asked (and what the watch just began to watch).
+ * socket, /proc/self/mountinfo, /proc/swaps); then the same array back.
+ * unit_kinds_changed() says, once, what changed since it was last asked (and what the
+ * watch just began to watch).
  * Kept apart because a boot's udev trigger makes hundreds of uevents, and each mount
  * unit's check reads the whole mount table: only a mount table change asks for that. */
 #define UNIT_KINDS_DEVICES 1u
