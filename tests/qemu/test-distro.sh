@@ -359,7 +359,7 @@ tr -d '\r' <"$log" | grep -q 'generators: [1-9][0-9]* run' && pass distro-genera
 if [ "$ZRAM" = yes ]; then
 	z=$(gssh 'awk '"'"'$1 == "/dev/zram0" { print $1, $2, $5 }'"'"' /proc/swaps; emberctl is-active dev-zram0.swap systemd-zram-setup@zram0' 2>&1)
 	echo "distro: zram: $(printf '%s' "$z" | tr '\n' ' ')"
-	[ "$(printf '%s' "$z" | tr '\n' ' ')" = "/dev/zram0 partition 100 active active " ] &&
+	[ "$(printf '%s' "$z" | tr '\n' ' ')" = "/dev/zram0 partition 100 active active" ] &&
 		pass distro-zram-swap || fail distro-zram-swap "$(printf '%s' "$z" | tr '\n' ' ')"
 fi
 
