@@ -26,4 +26,20 @@ r=$(field crasher restarts)
 after=$(rss)
 echo "MEASURE pid1_rss_kb_after_${r}_restarts=$after"
 [ $((after - before)) -le 64 ] && ok rss-bounded || bad rss-bounded "RSS grew from $before to $after kB"
+# Every slot users may hold at once (ctl-hog as four users, four slots each, 3 s; silent
+# ones are dropped 2 s after they connect, followers when it exits): each slot's 4 KiB
+# reply buffer goes back when the slot closes, so PID 1 ends where it began (before, it
+# kept the pages of every slot a burst had used, for good: 64 kB here).
+before=$(rss)
+for u in 65534 1000 1001 1002; do
+	/test/ctl-hog -u $u 3 /run/ember/control /run/ember/notify idle1 >/tmp/hog.$u 2>&1 &
+done
+wait
+cat /tmp/hog.* >/tmp/hog.out
+sleep 1
+after=$(rss)
+echo "MEASURE pid1_rss_kb_after_control_burst=$after"
+[ "$(grep -c 'ctl-hog: [0-9]* connection attempts' /tmp/hog.out)" = 4 ] && ok control-burst-ran || bad control-burst-ran "$(cat /tmp/hog.out)"
+[ $((after - before)) -le 16 ] && ok control-slots-given-back ||
+	bad control-slots-given-back "RSS $before kB before the burst, $after kB after"
 exit 0
