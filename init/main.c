@@ -638,9 +638,10 @@ static void open_sockets(void)
  * path. One slot per caller: ember-caps, ember-busname-wait, ember-sandbox, ember-session,
  * boot-measure. */
 #define HELPER_SLOTS 5
+#define HELPER_PATH_MAX 512
 static const char *find_helper(const char *name, const char *installed)
 {
-	static char paths[HELPER_SLOTS][PATH_MAX];
+	static char paths[HELPER_SLOTS][HELPER_PATH_MAX]; /* small: one resident page, not five */
 	static int used;
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);

@@ -23,6 +23,7 @@
 #include "svc-cgroup.h"
 #include "spawn-execmore.h" /* exec keys (sandbox-more) */
 #include "svc-lifecycle.h"
+#include "pages.h"
 #include "sockets.h"
 #include "svc-runtime.h" /* unit-runtime2 */
 
@@ -689,6 +690,9 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 	}
 	close_stdio(&ctx);
 	close(status[1]);
+	/* The child has its copy: the scratch goes back, or the pages a spawn with a long
+	 * environment or EnvironmentFile= wrote stay resident for good. */
+	pages_release(&scratch, sizeof scratch);
 	if (pid < 0) {
 		int e = errno;
 		snprintf(u->error, sizeof u->error, "fork: %s", strerror(e));
