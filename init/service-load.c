@@ -298,14 +298,15 @@ static ssize_t read_capped(struct service *svc, char *text, const struct service
 }
 
 /* compact: only the used bytes move (service_copy()), so a slot's unused text store is
- * never touched; tmp is static to keep a whole struct service off PID 1's stack. */
+ * never touched; sort_tmp is static to keep a whole struct service off PID 1's stack,
+ * and given back after the sort (struct service is page-aligned). */
+static struct service sort_tmp;
+
 static void swap(struct service *a, struct service *b)
 {
-	static struct service tmp;
-
-	service_copy(&tmp, a);
+	service_copy(&sort_tmp, a);
 	service_copy(a, b);
-	service_copy(b, &tmp);
+	service_copy(b, &sort_tmp);
 }
 
 /* Selection sort: few swaps of these large structs, and unlike qsort() it never
@@ -320,6 +321,7 @@ static void sort_by_name(struct service *s, size_t n)
 		if (min != i)
 			swap(&s[i], &s[min]);
 	}
+	pages_release(&sort_tmp, sizeof sort_tmp);
 }
 
 

@@ -1805,17 +1805,21 @@ static bool program_executable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+/* 9 KiB: static, as PID 1's stack is no place for it; page-aligned, so that
+ * check_programs() gives all of it back */
+static _Alignas(4096) struct exec_argv check_argv;
+
 static void check_list(const struct service *s, const struct service_exec_list *list,
 		       const char *key)
 {
-	static struct exec_argv a; /* 9 KiB: static, as PID 1's stack is no place for it */
+	struct exec_argv *a = &check_argv;
 
 	for (unsigned i = 0; i < list->count; i++) {
 		const char *line = service_str(s, list->line[i]);
-		if (exec_line_split(line, NULL, &a) < 0 || a.path[0] == '/' || strchr(a.path, '$'))
+		if (exec_line_split(line, NULL, a) < 0 || a->path[0] == '/' || strchr(a->path, '$'))
 			continue; /* errors and variables are for the start to report */
-		if (exec_path_resolve(&a, program_executable) < 0)
-			log_warn("%s: %s=: %s; starting it will fail", s->name, key, a.error);
+		if (exec_path_resolve(a, program_executable) < 0)
+			log_warn("%s: %s=: %s; starting it will fail", s->name, key, a->error);
 	}
 }
 
@@ -1834,6 +1838,7 @@ static void check_programs(const struct service *s)
 	check_list(s, &s->exec_stop, "ExecStop");
 	check_list(s, &s->exec_stop_post, "ExecStopPost");
 	check_list(s, &s->sock.exec_stop_pre, "ExecStopPre"); /* socket-exec */
+	pages_release(&check_argv, sizeof check_argv);
 }
 
 static bool line_ignores_failure(const char *line)
@@ -2350,19 +2355,21 @@ static void say(void (*report)(void *, const char *), void *ctx, const char *ver
 
 /* Did the file change? The dependency graph marks services failed after parsing
  * (cycles, broken requirements): that verdict is not part of the file. */
+static struct service changed_x, changed_y; /* scratch of service_changed() */
+
 static bool service_changed(const struct service *a, const struct service *b)
 {
-	static struct service x, y;
+	struct service *x = &changed_x, *y = &changed_y;
 
-	service_copy(&x, a); /* compact: the used bytes, all that is compared */
-	service_copy(&y, b);
-	x.failed = y.failed = false;
-	memset(x.error, 0, sizeof x.error);
-	memset(y.error, 0, sizeof y.error);
+	service_copy(x, a); /* compact: the used bytes, all that is compared */
+	service_copy(y, b);
+	x->failed = y->failed = false;
+	memset(x->error, 0, sizeof x->error);
+	memset(y->error, 0, sizeof y->error);
 	/* The text store counts only up to text_used: a loader slot reused (U1: units are
 	 * kept by reachability) holds old bytes after it. */
-	return memcmp(&x, &y, offsetof(struct service, text)) != 0 ||
-	       memcmp(x.text, y.text, x.text_used) != 0;
+	return memcmp(x, y, offsetof(struct service, text)) != 0 ||
+	       memcmp(x->text, y->text, x->text_used) != 0;
 }
 
 /* rss-diet: the output slots of the old units that did not make it into the new table
@@ -2383,6 +2390,8 @@ static void release_dropped_output(size_t n)
 static void release_reload_scratch(size_t n)
 {
 	pages_release(&fresh, sizeof fresh);
+	pages_release(&changed_x, sizeof changed_x);
+	pages_release(&changed_y, sizeof changed_y);
 	for (size_t i = 0; i < n; i++)
 		pages_release((char *)&sv.services[i] + service_used_size(&sv.services[i]),
 			      sizeof sv.services[i] - service_used_size(&sv.services[i]));
