@@ -107,19 +107,21 @@ static void find_generators(struct found *f, char *search, struct generators_res
 }
 
 /* Fresh, empty output directories: what a generator wrote for the last load must not
- * outlive a change of its input (a line removed from /etc/fstab). */
-static int prepare_outputs(struct found *f, const char *base)
+ * outlive a change of its input (a line removed from /etc/fstab). Made only when a
+ * generator runs: an empty one would still be a systemd directory to the loader, which
+ * then loads the default target on a system of ember's own units. */
+static int prepare_outputs(struct found *f, const char *base, bool create)
 {
 	static const char *const leaves[] = { "generator", "generator.early", "generator.late" };
 
-	if (mkdir(base, 0755) < 0 && errno != EEXIST)
+	if (create && mkdir(base, 0755) < 0 && errno != EEXIST)
 		log_warn("generators: mkdir %s: %m", base);
 	for (size_t i = 0; i < 3; i++) {
 		if (snprintf(f->out[i], OUT_PATH_MAX, "%s/%s", base, leaves[i]) >= OUT_PATH_MAX)
 			return -1;
 		if (exec_dirs_remove(base, leaves[i]) < 0)
 			log_warn("generators: could not empty %s: %m", f->out[i]);
-		if (mkdir(f->out[i], 0755) < 0 && errno != EEXIST)
+		if (create && mkdir(f->out[i], 0755) < 0 && errno != EEXIST)
 			log_warn("generators: mkdir %s: %m", f->out[i]);
 	}
 	return 0;
@@ -208,7 +210,7 @@ static void run_all(struct found *f, const char *search, const char *out_base, l
 	    (int)sizeof f->list)
 		log_warn("generators: search path too long, cut");
 	find_generators(f, f->list, res);
-	if (prepare_outputs(f, out_base) < 0) {
+	if (prepare_outputs(f, out_base, f->count > res->masked) < 0) {
 		log_error("generators: output directory %s: path too long, none run", out_base);
 		return;
 	}
