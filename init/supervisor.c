@@ -1129,8 +1129,6 @@ static bool stop_passive(struct unit *u)
 	pid_t pid;
 	int e;
 
-	if (u->control_pid > 0) /* its swapoff runs already */
-		return true;
 	pid = unit_kind_stop(u->svc);
 	if (pid == 0)
 		return false;
@@ -1208,6 +1206,8 @@ static void begin_stop(struct unit *u, bool wanted)
 		u->stop_wanted = true;
 		u->restart_pending = false;
 	}
+	if (u->phase == PHASE_SWAPOFF) /* it runs already, with its own deadline */
+		return;
 	u->pidfile_wait = u->reloading = false;
 	if (u->state != UNIT_FAILED)
 		set_state(u, UNIT_STOPPING);
