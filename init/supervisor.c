@@ -1159,8 +1159,9 @@ static void swapoff_exited(struct unit *u, int status)
 	}
 	if (timed_out) {
 		u->result = SVC_RESULT_TIMEOUT;
-		fail_unit(u, "swapoff timed out after %lus; %.128s stays on",
-			  unit_kind_timeout_ms(u->svc) / 1000, what);
+		fail_unit(u, "swapoff timed out after %lu.%03lus; %.128s stays on",
+			  unit_kind_timeout_ms(u->svc) / 1000, unit_kind_timeout_ms(u->svc) % 1000,
+			  what);
 	} else if (WIFEXITED(status)) {
 		fail_unit(u, "swapoff %.128s: %s; it stays on", what, strerror(WEXITSTATUS(status)));
 	} else {

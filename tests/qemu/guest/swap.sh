@@ -72,7 +72,7 @@ emberctl stop dev-zram0.swap; wait_state dev-zram0.swap failed
 echo 0 >/proc/sys/vm/overcommit_memory; echo 50 >/proc/sys/vm/overcommit_ratio
 out=$(emberctl status dev-zram0.swap 2>&1)
 [ "$(state dev-zram0.swap)" = failed ] && [ -n "$(prio)" ] &&
-	printf '%s\n' "$out" | grep -q 'swapoff /dev/zram0: Cannot allocate memory' &&
+	printf '%s\n' "$out" | grep -Eq 'swapoff /dev/zram0: (Out of memory|Cannot allocate memory); it stays on' &&
 	ok failed-swapoff-fails-unit || bad failed-swapoff-fails-unit "$(cat /proc/swaps); $out"
 emberctl --timeout 2 list >/dev/null && ok pid1-answers-after-failed-swapoff ||
 	bad pid1-answers-after-failed-swapoff "no answer to list"
@@ -113,24 +113,24 @@ echo "swap.sh: swapoff of ${used:-?} KiB took about $((t1-t0)) s; stopping seen 
 	bad pid1-answers-during-swapoff "used ${used:-?} KiB; stopping seen $seen, answered $answered; $(state dev-zram0.swap); $(cat /proc/swaps)"
 
 # TimeoutSec= bounds the swapoff: the child gets SIGKILL, swapoff(2) gives up and puts
-# the swap back, the unit fails. Only where the swapoff above took 4 s or more (TCG; a
-# KVM guest is too quick for a 1 s limit to be sure to pass).
+# the swap back, the unit fails. Only where the swapoff above lasted for 10 looks or
+# more (about 1 s on TCG; a KVM guest may be too quick for a 100 ms limit to be sure).
 emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
-if [ $((t1-t0)) -ge 4 ]; then
+if [ "$seen" -ge 10 ]; then
 	echo 16M >/sys/fs/cgroup/swap-fill/memory.max # its pages go to zram0 again
 	mkdir -p /etc/ember/services/dev-zram0.swap.d
-	printf '[Swap]\nTimeoutSec=1s\n' >/etc/ember/services/dev-zram0.swap.d/timeout.conf
+	printf '[Swap]\nTimeoutSec=100ms\n' >/etc/ember/services/dev-zram0.swap.d/timeout.conf
 	emberctl daemon-reload
 	echo max >/sys/fs/cgroup/swap-fill/memory.max
 	emberctl stop dev-zram0.swap; wait_state dev-zram0.swap failed
 	out=$(emberctl status dev-zram0.swap 2>&1)
 	[ "$(state dev-zram0.swap)" = failed ] && [ -n "$(prio)" ] &&
-		printf '%s\n' "$out" | grep -q 'swapoff timed out after 1s; /dev/zram0 stays on' &&
+		printf '%s\n' "$out" | grep -q 'swapoff timed out after 0.100s; /dev/zram0 stays on' &&
 		ok swapoff-timeout-kills-and-fails || bad swapoff-timeout-kills-and-fails "$(cat /proc/swaps); $out"
 	rm -r /etc/ember/services/dev-zram0.swap.d; emberctl daemon-reload
 	emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
 else
-	echo "EMBER-TEST SKIP swapoff-timeout-kills-and-fails: the swapoff took $((t1-t0)) s, too quick for a 1 s limit"
+	echo "EMBER-TEST SKIP swapoff-timeout-kills-and-fails: the swapoff was seen running $seen times only, too quick for a 100 ms limit"
 fi
 kill "$fill" 2>/dev/null; wait "$fill" 2>/dev/null
 rmdir /sys/fs/cgroup/swap-fill 2>/dev/null
