@@ -1145,7 +1145,9 @@ static bool stop_passive(struct unit *u)
 	return true;
 }
 
-/* The swapoff child exited: 0 is stopped; else the swap stays on and the unit failed. */
+/* The swapoff child exited: 0 is stopped; else the swap stays on and the unit failed.
+ * A child killed once swapoff(2) was past the point of giving up dies of the signal with
+ * the swap off: /proc/swaps says which. */
 static void swapoff_exited(struct unit *u, int status)
 {
 	const char *what = service_str(u->svc, u->svc->kinds.what);
@@ -1153,7 +1155,8 @@ static void swapoff_exited(struct unit *u, int status)
 
 	u->phase = PHASE_NONE;
 	u->killed = false;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+	    (!WIFEXITED(status) && !unit_kind_present(u->svc))) {
 		maybe_stopped(u);
 		return;
 	}

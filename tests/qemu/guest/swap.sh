@@ -117,7 +117,13 @@ echo "swap.sh: swapoff of ${used:-?} KiB took about $((t1-t0)) s; stopping seen 
 # more (about 1 s on TCG; a KVM guest may be too quick for a 100 ms limit to be sure).
 emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
 if [ "$seen" -ge 10 ]; then
-	echo 16M >/sys/fs/cgroup/swap-fill/memory.max # its pages go to zram0 again
+	kill "$fill"; wait "$fill" 2>/dev/null # a new one: its pages go to zram0 again
+	echo 16M >/sys/fs/cgroup/swap-fill/memory.max
+	rm -f /run/filled
+	sh -c 'echo $$ >/sys/fs/cgroup/swap-fill/cgroup.procs; exec /test/mem-fill 160 /run/filled' &
+	fill=$!
+	i=0; while [ ! -e /run/filled ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+	echo "swap.sh: $(awk '$1 == "/dev/zram0" { print $4 }' /proc/swaps) KiB in zram0 before the timed-out swapoff"
 	mkdir -p /etc/ember/services/dev-zram0.swap.d
 	printf '[Swap]\nTimeoutSec=100ms\n' >/etc/ember/services/dev-zram0.swap.d/timeout.conf
 	emberctl daemon-reload
