@@ -117,12 +117,17 @@ echo "swap.sh: swapoff of ${used:-?} KiB took about $((t1-t0)) s; stopping seen 
 # more (about 1 s on TCG; a KVM guest may be too quick for a 100 ms limit to be sure).
 emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
 if [ "$seen" -ge 10 ]; then
-	kill "$fill"; wait "$fill" 2>/dev/null # a new one: its pages go to zram0 again
+	# swapoff(2) looks for a signal between processes (not within one's pages): 16
+	# processes of 10 MiB each, so the SIGKILL makes it give up.
+	kill "$fill"; wait "$fill" 2>/dev/null
 	echo 16M >/sys/fs/cgroup/swap-fill/memory.max
-	rm -f /run/filled
-	sh -c 'echo $$ >/sys/fs/cgroup/swap-fill/cgroup.procs; exec /test/mem-fill 160 /run/filled' &
-	fill=$!
-	i=0; while [ ! -e /run/filled ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+	rm -f /run/filled.*
+	fill=
+	for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		sh -c 'echo $$ >/sys/fs/cgroup/swap-fill/cgroup.procs; exec /test/mem-fill 10 /run/filled.'$n &
+		fill="$fill $!"
+	done
+	i=0; while [ "$(ls /run/filled.* 2>/dev/null | wc -l)" -lt 16 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
 	echo "swap.sh: $(awk '$1 == "/dev/zram0" { print $4 }' /proc/swaps) KiB in zram0 before the timed-out swapoff"
 	mkdir -p /etc/ember/services/dev-zram0.swap.d
 	printf '[Swap]\nTimeoutSec=100ms\n' >/etc/ember/services/dev-zram0.swap.d/timeout.conf
@@ -138,7 +143,7 @@ if [ "$seen" -ge 10 ]; then
 else
 	echo "EMBER-TEST SKIP swapoff-timeout-kills-and-fails: the swapoff was seen running $seen times only, too quick for a 100 ms limit"
 fi
-kill "$fill" 2>/dev/null; wait "$fill" 2>/dev/null
+kill $fill 2>/dev/null; wait $fill 2>/dev/null
 rmdir /sys/fs/cgroup/swap-fill 2>/dev/null
 emberctl start "$F"; wait_state "$F" ready
 [ "$(state dev-zram0.swap)" = ready ] && [ "$(state "$F")" = ready ] && ok swaps-on-again ||
