@@ -35,6 +35,7 @@ static const char *stopping_sub(const struct unit *u)
 	case PHASE_STOP_CMD: return u->svc->kind == UNIT_SOCKET ? "stop-pre" : "stop"; /* socket-exec */
 	case PHASE_KILL: return u->killed ? "stop-sigkill" : "stop-sigterm";
 	case PHASE_STOP_POST: return "stop-post";
+	case PHASE_SWAPOFF: return u->killed ? "deactivating-sigkill" : "deactivating";
 	default: return "stop";
 	}
 }

@@ -216,7 +216,7 @@ static void field_set(struct unit *u, const struct field *f, long long v)
 			*(enum unit_state *)p = (enum unit_state)v;
 		break;
 	case F_PHASE:
-		if (v >= PHASE_NONE && v <= PHASE_STOP_POST)
+		if ((v >= PHASE_NONE && v <= PHASE_STOP_POST) || v == PHASE_SWAPOFF)
 			*(enum unit_phase *)p = (enum unit_phase)v;
 		break;
 	case F_U8:

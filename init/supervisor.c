@@ -1121,6 +1121,74 @@ static void enter_kill(struct unit *u)
 	send_stop_signal(u);
 }
 
+/* unit kinds: a mount is unmounted at once; a swap is turned off by a child, the unit's
+ * control process, bounded by its TimeoutSec= (unit_kind_timeout_ms()). True when the
+ * stop goes on without begin_stop(): the child runs, or it could not be forked. */
+static bool stop_passive(struct unit *u)
+{
+	pid_t pid;
+	int e;
+
+	pid = unit_kind_stop(u->svc);
+	if (pid == 0)
+		return false;
+	if (pid < 0) {
+		e = errno;
+		fail_unit(u, "swapoff %.128s: fork: %s; it stays on",
+			  service_str(u->svc, u->svc->kinds.what), strerror(e));
+		return true;
+	}
+	u->control_pid = pid;
+	u->phase = PHASE_SWAPOFF;
+	u->killed = false;
+	u->deadline_ms = deadline_after(unit_kind_timeout_ms(u->svc));
+	return true;
+}
+
+/* The swapoff child exited: 0 is stopped; else the swap stays on and the unit failed.
+ * A child killed once swapoff(2) was past the point of giving up dies of the signal with
+ * the swap off: /proc/swaps says which. */
+static void swapoff_exited(struct unit *u, int status)
+{
+	const char *what = service_str(u->svc, u->svc->kinds.what);
+	bool timed_out = u->killed;
+
+	u->phase = PHASE_NONE;
+	u->killed = false;
+	if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+	    (!WIFEXITED(status) && !unit_kind_present(u->svc))) {
+		maybe_stopped(u);
+		return;
+	}
+	if (timed_out) {
+		u->result = SVC_RESULT_TIMEOUT;
+		fail_unit(u, "swapoff timed out after %lu.%03lus; %.128s stays on",
+			  unit_kind_timeout_ms(u->svc) / 1000, unit_kind_timeout_ms(u->svc) % 1000,
+			  what);
+	} else if (WIFEXITED(status)) {
+		fail_unit(u, "swapoff %.128s: %s; it stays on", what, strerror(WEXITSTATUS(status)));
+	} else {
+		fail_unit(u, "swapoff %.128s: killed by signal %d; it stays on", what,
+			  WTERMSIG(status));
+	}
+}
+
+/* TimeoutSec= passed: SIGKILL, which swapoff(2) heeds (it puts the swap back); a child
+ * that outlives KILL_GRACE_MS is left behind, the unit failed. */
+static void swapoff_timed_out(struct unit *u)
+{
+	if (!u->killed) {
+		log_warn("%s: swapoff timed out, killing it", name_of(u));
+		kill(u->control_pid, SIGKILL);
+		u->killed = true;
+		u->deadline_ms = now_ms() + KILL_GRACE_MS;
+		return;
+	}
+	log_error("%s: the swapoff process survived SIGKILL; giving up on it", name_of(u));
+	u->control_pid = 0;
+	swapoff_exited(u, SIGKILL); /* as if it died of it */
+}
+
 /* wanted: an explicit stop (emberctl, shutdown), as opposed to cleaning up after a
  * failure. Either way the service is stopped when its main process is gone and its
  * cgroup is empty. */
@@ -1142,6 +1210,8 @@ static void begin_stop(struct unit *u, bool wanted)
 		u->stop_wanted = true;
 		u->restart_pending = false;
 	}
+	if (u->phase == PHASE_SWAPOFF) /* it runs already, with its own deadline */
+		return;
 	u->pidfile_wait = u->reloading = false;
 	if (u->state != UNIT_FAILED)
 		set_state(u, UNIT_STOPPING);
@@ -1149,8 +1219,8 @@ static void begin_stop(struct unit *u, bool wanted)
 	stop_bus_name_watch(u); /* U4 */
 	if (s->kind == UNIT_PATH) /* path units */
 		path_unit_stop(u);
-	if (unit_kind_passive(s->kind)) /* unit kinds (unit-kinds): a mount is unmounted */
-		unit_kind_stop(s);
+	if (unit_kind_passive(s->kind) && stop_passive(u)) /* unit kinds (unit-kinds) */
+		return;
 	if (was_up && stop_lines(s, &key)->count > 0 && u->control_pid <= 0) {
 		u->exec_index = 0;
 		u->phase = PHASE_STOP_CMD;
@@ -1217,6 +1287,10 @@ static void control_exited(struct unit *u, int status)
 	bool ignore = false;
 
 	u->control_pid = 0;
+	if (u->phase == PHASE_SWAPOFF) {
+		swapoff_exited(u, status);
+		return;
+	}
 	if (u->phase == PHASE_CONDITION) {
 		if (WIFEXITED(status) && code == 0) {
 			u->exec_index++;
@@ -1371,6 +1445,10 @@ static void handle_timeout(struct unit *u)
 		break;
 	case UNIT_STOPPING:
 	case UNIT_FAILED:
+		if (u->phase == PHASE_SWAPOFF) {
+			swapoff_timed_out(u);
+			break;
+		}
 		if (!u->killed) {
 			kill_everything(u);
 		} else {

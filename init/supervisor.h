@@ -38,6 +38,7 @@ enum unit_phase {
 	/* U2: ExecStartPost=, ExecReload= (or a notify-reload signal), ExecStopPost= */
 	PHASE_START_POST, PHASE_RELOAD, PHASE_STOP_POST,
 	PHASE_CONDITION, /* ExecCondition= (last: the re-exec handover keeps the numbers) */
+	PHASE_SWAPOFF, /* a swap unit's swapoff(2) child (unit-swap.c) */
 };
 
 struct unit {

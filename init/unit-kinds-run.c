@@ -149,10 +149,11 @@ bool unit_kind_present(const struct service *s)
 	}
 }
 
-void unit_kind_stop(const struct service *s)
+pid_t unit_kind_stop(const struct service *s)
 {
+	if (s->kind == UNIT_SWAP)
+		return unit_kind_swap_stop(s);
 	if (s->kind == UNIT_MOUNT)
 		unit_kind_mount_stop(s);
-	else if (s->kind == UNIT_SWAP)
-		unit_kind_swap_stop(s);
+	return 0;
 }

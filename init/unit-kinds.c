@@ -264,9 +264,12 @@ static int parse_swap_key(struct service *svc, const struct service_diag *diag, 
 	}
 	if (strcmp(key, "Options") == 0)
 		return parse_swap_options(svc, diag, line, key, value);
-	/* TimeoutSec=: swapon(2) runs in PID 1, as mount(2) does: nothing to time out */
+	/* TimeoutSec=: how long the swapoff(2) child may take (swapon(2) runs in PID 1, as
+	 * mount(2) does: nothing to time out); 0 is no limit, as systemd reads it. */
 	if (*value && parse_duration_ms(value, &ms) < 0)
 		return invalid(svc, diag, line, key, value, "expected a time span");
+	svc->timeout_start_ms = !*value ? UNIT_SWAP_TIMEOUT_MS
+			      : ms == 0 ? SERVICE_TIMEOUT_INFINITY : ms;
 	return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "service.h"
 
@@ -76,11 +77,15 @@ static inline bool unit_kind_passive(int kind)
  * file or /etc/fstab, and fails (err says why) when neither says how. */
 enum unit_kind_result unit_kind_start(const struct service *s, char *err, size_t size);
 unsigned long unit_kind_timeout_ms(const struct service *s);
+/* A swap unit's TimeoutSec= when empty: systemd's DefaultTimeoutStartSec=, the default a
+ * unit without the key keeps in timeout_start_ms too. */
+#define UNIT_SWAP_TIMEOUT_MS 90000UL
 /* Is the unit's object there (mounted, present)? A slice: always. */
 bool unit_kind_present(const struct service *s);
-/* Stop: a mount is unmounted (never "/" or the API file systems), a swap turned off
- * (a failure is logged: it stays on). */
-void unit_kind_stop(const struct service *s);
+/* Stop: a mount is unmounted (never "/" or the API file systems): 0. A swap is turned
+ * off by a forked child (unit-swap.c), the unit's control process: its pid, which exits 0
+ * or with swapoff(2)'s errno; 0 when it is off already; -1 when fork failed (errno). */
+pid_t unit_kind_stop(const struct service *s);
 
 /* The watch: fds to poll while mount, device or swap units are up or awaited (the uevent
  * socket, /proc/self/mountinfo, /proc/swaps); then the same array back.
@@ -112,5 +117,5 @@ int unit_kinds_next_field(char **p, char *out, size_t size);
 /* swap units (unit-swap.c) */
 enum unit_kind_result unit_kind_swap_start(const struct service *s, char *err, size_t size);
 bool unit_kind_swap_present(const struct service *s);
-void unit_kind_swap_stop(const struct service *s);
+pid_t unit_kind_swap_stop(const struct service *s);
 #endif

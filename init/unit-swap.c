@@ -1,16 +1,20 @@
 /* Swap units at run time: is What= in /proc/swaps, swapon(2) with the unit's priority and
- * discard flags, swapoff(2). PID 1 makes the calls itself, as it calls mount(2) for mount
- * units: no swapon(8). A swapon(2) is quick (it reads the header, maps a file's extents);
- * Options=discard on a large device and swapoff(2) of a swap that holds many pages can
- * take seconds, during which PID 1 waits (docs/services.md "Swap units").
+ * discard flags, swapoff(2). No swapon(8) or swapoff(8). PID 1 calls swapon(2) itself, as
+ * it calls mount(2) for mount units: it is quick (it reads the header, maps a file's
+ * extents), though Options=discard on a large device can take seconds. swapoff(2) of a
+ * swap holding many pages reads them all back and can take much longer: a forked child
+ * makes that call, the unit's control process, so PID 1 goes on reaping, answering
+ * emberctl and petting the watchdog (docs/services.md "Swap units").
  * Nothing allocates; /proc/swaps is read through unit_kinds_each_line(). */
 #include "unit-kinds.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -108,13 +112,27 @@ bool unit_kind_swap_present(const struct service *s)
 	return s->kinds.what && swap_active(service_str(s, s->kinds.what));
 }
 
-void unit_kind_swap_stop(const struct service *s)
+/* The forked child: PID 1 blocks every signal, the child must die of the SIGKILL a
+ * timeout sends (a fatal signal makes swapoff(2) give up and put the swap back). Only
+ * async-signal-safe calls; the status is 0 or swapoff(2)'s errno (ENOMEM, EINVAL...). */
+static _Noreturn void swapoff_child(const char *what)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	_exit(swapoff(what) < 0 ? errno : 0); /* errno values fit an exit status */
+}
+
+pid_t unit_kind_swap_stop(const struct service *s)
 {
 	const char *what = service_str(s, s->kinds.what);
+	pid_t pid;
 
 	if (!s->kinds.what || !swap_active(what))
-		return;
-	/* ENOMEM: the pages do not fit in memory; the swap stays on and shutdown goes on. */
-	if (swapoff(what) < 0)
-		log_warn("%s: swapoff %s: %s; it stays on", s->name, what, strerror(errno));
+		return 0;
+	pid = fork(); /* in PID 1's own cgroup: a passive unit has none of its own */
+	if (pid == 0)
+		swapoff_child(what);
+	return pid;
 }

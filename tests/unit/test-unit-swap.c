@@ -89,6 +89,21 @@ static void fstab_generator_unit(void)
 	CHECK(errors == 0 && warnings == 0); /* x-foo: a note only */
 	CHECK(svc.kinds.swap_flags == (UNIT_SWAP_DISCARD | UNIT_SWAP_DISCARD_PAGES));
 	CHECK(svc.kinds.swap_priority == -1 && svc.kinds.swap_pri_option == -1);
+	CHECK(svc.timeout_start_ms == 10000); /* bounds the swapoff child */
+}
+
+/* TimeoutSec=: the swapoff child's limit (timeout_start_ms, which unit_kind_timeout_ms()
+ * gives the supervisor); 90 s unset or empty, 0 none, as systemd. */
+static void timeout_bounds_swapoff(void)
+{
+	CHECK(parse_unit("dev-sda2.swap", "[Swap]\nWhat=/dev/sda2\n") == 0);
+	CHECK(svc.timeout_start_ms == UNIT_SWAP_TIMEOUT_MS);
+	CHECK(parse_unit("dev-sda2.swap", "[Swap]\nWhat=/dev/sda2\nTimeoutSec=2min\n") == 0);
+	CHECK(errors == 0 && svc.timeout_start_ms == 120000);
+	CHECK(parse_unit("dev-sda2.swap", "[Swap]\nWhat=/dev/sda2\nTimeoutSec=0\n") == 0);
+	CHECK(svc.timeout_start_ms == SERVICE_TIMEOUT_INFINITY);
+	CHECK(parse_unit("dev-sda2.swap", "[Swap]\nWhat=/dev/sda2\nTimeoutSec=5s\nTimeoutSec=\n") == 0);
+	CHECK(svc.timeout_start_ms == UNIT_SWAP_TIMEOUT_MS);
 }
 
 /* A swap file: no device unit; it needs the file systems its path is on. */
@@ -150,6 +165,7 @@ int main(void)
 {
 	RUN(zram_generator_unit);
 	RUN(fstab_generator_unit);
+	RUN(timeout_bounds_swapoff);
 	RUN(swap_file_needs_its_mounts);
 	RUN(bad_swap_units_fail_with_a_reason);
 	RUN(swap_section_only_in_swap_units);

@@ -60,5 +60,93 @@ emberctl stop "$F"; wait_state "$F" stopped
 emberctl start "$F"; wait_state "$F" ready
 [ "$(state "$F")" = ready ] && grep -q '^/data/swap\\040file ' /proc/swaps && ok swap-file-starts ||
 	bad swap-file-starts "$(state "$F"); $(cat /proc/swaps)"
+
+# swapoff(2) runs in a child of PID 1, the unit's control process. A swapoff that fails
+# fails the unit with the reason, the swap stays on: swapoff(2) refuses with ENOMEM when
+# the pages could not be committed, which vm.overcommit_memory=2 with a ratio of 0 makes
+# certain while it is the only swap (the limit is then the swap's own size, and something
+# is always committed). The swap file goes off first, and comes back at the end.
+emberctl stop "$F"; wait_state "$F" stopped
+echo 2 >/proc/sys/vm/overcommit_memory; echo 0 >/proc/sys/vm/overcommit_ratio
+emberctl stop dev-zram0.swap; wait_state dev-zram0.swap failed
+echo 0 >/proc/sys/vm/overcommit_memory; echo 50 >/proc/sys/vm/overcommit_ratio
+out=$(emberctl status dev-zram0.swap 2>&1)
+[ "$(state dev-zram0.swap)" = failed ] && [ -n "$(prio)" ] &&
+	printf '%s\n' "$out" | grep -Eq 'swapoff /dev/zram0: (Out of memory|Cannot allocate memory); it stays on' &&
+	ok failed-swapoff-fails-unit || bad failed-swapoff-fails-unit "$(cat /proc/swaps); $out"
+emberctl --timeout 2 list >/dev/null && ok pid1-answers-after-failed-swapoff ||
+	bad pid1-answers-after-failed-swapoff "no answer to list"
+emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
+[ "$(state dev-zram0.swap)" = ready ] && ok failed-swap-starts-again ||
+	bad failed-swap-starts-again "$(state dev-zram0.swap); $(emberctl status dev-zram0.swap | head -8)"
+
+# While a long swapoff runs PID 1 answers: a process in a cgroup allowed 16 MiB fills
+# 160 MiB, most of it goes to zram0; then the limit is lifted and the swap unit stopped.
+# The unit shows "stopping" (old ember made the call itself and answered nothing until
+# it returned, the unit already stopped) and list answers within 2 s meanwhile.
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+mkdir -p /sys/fs/cgroup/swap-fill
+echo 16M >/sys/fs/cgroup/swap-fill/memory.max
+rm -f /run/filled
+sh -c 'echo $$ >/sys/fs/cgroup/swap-fill/cgroup.procs; exec /test/mem-fill 160 /run/filled' &
+fill=$!
+i=0; while [ ! -e /run/filled ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+used=$(awk '$1 == "/dev/zram0" { print $4 }' /proc/swaps)
+echo max >/sys/fs/cgroup/swap-fill/memory.max
+t0=$(date +%s)
+emberctl stop dev-zram0.swap >/dev/null 2>&1 &
+seen=0 answered=0 i=0
+while [ $i -lt 300 ]; do
+	st=$(state dev-zram0.swap)
+	[ "$st" = stopped ] && break
+	if [ "$st" = stopping ]; then
+		seen=$((seen+1))
+		emberctl --timeout 2 list >/dev/null 2>&1 && answered=$((answered+1))
+	fi
+	i=$((i+1))
+done
+wait_state dev-zram0.swap stopped
+t1=$(date +%s)
+echo "swap.sh: swapoff of ${used:-?} KiB took about $((t1-t0)) s; stopping seen $seen times, list answered $answered"
+[ "$seen" -gt 0 ] && [ "$answered" = "$seen" ] && [ "$(state dev-zram0.swap)" = stopped ] &&
+	[ -z "$(prio)" ] && ok pid1-answers-during-swapoff ||
+	bad pid1-answers-during-swapoff "used ${used:-?} KiB; stopping seen $seen, answered $answered; $(state dev-zram0.swap); $(cat /proc/swaps)"
+
+# TimeoutSec= bounds the swapoff: the child gets SIGKILL, swapoff(2) gives up and puts
+# the swap back, the unit fails. Only where the swapoff above lasted for 10 looks or
+# more (about 1 s on TCG; a KVM guest may be too quick for a 100 ms limit to be sure).
+emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
+if [ "$seen" -ge 10 ]; then
+	# swapoff(2) looks for a signal between processes (not within one's pages): 16
+	# processes of 10 MiB each, so the SIGKILL makes it give up.
+	kill "$fill"; wait "$fill" 2>/dev/null
+	echo 16M >/sys/fs/cgroup/swap-fill/memory.max
+	rm -f /run/filled.*
+	fill=
+	for n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		sh -c 'echo $$ >/sys/fs/cgroup/swap-fill/cgroup.procs; exec /test/mem-fill 10 /run/filled.'$n &
+		fill="$fill $!"
+	done
+	i=0; while [ "$(ls /run/filled.* 2>/dev/null | wc -l)" -lt 16 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+	echo "swap.sh: $(awk '$1 == "/dev/zram0" { print $4 }' /proc/swaps) KiB in zram0 before the timed-out swapoff"
+	mkdir -p /etc/ember/services/dev-zram0.swap.d
+	printf '[Swap]\nTimeoutSec=100ms\n' >/etc/ember/services/dev-zram0.swap.d/timeout.conf
+	emberctl daemon-reload
+	echo max >/sys/fs/cgroup/swap-fill/memory.max
+	emberctl stop dev-zram0.swap; wait_state dev-zram0.swap failed
+	out=$(emberctl status dev-zram0.swap 2>&1)
+	[ "$(state dev-zram0.swap)" = failed ] && [ -n "$(prio)" ] &&
+		printf '%s\n' "$out" | grep -q 'swapoff timed out after 0.100s; /dev/zram0 stays on' &&
+		ok swapoff-timeout-kills-and-fails || bad swapoff-timeout-kills-and-fails "$(cat /proc/swaps); $out"
+	rm -r /etc/ember/services/dev-zram0.swap.d; emberctl daemon-reload
+	emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
+else
+	echo "EMBER-TEST SKIP swapoff-timeout-kills-and-fails: the swapoff was seen running $seen times only, too quick for a 100 ms limit"
+fi
+kill $fill 2>/dev/null; wait $fill 2>/dev/null
+rmdir /sys/fs/cgroup/swap-fill 2>/dev/null
+emberctl start "$F"; wait_state "$F" ready
+[ "$(state dev-zram0.swap)" = ready ] && [ "$(state "$F")" = ready ] && ok swaps-on-again ||
+	bad swaps-on-again "$(state dev-zram0.swap) $(state "$F"); $(cat /proc/swaps)"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 # The swap stays on: the shutdown turns it off (test-swap.sh reads the console).
