@@ -1,8 +1,8 @@
 #ifndef EMBER_UNIT_KINDS_H
 #define EMBER_UNIT_KINDS_H
 /* Mount, device, slice and swap units (issue 12): the unit kinds real units depend on.
- * docs/services.md "Mount, device and slice units" and "Swap units" say what each does
- * under ember.
+ * docs/services.md "Mount, device, slice and swap units" says what each does under
+ * ember.
  *
  *   unit-kinds.c   the keys (pure parsing), built-in definitions, implicit dependencies
  *   unit-mount.c   mount points: /proc/self/mountinfo, /etc/fstab, mount(2), umount2(2)
@@ -12,7 +12,8 @@
  *
  * A mount, device, slice or swap unit runs nothing: it is active while its object is
  * there (the path is a mount point, the device exists, the swap is in /proc/swaps; a
- * slice always). PID 1 makes the system calls itself, as for mounts. The supervisor starts
+ * slice always). PID 1 makes the system calls itself (mount(2), swapon(2)), but for
+ * swapoff(2), which a forked child makes (unit-swap.c). The supervisor starts
  * and stops such units through unit_kind_start()/unit_kind_stop() and asks
  * unit_kind_present() again whenever the watch (unit_kinds_pollfds()) says the mount
  * table or the device list changed. Nothing here allocates. */
