@@ -459,16 +459,21 @@ static const struct service_exec_list *stop_lines(const struct service *s, const
  * once it is down again (reap_instances): instances are transient, as on systemd. */
 static void read_output(struct unit *u, int fd, enum kmsg_stream stream);
 
-/* One unit by name, with its drop-ins and nothing it pulls in, read into the next free
- * slot (not yet counted): sv.services[sv.count]. NULL when there is no room or no file. */
-static struct service *load_into_next_slot(const char *name)
+/* One unit by name, with its drop-ins and nothing it pulls in, read into a free slot
+ * (not yet counted): sv.services[slot]. NULL when there is no room or no file. */
+static struct service *load_into_slot(size_t slot, const char *name)
 {
 	struct service_load_config lc = { .dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs };
-	struct service *s = &sv.services[sv.count];
+	struct service *s = &sv.services[slot];
 
-	if (sv.count >= SERVICE_COUNT_MAX || service_load_one(&lc, name, s, &diag) < 0)
+	if (slot >= SERVICE_COUNT_MAX || service_load_one(&lc, name, s, &diag) < 0)
 		return NULL;
 	return s;
+}
+
+static struct service *load_into_next_slot(const char *name)
+{
+	return load_into_slot(sv.count, name);
 }
 
 /* The unit load_into_next_slot() read joins the loaded ones, and the graph. */
@@ -1792,8 +1797,18 @@ const struct unit *supervisor_find(const char *name)
 static void say(void (*report)(void *, const char *), void *ctx, const char *verb,
 		const char *name);
 
-/* Is every unit s pulls in (and the one a timer or path unit starts) loaded already? */
-static bool pulls_only_loaded(const struct service *s)
+/* Where no loaded unit has the name, the first of sv.services[first..end) with it. */
+static const struct service *in_batch(size_t first, size_t end, const char *name)
+{
+	for (size_t i = first; i < end; i++)
+		if (strcmp(sv.services[i].name, name) == 0)
+			return &sv.services[i];
+	return NULL;
+}
+
+/* The first unit s pulls in (or a timer or path unit starts) that is neither loaded nor
+ * among sv.services[first..end), into missing; false when there is none. */
+static bool pulls_missing(const struct service *s, size_t first, size_t end, char *missing)
 {
 	const struct service_name_list *lists[] = { &s->wants, &s->requires, &s->binds_to };
 	char buf[SERVICE_NAME_MAX];
@@ -1801,32 +1816,90 @@ static bool pulls_only_loaded(const struct service *s)
 	for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
 		for (size_t j = 0; j < service_list_count(lists[k]); j++) {
 			const char *name = service_list_name(s, lists[k], j, buf);
-			if (strcmp(name, s->name) != 0 && !supervisor_find(name))
-				return false;
+			if (strcmp(name, s->name) != 0 && !supervisor_find(name) &&
+			    !in_batch(first, end, name))
+				return str_copy(missing, SERVICE_NAME_MAX, name) == 0;
 		}
-	if (s->kind == UNIT_TIMER || s->kind == UNIT_PATH)
-		return service_trigger_target(s, buf, sizeof buf) && supervisor_find(buf);
-	return true;
+	if ((s->kind == UNIT_TIMER || s->kind == UNIT_PATH) &&
+	    service_trigger_target(s, buf, sizeof buf) && !supervisor_find(buf) &&
+	    !in_batch(first, end, buf))
+		return str_copy(missing, SERVICE_NAME_MAX, buf) == 0;
+	return false;
 }
 
-/* A unit requested by name is loaded alone, as an Accept=yes instance is, when all it
- * pulls in is loaded: a full reload reads every unit file again, and a booting phone
+/* Does a loaded unit name alias in a dependency list? A full reload rewrites such names
+ * to the unit's own; a unit loaded alone by its alias would leave them dangling. */
+static bool named_by_loaded(const char *alias)
+{
+	for (size_t i = 0; i < sv.count; i++) {
+		const struct service *o = sv.units[i].svc;
+		const struct service_name_list *lists[] = {
+			&o->after, &o->before, &o->requires, &o->wants, &o->requisite,
+			&o->binds_to, &o->part_of, &o->conflicts, &o->on_failure, &o->on_success,
+		};
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+			if (service_lists(o, lists[k], alias))
+				return true;
+	}
+	return false;
+}
+
+/* Can s, read for the name asked, join the loaded units without the loader's whole-tree
+ * work? Not a socket unit (its service may need the loader's rewriting); an alias (bus
+ * activation asks for dbus-org.freedesktop.hostname1.service) only when nothing loaded
+ * names it and its unit is not loaded under its own name. */
+static bool joins_alone(const struct service *s, const char *asked, bool first)
+{
+	if (s->kind == UNIT_SOCKET)
+		return false;
+	if (strcmp(s->name, asked) == 0)
+		return true;
+	return first && !supervisor_find(s->name) && !named_by_loaded(asked);
+}
+
+/* The units read into sv.services[first..end) join the loaded ones, and the graph. */
+static void append_batch(size_t first, size_t end)
+{
+	for (size_t i = first; i < end; i++) {
+		say(NULL, NULL, "added", sv.services[i].name);
+		check_programs(&sv.services[i]);
+		unit_reset(&sv.units[i], &sv.services[i]);
+	}
+	sv.count = end;
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	for (size_t i = first; i < end; i++)
+		unit_classify(&sv.units[i], sv.services, sv.count);
+}
+
+/* A unit requested by name is loaded alone, with the few units it pulls in that are not
+ * loaded yet (an instance's slice: user-runtime-dir@1000 wants user-1000.slice), when
+ * each of them can be: a full reload reads every unit file again, and a booting phone
  * asks for several units that way (bus activation: hostnamed, the NetworkManager
- * dispatcher, logind's user slices). An alias, a socket unit (its service may need the
- * loader's rewriting) or a unit that pulls in more takes the full reload. */
+ * dispatcher; logind's user slices and runtime dirs). Anything else (an alias among the
+ * pulled units, a socket unit, more than LOAD_ALONE_MAX) takes the full reload. */
+#define LOAD_ALONE_MAX 8
 static bool load_alone(const char *name)
 {
-	struct service *s = load_into_next_slot(name);
+	size_t first = sv.count, end = sv.count;
+	char asked[SERVICE_NAME_MAX];
 
-	if (!s)
-		return false;
-	if (strcmp(s->name, name) != 0 || s->kind == UNIT_SOCKET || !pulls_only_loaded(s)) {
-		pages_release(s, sizeof *s);
-		return false;
+	str_copy(asked, sizeof asked, name);
+	for (;;) {
+		struct service *s = end - first < LOAD_ALONE_MAX ? load_into_slot(end, asked) : NULL;
+		if (!s || !joins_alone(s, asked, end == first)) {
+			/* the failed read may have written its slot too */
+			size_t touched = end - first + (end < SERVICE_COUNT_MAX);
+			pages_release(&sv.services[first], touched * sizeof *s);
+			return false;
+		}
+		end++;
+		bool more = false;
+		for (size_t i = first; i < end && !more; i++)
+			more = pulls_missing(&sv.services[i], first, end, asked);
+		if (!more)
+			break;
 	}
-	say(NULL, NULL, "added", s->name);
-	check_programs(s);
-	unit_classify(append_loaded(), sv.services, sv.count);
+	append_batch(first, end);
 	return true;
 }
 

@@ -54,6 +54,23 @@ unit "$LIB/helper.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/solo.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/duo.service" '[Unit]\nWants=duopal.service\n[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/duopal.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+# ... and so are the few units one pulls in that are not loaded (an instance's slice,
+# made from a prefix drop-in as logind's user-1000.slice), and a unit asked for by an
+# alias (bus activation: dbus-org.freedesktop.hostname1.service); a pulled socket unit
+# still takes the full reload
+unit "$LIB/rundir@.service" '[Unit]\nAfter=own.service\n[Service]\nExecStart=/bin/sleep 1000\nSlice=tenant-%i.slice\n'
+mkdir -p "$LIB/tenant-.slice.d"
+unit "$LIB/tenant-.slice.d/10-defaults.conf" '[Unit]\nDescription=tenant %j\n'
+unit "$LIB/tenant.slice" '[Unit]\nDescription=tenants\n'
+unit "$LIB/namer.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+ln -s namer.service "$LIB/dbus-org.example.namer1.service"
+# an alias a loaded unit names (After=) takes the full reload: it rewrites such names
+unit "$OWN/orderer.service" '[Unit]\nAfter=dbus-org.example.other1.service\n[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/other.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+ln -s other.service "$LIB/dbus-org.example.other1.service"
+unit "$LIB/plugged.service" '[Unit]\nWants=plug.socket\n[Service]\nExecStart=/bin/sleep 1000\n'
+unit "$LIB/plug.socket" "[Socket]\nListenStream=$tmp/plug.sock\n"
+unit "$LIB/plug.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/stale.service" '[Unit]\nDescription=as booted\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/late.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 
@@ -136,6 +153,27 @@ sed -i 's/^Description=as booted/Description=edited, no reload/' "$LIB/stale.ser
 	bad start-by-name-reads-no-other-file "\$("\$E" status stale | head -n 2)"
 "\$E" start duo && expect start-loads-what-it-wants duopal ready || bad start-loads-what-it-wants "start refused"
 expect start-loads-with-wants duo ready
+"\$E" start rundir@7 && expect start-instance-pulls-in-slice tenant-7.slice ready ||
+	bad start-instance-pulls-in-slice "start refused"
+expect start-instance-with-slice rundir@7 ready
+"\$E" status tenant-7.slice | grep -q 'tenant 7' && ok slice-prefix-dropin-applied ||
+	bad slice-prefix-dropin-applied "\$("\$E" status tenant-7.slice | head -n 2)"
+"\$E" status stale | grep -q 'as booted' && ok pulled-slice-reads-no-other-file ||
+	bad pulled-slice-reads-no-other-file "\$("\$E" status stale | head -n 2)"
+sed -i 's/^Description=.*/Description=edited before the alias/' "$LIB/stale.service"
+"\$E" start dbus-org.example.namer1.service && expect start-by-alias namer ready ||
+	bad start-by-alias "start refused"
+"\$E" status dbus-org.example.namer1.service >/dev/null && ok status-by-alias || bad status-by-alias "unknown"
+! "\$E" status stale | grep -q 'before the alias' && ok alias-reads-no-other-file ||
+	bad alias-reads-no-other-file "\$("\$E" status stale | head -n 2)"
+"\$E" start plugged && expect start-pulls-in-socket plug.socket ready || bad start-pulls-in-socket "start refused"
+"\$E" status stale | grep -q 'before the alias' && ok pulled-socket-takes-reload ||
+	bad pulled-socket-takes-reload "\$("\$E" status stale | head -n 2)"
+sed -i 's/^Description=.*/Description=edited before the named alias/' "$LIB/stale.service"
+"\$E" start dbus-org.example.other1.service && expect start-by-named-alias other ready ||
+	bad start-by-named-alias "start refused"
+"\$E" status stale | grep -q 'before the named alias' && ok named-alias-takes-reload ||
+	bad named-alias-takes-reload "\$("\$E" status stale | head -n 2)"
 # A start by name pulls in what the unit wants, as systemd's start job does.
 expect wanted-unit-up-at-boot helper ready
 "\$E" stop lead && "\$E" stop helper && wait_state helper "stopped" && wait_state lead stopped
