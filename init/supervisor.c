@@ -38,7 +38,7 @@
 #include "unit-path.h" /* path units */
 #include "parse.h"
 
-#define UNIT_EXTRA_MAX 16       /* U1: units started by name, beyond the boot's */
+#define UNIT_EXTRA_MAX 32       /* U1: units started by name and up, beyond the boot's */
 #define KILL_GRACE_MS 5000      /* after SIGKILL, how long to wait for an empty cgroup */
 #define STOP_POLL_MS 50         /* how often a stopping service's cgroup is checked */
 #define OUTPUT_READS_PER_TURN 4 /* per service and loop turn: a flood cannot starve others */
@@ -1903,14 +1903,40 @@ static bool load_alone(const char *name)
 	return true;
 }
 
+/* A unit started by name that is down again gives up its place among the extras (the
+ * next reload may then drop it, as systemd unloads an inactive unit nothing needs): a
+ * phone that runs for weeks meets more bus-activated services and users than there are
+ * places. */
+static void forget_idle_extras(void)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < sv.nextra; i++) {
+		const struct unit *u = supervisor_find(sv.extra[i]);
+		if (!u || !(unit_up(u) || unit_in_progress(u)))
+			continue;
+		if (kept != i)
+			str_copy(sv.extra[kept], sizeof sv.extra[0], sv.extra[i]);
+		sv.extra_ptr[kept] = sv.extra[kept];
+		kept++;
+	}
+	sv.nextra = kept;
+}
+
 /* U1: a unit not loaded yet (an instance of a template, a unit nothing pulls in) is
- * loaded on request, and stays among the loaded ones from then on (sv.extra: a later
+ * loaded on request, and stays among the loaded ones while it is up (sv.extra: a later
  * reload loads it again). */
 static const struct unit *load_on_request(const char *name)
 {
-	if (!service_name_valid(name) || unit_name_is_template(name) ||
-	    sv.nextra >= UNIT_EXTRA_MAX)
+	if (!service_name_valid(name) || unit_name_is_template(name))
 		return NULL;
+	if (sv.nextra >= UNIT_EXTRA_MAX)
+		forget_idle_extras();
+	if (sv.nextra >= UNIT_EXTRA_MAX) {
+		log_error("%s: not loaded: %d units started by name are up already", name,
+			  UNIT_EXTRA_MAX);
+		return NULL;
+	}
 	str_copy(sv.extra[sv.nextra], sizeof sv.extra[0], name);
 	sv.extra_ptr[sv.nextra] = sv.extra[sv.nextra];
 	sv.nextra++;

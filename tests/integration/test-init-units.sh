@@ -68,6 +68,9 @@ ln -s namer.service "$LIB/dbus-org.example.namer1.service"
 unit "$OWN/orderer.service" '[Unit]\nAfter=dbus-org.example.other1.service\n[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/other.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 ln -s other.service "$LIB/dbus-org.example.other1.service"
+# more units started by name over a long uptime than PID 1 keeps places for: a unit that
+# is down again gives its place up
+unit "$LIB/once@.service" '[Service]\nType=oneshot\nExecStart=/bin/true\n'
 unit "$LIB/plugged.service" '[Unit]\nWants=plug.socket\n[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/plug.socket" "[Socket]\nListenStream=$tmp/plug.sock\n"
 unit "$LIB/plug.service" '[Service]\nExecStart=/bin/sleep 1000\n'
@@ -187,6 +190,12 @@ pid0=\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p'
 	ok start-while-stopping-new-run || bad start-while-stopping-new-run "main pid \$pid0 still"
 # ... and that start pulls in what the unit wants, as a start after the stop would.
 expect start-while-stopping-pulls-in-wants slowpal ready
+n=0; k=1
+while [ \$k -le 40 ]; do
+	"\$E" start "once@\$k" >/dev/null 2>&1 && wait_state "once@\$k" "stopped inactive" && n=\$((n+1))
+	k=\$((k+1))
+done
+[ \$n = 40 ] && ok many-started-by-name || bad many-started-by-name "\$n of 40 started"
 # Idle, PID 1 sleeps: reached targets and exited oneshots give it nothing to poll (it
 # used to wake every second for each of them).
 sleep 1
