@@ -452,9 +452,9 @@ static void validate_swap(struct service *svc, const struct service_diag *diag)
 
 /* As systemd's automount_verify() and automount_add_extras(): Where= names the unit; the
  * automount is Before= the mount it starts (so that mount is After= it), RequiresMountsFor=
- * the directory it sits in, and with default dependencies Before= and Conflicts=
- * umount.target. The target it is for (local-fs.target, remote-fs.target) names it in
- * Wants=/Requires= and the generator orders it Before= that target. */
+ * the directory it sits in, and with default dependencies After=local-fs-pre.target,
+ * Before=local-fs.target, Before= and Conflicts= umount.target (the fstab generator writes
+ * none of these: it relies on them). The target it is for names it in Wants=/Requires=. */
 static void validate_automount(struct service *svc, const struct service_diag *diag)
 {
 	char where[UNIT_MOUNT_PATH_MAX], mount[SERVICE_NAME_MAX], mounts_for[SERVICE_LINE_MAX];
@@ -482,6 +482,8 @@ static void validate_automount(struct service *svc, const struct service_diag *d
 		return;
 	}
 	if (svc->default_dependencies) {
+		depend(svc, diag, &svc->after, "local-fs-pre.target");
+		depend(svc, diag, &svc->before, "local-fs.target");
 		depend(svc, diag, &svc->before, "umount.target");
 		depend(svc, diag, &svc->conflicts, "umount.target");
 	}
