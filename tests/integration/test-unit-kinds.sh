@@ -70,7 +70,7 @@ expect fstab-dependent-starts on-fstab ready
 seen $tmp/mark/fstab-seen && ok requires-mounts-for-fstab || bad requires-mounts-for-fstab "$FST was not mounted before on-fstab"
 "\$E" status on-fstab | grep -q "$(esc "$FST").mount" && ok requires-mounts-for-listed || bad requires-mounts-for-listed "\$("\$E" status on-fstab | head -20)"
 expect premounted-satisfies on-pre ready
-expect automount-without-file-fails-requires via-automount failed
+expect automount-without-file-fails-requires via-automount "invalid failed"
 expect unconfigured-requires-fails needs-absent failed
 "\$E" status $MABSENT | grep -q "neither /etc/fstab nor a .mount file" && ok unconfigured-says-why || bad unconfigured-says-why "\$("\$E" status $MABSENT | tail -3)"
 expect unconfigured-wants-proceeds wants-absent ready
