@@ -200,10 +200,10 @@ static const char *unsupported_kind(const char *file)
 		return NULL;
 	if (has_suffix(file, ".timer") || has_suffix(file, ".path")) /* timer, path units */
 		return NULL;
-	if (has_suffix(file, ".swap")) /* swap units */
+	if (has_suffix(file, ".swap") || has_suffix(file, ".automount")) /* swap, automount */
 		return NULL;
 	return "not a unit file ember reads (.service, .socket, .target, .mount, .slice, "
-	       ".timer, .path or .swap)";
+	       ".timer, .path, .swap or .automount)";
 }
 
 static char text[SERVICE_FILE_MAX + 2];

@@ -5,6 +5,7 @@ EMBER_INIT_SRC = init/main.c init/container.c init/apifs.c init/cmdline.c init/c
 	init/unit-targets.c init/unit-deps.c \
 	init/unit-kinds.c init/unit-kinds-run.c init/unit-mount.c init/unit-device.c init/unit-slice.c \
 	init/unit-timer.c init/unit-timer-run.c init/unit-path.c init/unit-path-run.c \
+	init/unit-automount.c \
 	init/dynamic-user.c \
 	init/exec-line.c init/socket-unit.c init/sockets.c init/busname-watch.c \
 	init/condition.c init/condition-probe.c init/unit-compat.c init/spawn-execenv.c init/sysctl.c init/handover.c

@@ -12,6 +12,7 @@
 #include "svc-cgroup.h"
 #include "svc-lifecycle.h"
 #include "unit-timer.h" /* timer units */
+#include "unit-automount.h" /* automount units */
 #include "unit-path.h" /* path units */
 
 #define LOG_PIECE_MAX 1000 /* text bytes per record: escaped, it still fits one packet */
@@ -26,6 +27,8 @@ static const char *active_sub(const struct unit *u)
 		return timer_unit_due(u) >= 0 ? "waiting" : "elapsed";
 	if (u->svc->kind == UNIT_PATH) /* path units */
 		return path_unit_sub_state(u);
+	if (u->svc->kind == UNIT_AUTOMOUNT) /* automount units */
+		return automount_unit_sub_state(u);
 	return u->main_pid > 0 ? "running" : "exited";
 }
 

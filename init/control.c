@@ -269,12 +269,18 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 	ctl_record_add_str(w, "error", u->error);
 	ctl_record_add_str(w, "type", s->kind == UNIT_SOCKET ? "socket" :
 			   s->kind == UNIT_TIMER ? "timer" : s->kind == UNIT_PATH ? "path" :
-			   type_name(s->type));
+			   s->kind == UNIT_AUTOMOUNT ? "automount" : type_name(s->type));
 	if (s->kind == UNIT_TIMER) { /* timer units: what list-timers and status show */
 		char target[SERVICE_NAME_MAX];
 		ctl_record_add_str(w, "triggers", service_trigger_target(s, target, sizeof target));
 		ctl_record_add_int(w, "next_elapse_s", timer_unit_next_wall(u));
 		ctl_record_add_int(w, "last_elapse_s", timer_unit_last_wall(u));
+	}
+	if (s->kind == UNIT_AUTOMOUNT) { /* automount units: the mount unit it starts */
+		char target[SERVICE_NAME_MAX];
+		snprintf(target, sizeof target, "%.*s.mount",
+			 (int)(strlen(s->name) - strlen(".automount")), s->name);
+		ctl_record_add_str(w, "triggers", target);
 	}
 	if (s->kind == UNIT_PATH) { /* path units: what status and list-paths show */
 		char target[SERVICE_NAME_MAX];

@@ -40,6 +40,7 @@
 #include "power.h"
 #include "sockets.h"
 #include "supervisor.h"
+#include "unit-automount.h"
 #include "unit-path.h"
 #include "watchdog.h"
 #include "svc-runtime.h" /* unit-runtime2 */
@@ -56,7 +57,8 @@
 #define BUSNAME_HELPER "/usr/sbin/ember-busname-wait"
 #define MEASURE_BIN "/usr/sbin/boot-measure"
 #define POLL_MAX (2 + CONTROL_POLLFDS + 3 * SERVICE_COUNT_MAX + SOCKETS_POLL_MAX + \
-		  PATH_POLL_MAX) /* output, exec status, stderr; watched sockets; path units */
+		  PATH_POLL_MAX + AUTOMOUNT_POLL_MAX) /* output, exec status, stderr; watched
+						       * sockets; path and automount units */
 #define NOFILE_WANTED 4096
 #define CRASH_WINDOW_MS 60000      /* crashes closer than this count as a crash loop */
 #define CRASH_LOOP_MAX 3           /* re-executions in such a loop before giving up */

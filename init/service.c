@@ -37,7 +37,8 @@ enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_MOUNT, SECTION_SLICE, /* unit kinds (unit-kinds): init/unit-kinds.c */
 	       SECTION_TIMER, /* timer units: init/unit-timer.c */
 	       SECTION_PATH, /* path units: init/unit-path.c */
-	       SECTION_SWAP /* swap units: init/unit-kinds.c */ };
+	       SECTION_SWAP, /* swap units: init/unit-kinds.c */
+	       SECTION_AUTOMOUNT /* automount units: init/unit-kinds.c */ };
 
 struct parser {
 	struct service *svc;
@@ -2244,6 +2245,10 @@ static const struct key keys[] = {
 	{ SECTION_SWAP, "Priority", parse_unit_kinds, 0, 0, 0, false },
 	{ SECTION_SWAP, "Options", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_SWAP, "TimeoutSec", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_AUTOMOUNT, "Where", parse_unit_kinds, 0, 0, 0, true }, /* automount units */
+	{ SECTION_AUTOMOUNT, "DirectoryMode", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_AUTOMOUNT, "TimeoutIdleSec", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_AUTOMOUNT, "ExtraOptions", parse_unit_kinds, 0, 0, 0, true },
 	/* end unit kinds */
 	{ SECTION_SERVICE, "Type", parse_type, 0, 0, 0, false },
 	{ SECTION_SERVICE, "ExecStartPre", parse_exec, F(exec_start_pre), 0, 0, true },
@@ -2517,6 +2522,7 @@ static const char *section_name(enum section section)
 	case SECTION_TIMER: return "Timer"; /* timer units */
 	case SECTION_PATH: return "Path"; /* path units */
 	case SECTION_SWAP: return "Swap"; /* swap units */
+	case SECTION_AUTOMOUNT: return "Automount"; /* automount units */
 	default: return "?";
 	}
 }
@@ -2620,6 +2626,8 @@ static void section_header(struct parser *p, char *line)
 		p->section = SECTION_PATH;
 	} else if (strcmp(name, "Swap") == 0 && p->svc->kind == UNIT_SWAP) { /* swap units */
 		p->section = SECTION_SWAP;
+	} else if (strcmp(name, "Automount") == 0 && p->svc->kind == UNIT_AUTOMOUNT) {
+		p->section = SECTION_AUTOMOUNT; /* automount units */
 	} else if (strcmp(name, "Install") == 0) { /* U1 */
 		p->section = SECTION_INSTALL;
 		p->svc->has_install = true;

@@ -271,7 +271,7 @@ struct socket_spec {
 	struct service_exec_list exec_stop_pre;
 };
 
-/* unit kinds (unit-kinds): mount, device, slice and swap units, Slice=, Delegate=,
+/* unit kinds (unit-kinds): mount, device, slice, swap and automount units, Slice=, Delegate=,
  * RequiresMountsFor= (init/unit-kinds.h, docs/services.md "Mount, device and slice units") */
 struct unit_kinds_spec {
 	strref what, where, fstype, options; /* [Mount] What= Where= Type= Options= */
@@ -285,6 +285,9 @@ struct unit_kinds_spec {
 	int16_t swap_priority;   /* Priority=: -1 unset (the kernel's default) */
 	int16_t swap_pri_option; /* Options=pri=N: -1 unset; Priority= wins */
 	uint8_t swap_flags;      /* UNIT_SWAP_DISCARD, _ONCE, _PAGES (unit-kinds.h) */
+	/* automount units: [Automount] Where= (in where), DirectoryMode= (in directory_mode),
+	 * ExtraOptions= (in options), TimeoutIdleSec=: */
+	uint32_t idle_timeout_s; /* seconds, rounded up as systemd does; 0: never expires */
 };
 
 /* timer units (init/unit-timer.h, docs/timers.md): the [Timer] section */

@@ -35,6 +35,7 @@
 #include "unit-runtime-keys.h" /* unit-runtime2 */
 #include "unit-kinds.h" /* unit kinds (unit-kinds) */
 #include "unit-timer.h" /* timer units */
+#include "unit-automount.h"
 #include "unit-path.h" /* path units */
 #include "parse.h"
 
@@ -868,6 +869,28 @@ static void tick_path(struct unit *u)
 	fail_unit(u, "trigger limit hit: started its unit too often");
 }
 
+/* automount units (unit-automount.c): active while the autofs is mounted. */
+static void start_automount(struct unit *u)
+{
+	char err[UNIT_ERROR_MAX];
+
+	u->started_us = now_us();
+	u->ready_us = -1;
+	u->result = SVC_RESULT_SUCCESS;
+	if (automount_unit_start(u, err, sizeof err) < 0)
+		fail_unit(u, "%s", err);
+	else
+		mark_ready(u);
+}
+
+static void tick_automount(struct unit *u, long long now)
+{
+	if (u->svc->kind != UNIT_AUTOMOUNT || automount_unit_tick(u, now) != AUTOMOUNT_LOST)
+		return;
+	automount_unit_stop(u);
+	fail_unit(u, "its autofs mount went away");
+}
+
 static void begin_start(struct unit *u)
 {
 	char err[UNIT_ERROR_MAX];
@@ -903,6 +926,10 @@ static void begin_start(struct unit *u)
 	}
 	if (u->svc->kind == UNIT_PATH) { /* path units: active while watching */
 		start_path(u);
+		return;
+	}
+	if (u->svc->kind == UNIT_AUTOMOUNT) { /* automount units */
+		start_automount(u);
 		return;
 	}
 	if (u->svc->kind == UNIT_TARGET) { /* U1: reached once what it is after is done */
@@ -1224,6 +1251,8 @@ static void begin_stop(struct unit *u, bool wanted)
 	stop_bus_name_watch(u); /* U4 */
 	if (s->kind == UNIT_PATH) /* path units */
 		path_unit_stop(u);
+	if (s->kind == UNIT_AUTOMOUNT) /* automount units: waiters answered, autofs unmounted */
+		automount_unit_stop(u);
 	if (unit_kind_passive(s->kind) && stop_passive(u)) /* unit kinds (unit-kinds) */
 		return;
 	if (was_up && stop_lines(s, &key)->count > 0 && u->control_pid <= 0) {
@@ -1388,6 +1417,8 @@ static void flush_output(struct unit *u, pid_t pid);
 
 bool supervisor_child_exited(pid_t pid, int status)
 {
+	if (automount_child_exited(pid)) /* automount units: the idle check's child */
+		return true;
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
 		if (pid == u->control_pid) {
@@ -1538,6 +1569,7 @@ void supervisor_tick(long long now)
 		runtime_tick(u, now); /* unit-runtime2 */
 		tick_timer(u, now); /* timer units */
 		tick_path(u); /* path units */
+		tick_automount(u, now); /* automount units */
 		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL))
 			maybe_stopped(u);
 		lifecycle_tick(u);
@@ -1550,6 +1582,9 @@ void supervisor_tick(long long now)
 		start_what_can_start();
 		stop_unneeded(); /* unit-runtime2: StopWhenUnneeded= */
 	}
+	/* automount units: after the starts and stops above, so a mount unit that settled in
+	 * this turn has its waiters answered now, not at the next wake-up */
+	automount_units_settle(sv.units, sv.count);
 	check_boot_ready();
 }
 
@@ -1581,6 +1616,8 @@ long long supervisor_next_deadline(void)
 			d = runtime_next_deadline(u); /* unit-runtime2 */
 		if (timer_unit_due(u) >= 0 && (d < 0 || timer_unit_due(u) < d))
 			d = timer_unit_due(u); /* timer units */
+		if (automount_unit_due(u) >= 0 && (d < 0 || automount_unit_due(u) < d))
+			d = automount_unit_due(u); /* automount units: the idle check */
 		if (d >= 0 && (next < 0 || d < next))
 			next = d;
 	}
@@ -1623,6 +1660,7 @@ size_t supervisor_pollfds(struct pollfd *fds, size_t max)
 	n += passive_pollfds(fds + n, max - n); /* unit kinds (unit-kinds) */
 	n += timer_units_pollfds(sv.units, sv.count, fds + n, max - n); /* timer units */
 	n += path_units_pollfds(sv.units, sv.count, fds + n, max - n); /* path units */
+	n += automount_units_pollfds(sv.units, sv.count, fds + n, max - n); /* automount units */
 	return n;
 }
 
@@ -1746,6 +1784,7 @@ void supervisor_handle_pollfds(const struct pollfd *fds, size_t n)
 	unit_kinds_handle_pollfds(fds, n); /* unit kinds (unit-kinds) */
 	timer_units_handle_pollfds(sv.units, sv.count, fds, n); /* timer units */
 	path_units_handle_pollfds(sv.units, sv.count, fds, n); /* path units */
+	automount_units_handle_pollfds(sv.units, sv.count, fds, n); /* automount units */
 }
 
 /* ---- notify ------------------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* Mount, device and slice units: their keys, built-in definitions and implicit
+/* Mount, device, slice, swap and automount units: their keys, built-in definitions and implicit
  * dependencies, and the run-time dispatch by kind. See unit-kinds.h. */
 #include "unit-kinds.h"
 
@@ -273,10 +273,41 @@ static int parse_swap_key(struct service *svc, const struct service_diag *diag, 
 	return 0;
 }
 
+/* ---- automount units: [Automount] ------------------------------------------------ */
+
+/* Where= and DirectoryMode= read as a mount's; ExtraOptions= is kept for the autofs mount's
+ * options; TimeoutIdleSec= in whole seconds, rounded up, as systemd hands it to autofs. */
+static int parse_automount_key(struct service *svc, const struct service_diag *diag,
+			       unsigned line, const char *key, const char *value)
+{
+	unsigned long ms;
+
+	if (strcmp(key, "ExtraOptions") == 0)
+		return store(svc, diag, line, key, value, &svc->kinds.options);
+	if (strcmp(key, "TimeoutIdleSec") != 0)
+		return parse_mount_key(svc, diag, line, key, value); /* Where=, DirectoryMode= */
+	if (!*value) {
+		svc->kinds.idle_timeout_s = 0;
+		return 0;
+	}
+	if (parse_duration_ms(value, &ms) < 0)
+		return invalid(svc, diag, line, key, value, "expected a time span");
+	if (ms == SERVICE_TIMEOUT_INFINITY || ms / 1000 >= UINT32_MAX)
+		ms = 0; /* "infinity": never expires */
+	svc->kinds.idle_timeout_s = (uint32_t)((ms + 999) / 1000);
+	return 0;
+}
+
 int unit_kinds_parse(struct service *svc, const struct service_diag *diag, unsigned line,
 		     const char *key, const char *value)
 {
 	unsigned long ms;
+
+	if (svc->kind == UNIT_AUTOMOUNT && (strcmp(key, "Where") == 0 ||
+					    strcmp(key, "DirectoryMode") == 0 ||
+					    strcmp(key, "TimeoutIdleSec") == 0 ||
+					    strcmp(key, "ExtraOptions") == 0))
+		return parse_automount_key(svc, diag, line, key, value);
 
 	if (svc->kind == UNIT_SWAP && (strcmp(key, "What") == 0 || strcmp(key, "Priority") == 0 ||
 				       strcmp(key, "Options") == 0 || strcmp(key, "TimeoutSec") == 0))
@@ -419,6 +450,45 @@ static void validate_swap(struct service *svc, const struct service_diag *diag)
 		depend(svc, diag, &svc->before, "swap.target");
 }
 
+/* As systemd's automount_verify() and automount_add_extras(): Where= names the unit; the
+ * automount is Before= the mount it starts (so that mount is After= it), RequiresMountsFor=
+ * the directory it sits in, and with default dependencies After=local-fs-pre.target,
+ * Before=local-fs.target, Before= and Conflicts= umount.target (the fstab generator writes
+ * none of these: it relies on them). The target it is for names it in Wants=/Requires=. */
+static void validate_automount(struct service *svc, const struct service_diag *diag)
+{
+	char where[UNIT_MOUNT_PATH_MAX], mount[SERVICE_NAME_MAX], mounts_for[SERVICE_LINE_MAX];
+	size_t stem = strlen(svc->name) - strlen(".automount");
+	char *slash;
+
+	if (unit_kind_path(svc->name, where, sizeof where) < 0 || strcmp(where, "/") == 0) {
+		service_fail(svc, diag, 0, "the name does not name a mount point");
+		return;
+	}
+	if (svc->kinds.where && strcmp(service_str(svc, svc->kinds.where), where) != 0) {
+		service_fail(svc, diag, 0, "Where=%s does not match the unit name (%s)",
+			     service_str(svc, svc->kinds.where), where);
+		return;
+	}
+	snprintf(mount, sizeof mount, "%.*s.mount", (int)stem, svc->name);
+	depend(svc, diag, &svc->before, mount);
+	slash = strrchr(where, '/');
+	*(slash == where ? slash + 1 : slash) = '\0'; /* the parent directory */
+	if (snprintf(mounts_for, sizeof mounts_for, "%s%s%s",
+		     service_str(svc, svc->kinds.mounts_for[0]),
+		     svc->kinds.mounts_for[0] ? " " : "", where) >= (int)sizeof mounts_for ||
+	    store(svc, diag, 0, "RequiresMountsFor", mounts_for, &svc->kinds.mounts_for[0]) < 0) {
+		service_fail(svc, diag, 0, "RequiresMountsFor=: too many paths to add %s", where);
+		return;
+	}
+	if (svc->default_dependencies) {
+		depend(svc, diag, &svc->after, "local-fs-pre.target");
+		depend(svc, diag, &svc->before, "local-fs.target");
+		depend(svc, diag, &svc->before, "umount.target");
+		depend(svc, diag, &svc->conflicts, "umount.target");
+	}
+}
+
 void unit_kinds_validate(struct service *svc, const struct service_diag *diag)
 {
 	char parent[SERVICE_NAME_MAX];
@@ -429,6 +499,9 @@ void unit_kinds_validate(struct service *svc, const struct service_diag *diag)
 		break;
 	case UNIT_SWAP: /* swap units */
 		validate_swap(svc, diag);
+		break;
+	case UNIT_AUTOMOUNT: /* automount units */
+		validate_automount(svc, diag);
 		break;
 	case UNIT_DEVICE:
 		if (unit_kind_path(svc->name, parent, sizeof parent) < 0)

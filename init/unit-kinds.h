@@ -108,7 +108,12 @@ unsigned unit_kinds_changed(void);
 /* ---- internals shared by the files above ---- */
 int unit_mount_fstab_find(const char *where, char *what, size_t what_size, char *type,
 			  size_t type_size, char *options, size_t options_size);
+/* Is something other than an automount's autofs mounted at path? */
 bool unit_mount_is_mountpoint(const char *path);
+/* The device of the autofs mount at path (the last one, if stacked): 0, or -1 when there
+ * is none. Read from /proc/self/mountinfo: nothing looks up the path itself, which would
+ * wait on the automount for anyone but its daemon. */
+int unit_mount_autofs_dev(const char *path, dev_t *dev);
 bool unit_device_present(const char *name);
 /* Call fn(ctx, line) for each line of path (fn returns 1 to stop): 1 when stopped, 0 at
  * the end, -1 when unreadable. Then the next whitespace-separated field, octal escapes

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "io.h"
@@ -97,26 +98,54 @@ static void trim_slashes(char *path)
 
 struct mountinfo_find {
 	const char *path;
+	bool autofs;         /* look for the autofs mount at path, not what is mounted */
+	unsigned long major, minor; /* the device of the last one found */
+	bool found;
 };
 
+/* An automount's autofs mount is not its mount unit's file system: a mount unit at the
+ * same path is mounted only when something is mounted on it (unit-automount.c). */
 static int mountinfo_line(void *ctx, char *line)
 {
-	const struct mountinfo_find *f = ctx;
-	char field[FIELD_MAX];
+	struct mountinfo_find *f = ctx;
+	char field[FIELD_MAX], dev[32] = "", type[16] = "";
+	char *sep;
 
-	/* id parent major:minor root mount-point ... */
-	for (int i = 0; i < 5; i++)
+	/* id parent major:minor root mount-point options [optional...] - type source ... */
+	for (int i = 0; i < 5; i++) {
 		if (unit_kinds_next_field(&line, field, sizeof field) < 0)
 			return 0;
+		if (i == 2)
+			str_copy(dev, sizeof dev, field);
+	}
 	trim_slashes(field);
-	return strcmp(field, f->path) == 0;
+	if (strcmp(field, f->path) != 0)
+		return 0;
+	if ((sep = strstr(line, " - ")) != NULL) {
+		sep += 3;
+		(void)unit_kinds_next_field(&sep, type, sizeof type); /* too long: not autofs */
+	}
+	if ((strcmp(type, "autofs") == 0) != f->autofs)
+		return 0;
+	f->found = sscanf(dev, "%lu:%lu", &f->major, &f->minor) == 2 || !f->autofs;
+	return f->autofs ? 0 : 1; /* the last autofs mount there is the live one */
 }
 
 bool unit_mount_is_mountpoint(const char *path)
 {
-	struct mountinfo_find f = { path };
+	struct mountinfo_find f = { .path = path };
 
 	return unit_kinds_each_line(MOUNTINFO_PATH, mountinfo_line, &f) == 1;
+}
+
+int unit_mount_autofs_dev(const char *path, dev_t *dev)
+{
+	struct mountinfo_find f = { .path = path, .autofs = true };
+
+	if (unit_kinds_each_line(MOUNTINFO_PATH, mountinfo_line, &f) < 0 || !f.found)
+		return -1;
+	*dev = makedev(f.major, f.minor);
+	return 0;
 }
 
 /* ---- /etc/fstab ---- */

@@ -12,7 +12,7 @@
 
 static const char *const suffixes[] = {
 	".service", ".socket", ".target", ".mount", ".device", ".slice", /* unit-kinds */
-	".timer", ".path", ".swap",
+	".timer", ".path", ".swap", ".automount",
 };
 
 /* Kinds systemd has and ember does not: a dependency on one is noted and ignored. */
@@ -70,19 +70,6 @@ bool unit_name_valid(const char *canonical)
 	return !at || at != canonical;
 }
 
-/* unit-kinds: "x.automount" -> "x.mount": ember mounts at once what systemd would mount on
- * first access (docs/services.md, "Mount units"). */
-static int automount_as_mount(const char *full, char *out, size_t size, enum unit_kind *kind)
-{
-	int n = snprintf(out, size, "%.*s.mount", (int)(strlen(full) - strlen(".automount")), full);
-
-	if (n < 0 || (size_t)n >= size || !unit_name_valid(out))
-		return -1;
-	if (kind)
-		*kind = UNIT_MOUNT;
-	return 0;
-}
-
 int unit_name_canonical(const char *full, char *out, size_t size, enum unit_kind *kind)
 {
 	enum unit_kind k = UNIT_SERVICE;
@@ -99,8 +86,6 @@ int unit_name_canonical(const char *full, char *out, size_t size, enum unit_kind
 		k = UNIT_TARGET;
 	else
 		k = unit_name_kind(full); /* unit-kinds */
-	if (ends_with(full, ".automount")) /* unit-kinds: the mount stands for it */
-		return automount_as_mount(full, out, size, kind);
 	if (len >= size)
 		return -1;
 	memcpy(out, full, len);

@@ -12,17 +12,18 @@
 /* The kinds of unit ember knows. The canonical name of a service has no suffix ("sshd",
  * "getty@tty1"); every other kind keeps its suffix ("dbus.socket", "multi-user.target"). */
 enum unit_kind { UNIT_SERVICE, UNIT_SOCKET, UNIT_TARGET,
-	/* unit kinds (unit-kinds): init/unit-kinds.h. "x.automount" is read as "x.mount". */
+	/* unit kinds (unit-kinds): init/unit-kinds.h */
 	UNIT_MOUNT, UNIT_DEVICE, UNIT_SLICE,
 	UNIT_TIMER, /* timer units: init/unit-timer.h */
 	UNIT_PATH, /* path units: init/unit-path.h */
-	UNIT_SWAP /* swap units: init/unit-kinds.h */ };
-#define UNIT_KIND_LAST UNIT_SWAP
+	UNIT_SWAP, /* swap units: init/unit-kinds.h */
+	UNIT_AUTOMOUNT /* automount units: init/unit-automount.h */ };
+#define UNIT_KIND_LAST UNIT_AUTOMOUNT
 
 #define UNIT_NAME_MAX 256 /* a unit name's bytes incl. suffix and NUL (systemd: 255) */
 
 /* The suffix of kind: ".service", ".socket", ".target", ".mount", ".device", ".slice",
- * ".timer", ".path", ".swap". */
+ * ".timer", ".path", ".swap", ".automount". */
 const char *unit_kind_suffix(enum unit_kind kind);
 
 /* Is name (without suffix) made of systemd's unit name characters [A-Za-z0-9:_.@\-\\],

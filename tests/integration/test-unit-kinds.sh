@@ -5,7 +5,8 @@
 #    Requires= it starts only once it is mounted, and BindsTo= stops when it is unmounted
 #  - RequiresMountsFor= a path under an /etc/fstab entry: ember mounts it first
 #  - a mount point mounted before boot satisfies Requires=; one that is neither mounted
-#    nor configured fails Requires= and not Wants=; .automount stands for its mount
+#    nor configured fails Requires= and not Wants=; an automount with no file fails Requires=
+#    (automount units are a kind of their own: tests/qemu/test-automount.sh)
 #  - sys-subsystem-net-devices-X.device: a service waits for the interface (created 1.5 s
 #    late by another service: the test's command runs only once the boot settled), starts
 #    once it appears, stops (BindsTo=) when it is deleted; a device
@@ -69,7 +70,7 @@ expect fstab-dependent-starts on-fstab ready
 seen $tmp/mark/fstab-seen && ok requires-mounts-for-fstab || bad requires-mounts-for-fstab "$FST was not mounted before on-fstab"
 "\$E" status on-fstab | grep -q "$(esc "$FST").mount" && ok requires-mounts-for-listed || bad requires-mounts-for-listed "\$("\$E" status on-fstab | head -20)"
 expect premounted-satisfies on-pre ready
-expect automount-as-mount via-automount ready
+expect automount-without-file-fails-requires via-automount "invalid failed"
 expect unconfigured-requires-fails needs-absent failed
 "\$E" status $MABSENT | grep -q "neither /etc/fstab nor a .mount file" && ok unconfigured-says-why || bad unconfigured-says-why "\$("\$E" status $MABSENT | tail -3)"
 expect unconfigured-wants-proceeds wants-absent ready

@@ -71,7 +71,7 @@ static void canonical_names_and_kinds(void)
 	CHECK(unit_name_canonical("multi-user.target", out, sizeof out, &kind) == 0);
 	CHECK(kind == UNIT_TARGET);
 	CHECK(unit_name_canonical("sshd", out, sizeof out, &kind) == 0 && kind == UNIT_SERVICE);
-	/* unit kinds (unit-kinds): mounts, devices, slices; .automount reads as its mount */
+	/* unit kinds (unit-kinds): mounts, devices, slices; automount units are their own kind */
 	CHECK(unit_name_canonical("-.mount", out, sizeof out, &kind) == 0 && kind == UNIT_MOUNT);
 	CHECK_STR(out, "-.mount");
 	CHECK(unit_name_canonical("dev-ttyS0.device", out, sizeof out, &kind) == 0 &&
@@ -80,8 +80,10 @@ static void canonical_names_and_kinds(void)
 	CHECK(unit_name_canonical("system-getty.slice", out, sizeof out, &kind) == 0 &&
 	      kind == UNIT_SLICE);
 	CHECK(unit_name_canonical("proc-sys-fs-binfmt_misc.automount", out, sizeof out, &kind) == 0);
-	CHECK_STR(out, "proc-sys-fs-binfmt_misc.mount");
-	CHECK(kind == UNIT_MOUNT);
+	CHECK_STR(out, "proc-sys-fs-binfmt_misc.automount");
+	CHECK(kind == UNIT_AUTOMOUNT);
+	CHECK(unit_name_kind("home-x.automount") == UNIT_AUTOMOUNT);
+	CHECK_STR(unit_kind_suffix(UNIT_AUTOMOUNT), ".automount");
 	CHECK(unit_name_canonical("-.service", out, sizeof out, NULL) == -1);
 	CHECK(unit_name_canonical("x.mount.service", out, sizeof out, NULL) == -1);
 	CHECK(unit_name_canonical("session-c1.scope", out, sizeof out, NULL) == -2);

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Inside the guest: automount units on a real kernel (test-automount.sh). The autofs is
+# mounted at boot and nothing on it; the first look at the path mounts the tmpfs (PID 1
+# mounts on its own autofs without waking it); a mount that fails makes the look fail
+# instead of hang; TimeoutIdleSec= unmounts; a stop answers whoever waits and unmounts.
+ok() { echo "EMBER-TEST PASS $1"; }
+bad() { echo "EMBER-TEST FAIL $1: $2"; }
+state() { emberctl --json status "$1" | sed -n 's/.*"state":"\([^"]*\)".*/\1/p'; }
+wait_state() { i=0; while [ "$(state "$1")" != "$2" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done; }
+# /proc/mounts is read, never the paths themselves (that would trigger them).
+mounted() { awk -v p="$1" -v t="$2" '$2 == p && $3 == t { f = 1 } END { exit !f }' /proc/mounts; }
+
+wait_state mnt-auto.automount ready
+[ "$(state mnt-auto.automount)" = ready ] && mounted /mnt/auto autofs && ! mounted /mnt/auto tmpfs &&
+	ok autofs-mounted-at-boot || bad autofs-mounted-at-boot "$(state mnt-auto.automount); $(emberctl status mnt-auto.automount 2>&1 | head -6); $(grep /mnt /proc/mounts)"
+[ "$(state mnt-auto.mount)" != ready ] && ok mount-not-started-at-boot || bad mount-not-started-at-boot "$(state mnt-auto.mount)"
+grep ' /mnt/auto autofs ' /proc/mounts | grep -q 'direct' && ok autofs-direct-v5 ||
+	bad autofs-direct-v5 "$(grep ' /mnt/auto ' /proc/mounts)"
+emberctl --json status mnt-auto.automount | grep -q '"triggers":"mnt-auto.mount"' && ok status-names-its-mount ||
+	bad status-names-its-mount "$(emberctl --json status mnt-auto.automount)"
+emberctl list 2>&1 | grep -q 'mnt-auto.automount' && ok listed || bad listed "$(emberctl list 2>&1 | head -20)"
+
+# The first look: the tmpfs is mounted, then ls goes on (no hang: PID 1's own mount(2)
+# did not trigger the autofs it serves).
+if timeout 20 ls /mnt/auto >/dev/null 2>&1; then ok access-triggers-mount; else bad access-triggers-mount "ls: $?"; fi
+mounted /mnt/auto tmpfs && ok tmpfs-mounted-on-access || bad tmpfs-mounted-on-access "$(grep /mnt/auto /proc/mounts)"
+[ "$(state mnt-auto.mount)" = ready ] && ok mount-unit-active || bad mount-unit-active "$(state mnt-auto.mount)"
+echo hello >/mnt/auto/file && [ "$(cat /mnt/auto/file)" = hello ] && ok file-on-mounted-fs || bad file-on-mounted-fs "$(ls -la /mnt/auto)"
+emberctl --json status mnt-auto.automount | grep -q '"sub_state":"running"' && ok sub-state-running ||
+	bad sub-state-running "$(emberctl --json status mnt-auto.automount)"
+[ "$(stat -c %a /mnt/auto)" = 755 ] && ok mount-options-applied || bad mount-options-applied "$(stat -c %a /mnt/auto)"
+
+# A mount unit that fails: the look fails with an error, fast; PID 1 goes on.
+start=$(date +%s)
+timeout 20 ls /mnt/bad >/dev/null 2>&1; rc=$?
+[ "$rc" != 0 ] && [ "$rc" != 124 ] && [ $(( $(date +%s) - start )) -lt 10 ] && ok failed-mount-fails-access ||
+	bad failed-mount-fails-access "ls exited $rc after $(( $(date +%s) - start ))s"
+[ "$(state mnt-bad.mount)" = failed ] && ok failed-mount-unit-failed || bad failed-mount-unit-failed "$(state mnt-bad.mount)"
+[ "$(state mnt-bad.automount)" = ready ] && mounted /mnt/bad autofs && ok automount-survives-failed-mount ||
+	bad automount-survives-failed-mount "$(state mnt-bad.automount)"
+timeout 20 ls /mnt/bad >/dev/null 2>&1; rc=$?
+[ "$rc" != 0 ] && [ "$rc" != 124 ] && ok second-access-fails-too || bad second-access-fails-too "ls exited $rc"
+emberctl --timeout 2 list >/dev/null && ok pid1-answers || bad pid1-answers "no answer to list"
+
+# Where= not matching the name: refused, with the reason.
+emberctl status mnt-typo.automount 2>&1 | grep -q 'does not match the unit name' && ok where-mismatch-refused ||
+	bad where-mismatch-refused "$(emberctl status mnt-typo.automount 2>&1 | head -5)"
+
+# TimeoutIdleSec=2: mounted on access, unmounted once idle, mounted afresh on the next.
+timeout 20 touch /mnt/idle/mark || bad idle-access "touch: $?"
+mounted /mnt/idle tmpfs && ok idle-mount-on-access || bad idle-mount-on-access "$(grep /mnt/idle /proc/mounts)"
+i=0; while mounted /mnt/idle tmpfs && [ $i -lt 200 ]; do sleep 0.1; i=$((i+1)); done
+! mounted /mnt/idle tmpfs && mounted /mnt/idle autofs && ok idle-timeout-unmounts ||
+	bad idle-timeout-unmounts "$(grep /mnt/idle /proc/mounts)"
+wait_state mnt-idle.mount stopped
+[ "$(state mnt-idle.mount)" = stopped ] && ok idle-mount-unit-stopped || bad idle-mount-unit-stopped "$(state mnt-idle.mount)"
+[ ! -e /mnt/idle/mark ] && mounted /mnt/idle tmpfs && ok remounted-afresh-after-expiry ||
+	bad remounted-afresh-after-expiry "$(ls -la /mnt/idle 2>&1); $(grep /mnt/idle /proc/mounts)"
+
+# A look that waits on a slow mount, and the automount stopped meanwhile: the look fails
+# (the stop answers it), PID 1 answers all along.
+start=$(date +%s)
+timeout 30 ls /mnt/slow >/dev/null 2>&1 &
+lspid=$!
+i=0; while ! state slow-before-mount | grep -qE 'starting|running' && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+sleep 1
+kill -0 $lspid 2>/dev/null && ok access-waits-for-mount || bad access-waits-for-mount "ls did not wait; $(state mnt-slow.mount)"
+emberctl --timeout 2 list >/dev/null && ok pid1-answers-while-access-waits || bad pid1-answers-while-access-waits "no answer"
+emberctl stop mnt-slow.automount
+wait $lspid; rc=$?
+[ "$rc" != 0 ] && [ "$rc" != 124 ] && [ $(( $(date +%s) - start )) -lt 20 ] && ok stop-fails-waiting-access ||
+	bad stop-fails-waiting-access "ls exited $rc after $(( $(date +%s) - start ))s"
+wait_state mnt-slow.automount stopped
+! mounted /mnt/slow autofs && ok stop-unmounts-autofs || bad stop-unmounts-autofs "$(grep /mnt/slow /proc/mounts)"
+emberctl stop slow-before-mount mnt-slow.mount >/dev/null 2>&1
+
+# Stop with the mount on it: both go; then the path is a plain directory.
+emberctl stop mnt-auto.automount
+wait_state mnt-auto.automount stopped
+! mounted /mnt/auto autofs && ! mounted /mnt/auto tmpfs && ok stop-unmounts-both ||
+	bad stop-unmounts-both "$(grep /mnt/auto /proc/mounts)"
+timeout 10 ls /mnt/auto >/dev/null 2>&1 && ok plain-directory-after-stop || bad plain-directory-after-stop "ls: $?"
+[ "$(stat -c %a /mnt/auto)" = 750 ] && ok directory-mode || bad directory-mode "$(stat -c %a /mnt/auto)"
+emberctl start mnt-auto.automount; wait_state mnt-auto.automount ready
+mounted /mnt/auto autofs && ok start-again || bad start-again "$(state mnt-auto.automount)"
+emberctl --json status mnt-auto.automount | grep -q '"sub_state":"waiting"' && ok sub-state-waiting ||
+	bad sub-state-waiting "$(emberctl --json status mnt-auto.automount)"
+timeout 20 cat /mnt/auto/nothing >/dev/null 2>&1; mounted /mnt/auto tmpfs && ok triggers-after-restart ||
+	bad triggers-after-restart "$(grep /mnt/auto /proc/mounts)"
+exit 0

@@ -1,0 +1,31 @@
+#!/bin/sh
+# Automount units on the Debian kernel (autofs4 is a module there, loaded by the kernel
+# through /sbin/modprobe on the first autofs mount, as on Debian): autofs mounted at boot
+# with nothing on it, a look at the path mounts the tmpfs, a failing mount fails the look
+# instead of hanging it, TimeoutIdleSec= expires the mount, a stop answers a waiting look
+# and unmounts, a clean poweroff with the automounts stopped after their mounts. The
+# checks run in guest/automount.sh.
+. "$(dirname "$0")/../lib.sh"
+. "$TOP/tests/qemu/lib.sh"
+img=$QEMU_WORK/automount.cpio
+sbin=$QEMU_WORK/automount-sbin
+rm -rf "$sbin"
+mkdir -p "$sbin"
+ln -s ../bin/busybox "$sbin/modprobe" # where the kernel's request_module() looks
+qemu_image "$img" --modules "autofs4" \
+	--dir "$TOP/tests/qemu/guest:/test" --dir "$sbin:/sbin" \
+	--dir "$TOP/tests/qemu/services-automount:/etc/ember/services"
+qemu_test "$img" automount 240 automount.sh
+# At poweroff: each automount stops after the mount on it, none fails.
+log=$QEMU_WORK/automount.log
+tr -d '\r' <"$log" | sed -n 's/^.*ember-init: //p' >"$QEMU_WORK/automount-ember.log"
+am=$(grep -nxF 'mnt-idle.automount: stopped' "$QEMU_WORK/automount-ember.log" | tail -n 1 | cut -d: -f1)
+mnt=$(grep -nxF 'mnt-idle.mount: stopped' "$QEMU_WORK/automount-ember.log" | tail -n 1 | cut -d: -f1)
+[ -n "$am" ] && [ -n "$mnt" ] && [ "$mnt" -lt "$am" ] && pass automount-stops-after-its-mount ||
+	fail automount-stops-after-its-mount "mnt-idle.mount stopped at line ${mnt:-none}, the automount at ${am:-none} of $QEMU_WORK/automount-ember.log"
+if grep -E 'automount: .*(failed|cannot)' "$QEMU_WORK/automount-ember.log" | grep -v 'mnt-typo' >"$QEMU_WORK/automount-errors.log"; then
+	fail automount-no-errors "$(head -3 "$QEMU_WORK/automount-errors.log")"
+else
+	pass automount-no-errors
+fi
+finish
