@@ -1562,6 +1562,7 @@ static void stop_unneeded(void);
 
 void supervisor_tick(long long now)
 {
+	timer_units_check_clock(sv.units, sv.count); /* timer units */
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
 		if (u->deadline_ms >= 0 && now >= u->deadline_ms)

@@ -30,7 +30,8 @@ static struct {
 	int clock_fd;            /* the clock watch (timerfd), -1 until a calendar timer runs */
 	long long armed_wall;    /* where clock_fd is armed, seconds since the epoch; -1 */
 	long long startup_ms;    /* PID 1's start, CLOCK_BOOTTIME ms */
-} tm = { 1, 1, -1, -1, 0 };
+	bool clock_set;          /* arming found the clock set: handled on the next read */
+} tm = { 1, 1, -1, -1, 0, false };
 
 /* Both clocks a timer lives on: the supervisor's (CLOCK_BOOTTIME) and the wall clock. */
 static long long clock_ms(clockid_t id)
@@ -342,18 +343,28 @@ long long timer_unit_last_wall(const struct unit *u)
 /* ---- the clock watch ---------------------------------------------------------------- */
 
 /* Armed at the earliest calendar elapse (or a year ahead, only to hear of a clock that
- * is set), with TFD_TIMER_CANCEL_ON_SET: a read then fails with ECANCELED. */
+ * is set), with TFD_TIMER_CANCEL_ON_SET: a read then fails with ECANCELED. Arming fails
+ * with ECANCELED instead when the clock was set since the last read, and that takes the
+ * news from the next read: so the watch is armed in the past, to be read at once, and
+ * the read is told what happened. */
 static void arm(long long wall)
 {
 	struct itimerspec its = { .it_value = { .tv_sec = (time_t)wall } };
+	const int flags = TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
 
 	if (wall == tm.armed_wall)
 		return;
-	if (timerfd_settime(tm.clock_fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &its,
-			    NULL) == 0)
+	if (timerfd_settime(tm.clock_fd, flags, &its, NULL) == 0) {
 		tm.armed_wall = wall;
-	else
-		log_warn("timers: cannot watch the clock: %s", strerror(errno));
+		return;
+	}
+	if (errno == ECANCELED) {
+		struct itimerspec now = { .it_value = { .tv_sec = 1 } };
+		tm.clock_set = true;
+		if (timerfd_settime(tm.clock_fd, flags, &now, NULL) == 0 || errno == ECANCELED)
+			return;
+	}
+	log_warn("timers: cannot watch the clock: %s", strerror(errno));
 }
 
 size_t timer_units_pollfds(const struct unit *units, size_t n, struct pollfd *fds, size_t max)
@@ -401,21 +412,38 @@ static void rebase(struct unit *units, size_t n)
 	}
 }
 
+/* Read the clock watch: the clock was set, or a calendar elapse is due (also just after
+ * a resume); nothing when the watch has nothing to say. */
+static void read_clock(struct unit *units, size_t n)
+{
+	uint64_t expirations;
+	ssize_t r = read(tm.clock_fd, &expirations, sizeof expirations);
+
+	if (r < 0 && errno == EAGAIN && !tm.clock_set)
+		return;
+	tm.armed_wall = -1; /* re-armed on the next turn */
+	if ((r < 0 && errno == ECANCELED) || tm.clock_set) {
+		tm.clock_set = false;
+		log_info("timers: the clock was set, computing the next elapses again");
+		rebase(units, n);
+		timer_units_recompute_all();
+	} else {
+		timer_units_changed();
+	}
+}
+
+/* Before the turn's timers are looked at: a clock set while PID 1 was busy (not in its
+ * poll) would otherwise make every calendar timer it jumped over elapse first. */
+void timer_units_check_clock(struct unit *units, size_t n)
+{
+	if (tm.clock_fd >= 0)
+		read_clock(units, n);
+}
+
 void timer_units_handle_pollfds(struct unit *units, size_t n_units, const struct pollfd *fds,
 				size_t n)
 {
-	uint64_t expirations;
-
-	for (size_t i = 0; i < n; i++) {
-		if (tm.clock_fd < 0 || fds[i].fd != tm.clock_fd || !fds[i].revents)
-			continue;
-		tm.armed_wall = -1; /* re-armed on the next turn */
-		if (read(tm.clock_fd, &expirations, sizeof expirations) < 0 && errno == ECANCELED) {
-			log_info("timers: the clock was set, computing the next elapses again");
-			rebase(units, n_units);
-			timer_units_recompute_all();
-		} else { /* a calendar elapse is due (also just after a resume) */
-			timer_units_changed();
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		if (tm.clock_fd >= 0 && fds[i].fd == tm.clock_fd && fds[i].revents)
+			read_clock(units, n_units);
 }

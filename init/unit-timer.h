@@ -77,6 +77,8 @@ long long timer_unit_last_wall(const struct unit *u);
 
 /* The clock watch: one fd while a calendar timer is active. */
 size_t timer_units_pollfds(const struct unit *units, size_t n, struct pollfd *fds, size_t max);
+/* The clock watch, read before the turn's timers are ticked (see unit-timer-run.c). */
+void timer_units_check_clock(struct unit *units, size_t n);
 void timer_units_handle_pollfds(struct unit *units, size_t n_units, const struct pollfd *fds,
 				size_t n);
 #endif
