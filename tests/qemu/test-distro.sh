@@ -308,6 +308,15 @@ sed 's/^/  /' "$list"
 bad=$(awk 'NR > 1 && $2 == "failed" && $1 !~ /^ember-test-/ && $1 != "dev-ttyACM7.device" { print $1 }' "$list")
 [ -z "$bad" ] && grep -q '^ssh ' "$list" && pass distro-no-failed-service ||
 	fail distro-no-failed-service "failed: $(echo $bad) (or no list)"
+# Debian's own automount (sysinit.target wants it): autofs on the path at boot, and the
+# first look mounts binfmt_misc through its .mount unit, as under systemd.
+bf=$(gssh 'emberctl --json status proc-sys-fs-binfmt_misc.automount | grep -o "\"state\":\"[a-z]*\""
+	ls /proc/sys/fs/binfmt_misc/ >/dev/null; i=0
+	while [ $i -lt 20 ] && ! emberctl --json status proc-sys-fs-binfmt_misc.mount | grep -q "\"state\":\"ready\""; do sleep 0.5; i=$((i+1)); done
+	emberctl --json status proc-sys-fs-binfmt_misc.mount | grep -o "\"state\":\"[a-z]*\""
+	awk "\$5 == \"/proc/sys/fs/binfmt_misc\" { print \"fs\", \$(NF-2) }" /proc/self/mountinfo' 2>&1)
+printf '%s\n' "$bf" | tr '\n' ' ' | grep -q '^"state":"ready" "state":"ready" fs autofs fs binfmt_misc' &&
+	pass distro-binfmt-automount || fail distro-binfmt-automount "$(printf '%s' "$bf" | tr '\n' ' ' | cut -c1-400)"
 # Bad input: each reported, the boot went on (SSH above, the names above).
 # A refused unit is "invalid" (with the reason), a failing one "failed"; the one bound to
 # a device that never appears is not running (systemd leaves it inactive with "dependency
