@@ -9,8 +9,12 @@
 #include "../../init/unit-kinds.h"
 #include "../../init/unit-slice.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cg-service.h"
 
@@ -124,6 +128,48 @@ static void slices_nest_by_dashes(void)
 	CHECK(unit_slice_path("-.slice", path, sizeof path) == 0 && path[0] == '\0');
 	CHECK(unit_slice_path("a--b.slice", path, sizeof path) == -1);
 	CHECK(unit_slice_path("a-b.slice", path, 10) == -1);
+}
+
+/* unit_slice_open() hands each level to the caller, parent first, as its directory and
+ * slice name (where PID 1 writes that slice unit's [Slice] limits); none for -.slice. */
+static char levels_seen[256];
+
+static void note_level(int dirfd, const char *slice)
+{
+	struct stat st;
+	size_t n = strlen(levels_seen);
+
+	snprintf(levels_seen + n, sizeof levels_seen - n, "%s%s", slice,
+		 fstat(dirfd, &st) == 0 && S_ISDIR(st.st_mode) ? " " : "(no dir) ");
+}
+
+static void slice_levels_reach_the_caller(void)
+{
+	char dir[] = "/tmp/ember-test-slices.XXXXXX", path[128];
+	int top, fd = -1;
+
+	CHECK(mkdtemp(dir) != NULL);
+	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(top >= 0);
+	levels_seen[0] = '\0';
+	CHECK(unit_slice_open(top, "a-b-c.slice", 0, note_level, &fd) == 0 && fd >= 0);
+	CHECK_STR(levels_seen, "a.slice a-b.slice a-b-c.slice ");
+	snprintf(path, sizeof path, "%s/a.slice/a-b.slice/a-b-c.slice", dir);
+	CHECK(access(path, F_OK) == 0);
+	close(fd);
+	levels_seen[0] = '\0';
+	CHECK(unit_slice_open(top, "-.slice", 0, note_level, &fd) == 0 && fd >= 0);
+	CHECK_STR(levels_seen, "");
+	close(fd);
+	CHECK(unit_slice_open(top, "a-b.slice", 0, NULL, &fd) == 0 && fd >= 0); /* no function */
+	close(fd);
+	close(top);
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	rmdir(dir);
 }
 
 static void service_slice_and_delegate(void)
@@ -359,6 +405,7 @@ int main(void)
 	RUN(slices_nest_by_dashes);
 	RUN(service_slice_and_delegate);
 	RUN(slice_resource_keys);
+	RUN(slice_levels_reach_the_caller);
 	RUN(requires_mounts_for_paths);
 	RUN(kind_paths);
 	RUN(zram_generator_unit);
