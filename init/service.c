@@ -529,7 +529,9 @@ static long parse_percent(const char *value)
 }
 
 /* What systemd takes a percentage of: MemoryMax=, MemoryHigh=, MemoryMin=, MemoryLow= of the RAM,
- * TasksMax= of the most tasks the kernel allows (kernel.pid_max, kernel.threads-max). */
+ * TasksMax= of the most tasks the kernel allows: the smaller of kernel.pid_max - 1 (PIDs
+ * stay below pid_max, and 0 is none) and kernel.threads-max, as systemd's
+ * system_tasks_max() (a service's and a slice's TasksMax= alike). */
 static unsigned long long percent_base(const struct key *k)
 {
 	static const char *const task_limits[] = { "/proc/sys/kernel/pid_max",
@@ -548,7 +550,11 @@ static unsigned long long percent_base(const struct key *k)
 		if (len <= 0)
 			continue;
 		text[strcspn(text, "\n")] = '\0';
-		if (parse_ulong(text, 1, ~0UL, &n) == 0 && n < base)
+		if (parse_ulong(text, 1, ~0UL, &n) < 0)
+			continue;
+		if (i == 0)
+			n--; /* pid_max: 0 is no PID */
+		if (n > 0 && n < base)
 			base = n;
 	}
 	return base;
@@ -2289,6 +2295,16 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "OOMPolicy", parse_oom_policy, 0, 0, 0, false },
 	{ SECTION_SERVICE, "CPUWeight", parse_weight, F(cpu_weight), 0, 0, false },
 	{ SECTION_SERVICE, "IOWeight", parse_weight, F(io_weight), 0, 0, false },
+	/* [Slice]: the same resource keys, for the slice's own cgroup directory (written by
+	 * svc-cgroup.c when the slice starts and whenever a service below opens it) */
+	{ SECTION_SLICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
+	{ SECTION_SLICE, "MemoryLimit", parse_memory_limit, 0, 0, 0, false },
+	{ SECTION_SLICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
+	{ SECTION_SLICE, "MemoryMin", parse_protection, F(memory_min), 0, 0, false },
+	{ SECTION_SLICE, "MemoryLow", parse_protection, F(memory_low), 0, 0, false },
+	{ SECTION_SLICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
+	{ SECTION_SLICE, "CPUWeight", parse_weight, F(cpu_weight), 0, 0, false },
+	{ SECTION_SLICE, "IOWeight", parse_weight, F(io_weight), 0, 0, false },
 	{ SECTION_SERVICE, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },
 	{ SECTION_SERVICE, "StandardError", parse_output_key, F(std_error), 0, 0, true },
 	{ SECTION_SERVICE, "SyslogIdentifier", parse_syslog_identifier, 0, 0, 0, true },

@@ -762,6 +762,8 @@ static void start_passive(struct unit *u)
 	u->started_us = now_us();
 	u->ready_us = -1;
 	u->result = SVC_RESULT_SUCCESS;
+	if (u->svc->kind == UNIT_SLICE) /* its [Slice] limits on its cgroup directory */
+		svc_cgroup_slice_start(u->svc);
 	switch (unit_kind_start(u->svc, err, sizeof err)) {
 	case UNIT_KIND_ACTIVE:
 		mark_ready(u);

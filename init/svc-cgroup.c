@@ -11,6 +11,7 @@
 #include "io.h"
 #include "cg-service.h"
 #include "log.h"
+#include "parse.h"
 #include "svc-bpf.h" /* exec keys (sandbox-more) */
 #include "unit-slice.h" /* unit kinds (unit-kinds) */
 
@@ -62,13 +63,36 @@ void svc_cgroup_init(const char *cgroup_root, int options)
 
 bool svc_cgroup_enabled(void) { return cg.enabled; }
 
-/* cpu and io come on when the first service asks for a weight (cg-service.h). Each is
- * asked for once: one the kernel refuses (cpu while realtime tasks run outside the
- * root) is not retried on every start, and the limit write that follows names it. */
-static void enable_on_demand(const struct service *s)
+/* The resource keys of a unit, [Service] or [Slice] (the parser fills the same fields). */
+static bool limits_set(const struct service *s)
 {
-	unsigned need = (s->cpu_weight ? CG_CTRL_CPU : 0) | (s->io_weight ? CG_CTRL_IO : 0);
-	need |= s->kinds.delegate & (CG_CTRL_CPU | CG_CTRL_IO); /* unit-kinds: Delegate= */
+	return s->memory_max != ~0ULL || s->memory_high != ~0ULL || s->tasks_max != ~0ULL ||
+	       s->memory_min || s->memory_low || s->cpu_weight || s->io_weight;
+}
+
+static void limits_of(const struct service *s, struct cg_limits *l)
+{
+	cg_limits_init(l);
+	l->memory_max = s->memory_max;
+	l->memory_high = s->memory_high;
+	l->memory_min = s->memory_min;
+	l->memory_low = s->memory_low;
+	l->tasks_max = s->tasks_max;
+	l->cpu_weight = s->cpu_weight;
+	l->io_weight = s->io_weight;
+}
+
+static unsigned weights_need(const struct service *s)
+{
+	return (s->cpu_weight ? CG_CTRL_CPU : 0) | (s->io_weight ? CG_CTRL_IO : 0);
+}
+
+/* cpu and io come on when the first unit asks for a weight (cg-service.h); who names it
+ * in the log. Each is asked for once: one the kernel refuses (cpu while realtime tasks
+ * run outside the root) is not retried on every start, and the limit write that follows
+ * names it. */
+static void enable_on_demand(unsigned need, const char *who)
+{
 	unsigned now;
 
 	need &= ~cg.asked;
@@ -79,25 +103,81 @@ static void enable_on_demand(const struct service *s)
 		now = cg.controllers;
 	for (unsigned bit = CG_CTRL_CPU; bit <= CG_CTRL_IO; bit <<= 1)
 		if (need & bit)
-			log_info("cgroups: %s controller %s for %s.service", cg_controller_name(bit),
-				 now & bit ? "enabled" : "refused by the kernel", s->name);
+			log_info("cgroups: %s controller %s for %s", cg_controller_name(bit),
+				 now & bit ? "enabled" : "refused by the kernel", who);
 	cg.controllers |= now;
 }
 
+static void enable_for_service(const struct service *s)
+{
+	char full[SERVICE_NAME_MAX + 16];
+	unsigned need = weights_need(s);
+
+	need |= s->kinds.delegate & (CG_CTRL_CPU | CG_CTRL_IO); /* unit-kinds: Delegate= */
+	if (unit_name_full(s->name, full, sizeof full) < 0)
+		str_copy(full, sizeof full, s->name);
+	enable_on_demand(need, full);
+}
+
+/* A loaded slice unit with [Slice] resource keys, by name; else NULL. */
+static const struct service *slice_with_limits(const char *name)
+{
+	const struct unit *u = supervisor_find(name);
+
+	return u && u->svc->kind == UNIT_SLICE && limits_set(u->svc) ? u->svc : NULL;
+}
+
+/* The weights of the slice units along slice need cpu/io in the subtree_control of the
+ * level above each: enabled before the levels are opened. */
+static void enable_for_slices(const char *slice)
+{
+	char path[UNIT_SLICE_PATH_MAX];
+	char *save = NULL;
+
+	if (unit_slice_path(slice, path, sizeof path) < 0)
+		return;
+	for (char *level = strtok_r(path, "/", &save); level; level = strtok_r(NULL, "/", &save)) {
+		const struct service *s = slice_with_limits(level);
+		if (s)
+			enable_on_demand(weights_need(s), level);
+	}
+}
+
+/* unit_slice_open()'s level function: a slice unit's [Slice] limits on its own directory,
+ * each time the level is opened (a slice starting, a service below it starting), so a
+ * parent's limits land on the parent's directory and a reload's new value on the next
+ * start. A limit the kernel refuses (its controller is not enabled) is a warning. */
+static void slice_limits(int dirfd, const char *name)
+{
+	const struct service *s = slice_with_limits(name);
+	struct cg_limits l;
+	char err[256];
+
+	if (!s)
+		return;
+	limits_of(s, &l);
+	if (cg_apply_limits(dirfd, &l, err, sizeof err) < 0)
+		log_warn("%s: %s; its other limits are set", name, err);
+}
+
 /* unit kinds (unit-kinds): Slice= puts the service's cgroup below its slice's path
- * (init/unit-slice.c); without one it sits in ember's subtree. */
-static int slice_dir(const struct service *s)
+ * (init/unit-slice.c); without one it sits in ember's subtree. apply: write the slice
+ * units' limits on the way (not when a service's cgroup is only being removed). */
+static int slice_dir(const char *slice, bool apply)
 {
 	int fd;
 
-	if (unit_slice_open(cg.subtree_fd, service_str(s, s->kinds.slice), cg.controllers, &fd) < 0)
+	if (apply)
+		enable_for_slices(slice);
+	if (unit_slice_open(cg.subtree_fd, slice, cg.controllers, apply ? slice_limits : NULL,
+			    &fd) < 0)
 		return -1;
 	return fd;
 }
 
 static int open_in_slice(const struct service *s, int *fd, bool *fresh)
 {
-	int dir = slice_dir(s), rc;
+	int dir = slice_dir(service_str(s, s->kinds.slice), true), rc;
 
 	if (dir < 0)
 		return -1;
@@ -128,7 +208,7 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 				 s->name);
 		return 0;
 	}
-	enable_on_demand(s);
+	enable_for_service(s);
 	if (u->cg_fd < 0 && open_in_slice(s, &u->cg_fd, &fresh) < 0) {
 		snprintf(err, errlen, "cgroup %s.service: %s; running it without one", s->name,
 			 strerror(errno));
@@ -140,18 +220,24 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 	if (s->kinds.delegate && unit_delegate(u->cg_fd, s, err, errlen) < 0)
 		log_warn("%s: %s; the cgroup is not delegated", s->name, err); /* unit-kinds */
 	/* A new cgroup has the kernel's defaults: only set limits need writing. */
-	if (fresh && s->memory_max == ~0ULL && s->memory_high == ~0ULL && s->tasks_max == ~0ULL &&
-	    !s->memory_min && !s->memory_low && !s->cpu_weight && !s->io_weight)
+	if (fresh && !limits_set(s))
 		return 0;
-	cg_limits_init(&l);
-	l.memory_max = s->memory_max;
-	l.memory_high = s->memory_high;
-	l.memory_min = s->memory_min;
-	l.memory_low = s->memory_low;
-	l.tasks_max = s->tasks_max;
-	l.cpu_weight = s->cpu_weight;
-	l.io_weight = s->io_weight;
+	limits_of(s, &l);
 	return cg_apply_limits(u->cg_fd, &l, err, errlen);
+}
+
+void svc_cgroup_slice_start(const struct service *s)
+{
+	int fd;
+
+	if (!cg.enabled || !limits_set(s))
+		return; /* a slice without limits gets its directory when a service needs it */
+	fd = slice_dir(s->name, true);
+	if (fd < 0) {
+		log_warn("%s: cgroup: %m; its limits are not set", s->name);
+		return;
+	}
+	close(fd);
 }
 
 void svc_cgroup_release(struct unit *u)
@@ -161,7 +247,7 @@ void svc_cgroup_release(struct unit *u)
 	close(u->cg_fd);
 	u->cg_fd = -1;
 	/* An empty cgroup goes; one that is not (processes survived SIGKILL) stays. */
-	int dir = slice_dir(u->svc); /* unit-kinds */
+	int dir = slice_dir(service_str(u->svc, u->svc->kinds.slice), false); /* unit-kinds */
 	if (dir >= 0) {
 		cg_remove(dir, u->svc->name);
 		close(dir);

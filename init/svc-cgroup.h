@@ -15,6 +15,10 @@ void svc_cgroup_init(const char *cgroup_root, int options);
 bool svc_cgroup_enabled(void);
 /* Create (or reuse) the service's cgroup and apply its limits. -1 with a message. */
 int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen);
+/* A slice unit starts: its cgroup directory (and its parents') is made and gets the
+ * [Slice] resource limits of every loaded slice unit along its path; a write the kernel
+ * refuses is a warning. Nothing for a slice without limits. */
+void svc_cgroup_slice_start(const struct service *s);
 /* The service is stopped: close its cgroup and remove it if empty. */
 void svc_cgroup_release(struct unit *u);
 /* fork() into the service's cgroup: clone3(CLONE_INTO_CGROUP) where the kernel has it,

@@ -33,6 +33,7 @@ enum unit_compat_class { COMPAT_HARMLESS, COMPAT_CHANGES, COMPAT_REFUSED };
 #define COMPAT_MOUNT 0x10u
 #define COMPAT_TIMER 0x20u
 #define COMPAT_SWAP 0x40u
+#define COMPAT_SLICE 0x80u
 /* systemd.exec(5), systemd.kill(5) and systemd.resource-control(5) keys */
 #define COMPAT_EXEC (COMPAT_SERVICE | COMPAT_SOCKET)
 

@@ -4,7 +4,8 @@
  * sits directly in it, as before. Slice=a-b.slice puts the service's cgroup at
  * <subtree>/a.slice/a-b.slice/<name>.service: systemd's dash rule, each dash a level.
  * Every slice level gets the controllers ember enables for services in its
- * cgroup.subtree_control (a slice holds no processes, so the kernel allows it). */
+ * cgroup.subtree_control (a slice holds no processes, so the kernel allows it), and
+ * then its slice unit's [Slice] limits through the caller's level function. */
 #include "unit-slice.h"
 
 #include <errno.h>
@@ -32,7 +33,8 @@ static void enable_in(int dirfd, unsigned controllers)
 		}
 }
 
-int unit_slice_open(int subtree_fd, const char *slice, unsigned controllers, int *fd)
+int unit_slice_open(int subtree_fd, const char *slice, unsigned controllers,
+		    unit_slice_level_fn *level_fn, int *fd)
 {
 	char path[UNIT_SLICE_PATH_MAX];
 	char *save = NULL;
@@ -54,6 +56,8 @@ int unit_slice_open(int subtree_fd, const char *slice, unsigned controllers, int
 		if (next < 0)
 			return -1;
 		enable_in(next, controllers);
+		if (level_fn)
+			level_fn(next, level);
 		dirfd = next;
 	}
 	*fd = dirfd == subtree_fd ? dup(subtree_fd) : dirfd;

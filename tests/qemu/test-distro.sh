@@ -209,6 +209,15 @@ printf '%s\n' "$sess" | grep -q '^rt=/run/user/0$' && printf '%s\n' "$sess" | gr
 	pass distro-login-runtime-dir || fail distro-login-runtime-dir "$(printf '%s' "$sess" | tr '\n' ' ')"
 printf '%s\n' "$sess" | grep -q '^o "/org/freedesktop/login1/session/' &&
 	pass distro-login-session-known || fail distro-login-session-known "$(printf '%s' "$sess" | tr '\n' ' ')"
+# Debian's user-.slice.d/10-defaults.conf (TasksMax=33%) limits each user's slice as on
+# systemd: pids.max is 33% of min(kernel.pid_max - 1, kernel.threads-max); no warning.
+us=$(gssh 't=$(($(cat /proc/sys/kernel/pid_max) - 1)); m=$(cat /proc/sys/kernel/threads-max)
+	[ "$m" -lt "$t" ] && t=$m; echo "want $((t * 3300 / 10000))"
+	for d in $(find /sys/fs/cgroup -name "user-*.slice" -type d); do echo "$(cat "$d/pids.max") $d"; done' 2>&1)
+want=$(printf '%s\n' "$us" | sed -n 's/^want //p')
+printf '%s\n' "$us" | grep -q "^$want .*/user-0\.slice$" && ! printf '%s\n' "$us" | grep -qv "^want \|^$want " &&
+	! grep -q 'TasksMax: unknown key in \[Slice\]' "$log" && pass distro-user-slice-tasksmax ||
+	fail distro-user-slice-tasksmax "$(printf '%s' "$us" | tr '\n' ' ' | cut -c1-300); $(grep -c 'unknown key in \[Slice\]' "$log") warnings"
 # ember-activator restarted (it goes and comes back with the bus) takes over the scopes
 # its earlier run made, this login's among them.
 ad=$(gssh 'emberctl restart ember-activator; sleep 3; journalctl -u ember-activator -q -o cat | grep -c "session-[0-9]*\.scope: taken over"' 2>&1)

@@ -2,7 +2,8 @@
 # Mount, device and slice units on the Debian kernel in one boot (issue 12, unit kinds):
 # a distribution's tmp.mount pulled in by RequiresMountsFor=, a device present at boot,
 # Slice= nesting on a real cgroup2, Delegate= to an unprivileged user (the delegatee
-# builds its own tree; the same service without Delegate= is refused by the kernel).
+# builds its own tree; the same service without Delegate= is refused by the kernel), and
+# [Slice] resource keys on the slices' own directories (a prefix drop-in's TasksMax=33%).
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/qemu/lib.sh"
 img=$QEMU_WORK/unit-kinds.cpio
@@ -12,6 +13,13 @@ printf 'root:x:0:0:root:/root:/bin/sh\nkinds:x:4242:4242:kinds:/:/bin/sh\n' >"$e
 printf 'root:x:0:\nkinds:x:4242:\n' >"$etc/group"
 qemu_image "$img" --dir "$TOP/tests/qemu/guest:/test" \
 	--file "$etc/passwd:/etc/passwd" --file "$etc/group:/etc/group" \
+	--file "$TOP/out/tests/helpers/fork-many:/test/fork-many" \
 	--dir "$TOP/tests/qemu/services-kinds:/etc/ember/services"
 qemu_test "$img" unit-kinds 180 unit-kinds.sh
+# [Slice] resource keys are read, not ignored with a warning.
+if grep -q 'unknown key in \[Slice\]' "$QEMU_WORK/unit-kinds.log"; then
+	fail slice-keys-no-warning "$(grep 'unknown key in \[Slice\]' "$QEMU_WORK/unit-kinds.log" | head -n 2)"
+else
+	pass slice-keys-no-warning
+fi
 finish

@@ -412,7 +412,8 @@ static void wants_past_the_list_limit(void)
 	CHECK(!service_lists(&svc, &svc.wants, "enabled-unit-150"));
 }
 
-/* Percentages (MariaDB's TasksMax=99%): of the kernel's task limit and of the RAM. */
+/* Percentages (MariaDB's TasksMax=99%): of the kernel's task limit (systemd's: the smaller
+ * of pid_max - 1 and threads-max) and of the RAM. */
 static void cgroup_percentages(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -423,8 +424,8 @@ static void cgroup_percentages(void)
 	for (size_t i = 0; i < 2; i++) {
 		FILE *f = fopen(files[i], "r");
 		unsigned long long n;
-		if (f && fscanf(f, "%llu", &n) == 1 && n < tasks)
-			tasks = n;
+		if (f && fscanf(f, "%llu", &n) == 1 && n - (i == 0) < tasks)
+			tasks = n - (i == 0); /* systemd: pid_max - 1 */
 		if (f)
 			fclose(f);
 	}

@@ -9,8 +9,12 @@
 #include "../../init/unit-kinds.h"
 #include "../../init/unit-slice.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cg-service.h"
 
@@ -126,6 +130,48 @@ static void slices_nest_by_dashes(void)
 	CHECK(unit_slice_path("a-b.slice", path, 10) == -1);
 }
 
+/* unit_slice_open() hands each level to the caller, parent first, as its directory and
+ * slice name (where PID 1 writes that slice unit's [Slice] limits); none for -.slice. */
+static char levels_seen[256];
+
+static void note_level(int dirfd, const char *slice)
+{
+	struct stat st;
+	size_t n = strlen(levels_seen);
+
+	snprintf(levels_seen + n, sizeof levels_seen - n, "%s%s", slice,
+		 fstat(dirfd, &st) == 0 && S_ISDIR(st.st_mode) ? " " : "(no dir) ");
+}
+
+static void slice_levels_reach_the_caller(void)
+{
+	char dir[] = "/tmp/ember-test-slices.XXXXXX", path[128];
+	int top, fd = -1;
+
+	CHECK(mkdtemp(dir) != NULL);
+	top = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	CHECK(top >= 0);
+	levels_seen[0] = '\0';
+	CHECK(unit_slice_open(top, "a-b-c.slice", 0, note_level, &fd) == 0 && fd >= 0);
+	CHECK_STR(levels_seen, "a.slice a-b.slice a-b-c.slice ");
+	snprintf(path, sizeof path, "%s/a.slice/a-b.slice/a-b-c.slice", dir);
+	CHECK(access(path, F_OK) == 0);
+	close(fd);
+	levels_seen[0] = '\0';
+	CHECK(unit_slice_open(top, "-.slice", 0, note_level, &fd) == 0 && fd >= 0);
+	CHECK_STR(levels_seen, "");
+	close(fd);
+	CHECK(unit_slice_open(top, "a-b.slice", 0, NULL, &fd) == 0 && fd >= 0); /* no function */
+	close(fd);
+	close(top);
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	rmdir(dir);
+}
+
 static void service_slice_and_delegate(void)
 {
 	CHECK(parse_unit("d.service", "/x/d.service", "[Service]\nExecStart=/bin/a\n"
@@ -147,6 +193,55 @@ static void service_slice_and_delegate(void)
 	CHECK(parse_unit("d.service", "/x/d.service", "[Service]\nExecStart=/bin/a\n"
 			 "Slice=foo.service\n") == -1);
 	CHECK(strstr(first_error, "expected a slice unit name") != NULL);
+}
+
+/* The kernel's task limit as systemd computes a TasksMax= percentage of it: the smaller
+ * of kernel.pid_max - 1 and kernel.threads-max. */
+static unsigned long long system_tasks_max(void)
+{
+	const char *files[] = { "/proc/sys/kernel/pid_max", "/proc/sys/kernel/threads-max" };
+	unsigned long long tasks = ~0ULL, n;
+
+	for (size_t i = 0; i < 2; i++) {
+		FILE *f = fopen(files[i], "r");
+		if (f && fscanf(f, "%llu", &n) == 1 && n - (i == 0) < tasks)
+			tasks = n - (i == 0);
+		if (f)
+			fclose(f);
+	}
+	return tasks;
+}
+
+/* [Slice] takes the resource keys of [Service] (Debian's user-.slice.d/10-defaults.conf
+ * as shipped); a bad value fails the slice; keys ember does not set still warn. */
+static void slice_resource_keys(void)
+{
+	unsigned long long tasks = system_tasks_max();
+
+	CHECK(parse_unit("user-1000.slice", "/usr/lib/systemd/system/user-.slice.d/10-defaults.conf",
+			 "[Unit]\nDescription=User Slice of UID %j\nDocumentation=man:user@.service(5)\n"
+			 "After=systemd-user-sessions.service\nStopWhenUnneeded=yes\n\n"
+			 "[Slice]\nTasksMax=33%\n") == 0);
+	CHECK(warnings == 0 && errors == 0 && !svc.failed);
+	CHECK(tasks != ~0ULL && svc.tasks_max == tasks * 3300 / 10000);
+	CHECK(parse_unit("x.slice", "/x/x.slice", "[Slice]\nTasksMax=40\nMemoryMax=64M\n"
+			 "MemoryHigh=48M\nMemoryMin=1M\nMemoryLow=2M\nCPUWeight=50\nIOWeight=200\n") == 0);
+	CHECK(warnings == 0 && errors == 0);
+	CHECK(svc.tasks_max == 40 && svc.memory_max == 64ULL << 20 && svc.memory_high == 48ULL << 20);
+	CHECK(svc.memory_min == 1ULL << 20 && svc.memory_low == 2ULL << 20);
+	CHECK(svc.cpu_weight == 50 && svc.io_weight == 200);
+	CHECK(parse_unit("x.slice", "/x/x.slice", "[Slice]\nTasksMax=40\nTasksMax=infinity\n"
+			 "MemoryLimit=32M\n") == 0);
+	CHECK(svc.tasks_max == ~0ULL && svc.memory_max == 32ULL << 20);
+	CHECK(parse_unit("x.slice", "/x/x.slice", "[Slice]\nTasksMax=lots\n") == -1);
+	CHECK(svc.failed && strstr(first_error, "TasksMax") &&
+	      strstr(first_error, "expected a positive number, a percentage or infinity"));
+	CHECK(parse_unit("x.slice", "/x/x.slice", "[Slice]\nTasksMax=133%\n") == -1);
+	CHECK(strstr(first_error, "expected a percentage from 0% to 100%"));
+	CHECK(parse_unit("x.slice", "/x/x.slice", "[Slice]\nCPUWeight=0\n") == -1);
+	CHECK(strstr(first_error, "expected a weight from 1 to 10000"));
+	CHECK(parse_unit("x.slice", "/x/x.slice", "[Slice]\nCPUQuota=20%\n") == 0);
+	CHECK(warnings == 1 && strstr(first_warning, "CPUQuota: unknown key in [Slice], ignored"));
 }
 
 static void requires_mounts_for_paths(void)
@@ -391,6 +486,8 @@ int main(void)
 	RUN(builtin_kinds_need_no_file);
 	RUN(slices_nest_by_dashes);
 	RUN(service_slice_and_delegate);
+	RUN(slice_resource_keys);
+	RUN(slice_levels_reach_the_caller);
 	RUN(requires_mounts_for_paths);
 	RUN(kind_paths);
 	RUN(zram_generator_unit);

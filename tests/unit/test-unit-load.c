@@ -327,6 +327,29 @@ static void prefix_dropins(void)
 	teardown();
 }
 
+/* A slice without a file (built in) takes its prefix's drop-ins: Debian's
+ * user-.slice.d/10-defaults.conf gives user-1000.slice its TasksMax=, without a warning. */
+static void slice_prefix_dropin_limits(void)
+{
+	setup();
+	put(lib, "u.service", "[Service]\nExecStart=/bin/x\nSlice=user-1000.slice\n"
+	    "[Install]\nWantedBy=multi-user.target\n");
+	put(lib, "user-.slice.d/10-defaults.conf",
+	    "[Unit]\nDescription=User Slice of UID %j\nDocumentation=man:user@.service(5)\n"
+	    "After=systemd-user-sessions.service\nStopWhenUnneeded=yes\n\n"
+	    "[Slice]\nTasksMax=33%\n");
+	put(lib, "user-1000.slice.d/20-mem.conf", "[Slice]\nMemoryMax=1G\n");
+	link_in(etc, "multi-user.target.wants/u.service", "/x/u.service");
+	load();
+	const struct service *sl = named("user-1000.slice"), *parent = named("user.slice");
+	CHECK(sl && !sl->failed && parent);
+	CHECK(sl && sl->tasks_max != ~0ULL && sl->tasks_max > 0);
+	CHECK(sl && sl->memory_max == 1ULL << 30);
+	CHECK(parent && parent->tasks_max == ~0ULL); /* user-.slice.d/ is not user.slice's */
+	CHECK(strstr(messages, "TasksMax") == NULL);
+	teardown();
+}
+
 /* sockets-accept: aliases, as systemd: a unit file that is a symlink with another name
  * (display-manager.service -> gdm3.service; Debian's dbus-org.* links; autovt@ ->
  * getty@) is the same unit; dependencies on the alias reach it. */
@@ -666,6 +689,7 @@ int main(void)
 	RUN(dropins_order_override_and_reset);
 	RUN(dropin_resets_every_list_key);
 	RUN(prefix_dropins);
+	RUN(slice_prefix_dropin_limits);
 	RUN(aliases_are_one_unit);
 	RUN(dropin_errors_name_the_dropin);
 	RUN(masks_in_either_tree);

@@ -35,6 +35,36 @@ emberctl status sliced | grep -q 'kinds.slice/kinds-sub.slice/sliced.service' &&
 emberctl stop sliced; wait_state sliced stopped
 [ ! -d $CG/kinds.slice/kinds-sub.slice/sliced.service ] && ok sliced-cgroup-removed || bad sliced-cgroup-removed "still there"
 
+# [Slice] resource keys on the slice's own directory: lim.slice's on lim.slice/ (the parent
+# of the service's slice), lim-sub.slice's on lim-sub.slice/, where they hold for the
+# service (fork-many has no limit of its own: the slice's TasksMax=6 refuses 15 forks).
+wait_state limited ready
+L=$CG/lim.slice
+[ "$(cat $L/pids.max)" = 40 ] && ok slice-tasksmax-on-parent || bad slice-tasksmax-on-parent "pids.max=$(cat $L/pids.max 2>&1)"
+[ "$(cat $L/memory.max)" = 67108864 ] && ok slice-memorymax || bad slice-memorymax "memory.max=$(cat $L/memory.max 2>&1)"
+[ "$(cat $L/cpu.weight)" = 50 ] && ok slice-cpuweight || bad slice-cpuweight "cpu.weight=$(cat $L/cpu.weight 2>&1)"
+[ "$(cat $L/lim-sub.slice/pids.max)" = 6 ] && ok nested-slice-tasksmax || bad nested-slice-tasksmax "pids.max=$(cat $L/lim-sub.slice/pids.max 2>&1)"
+[ "$(cat $L/lim-sub.slice/limited.service/pids.max)" = max ] && ok service-in-limited-slice-unlimited ||
+	bad service-in-limited-slice-unlimited "$(cat $L/lim-sub.slice/limited.service/pids.max 2>&1)"
+i=0; while ! emberctl log limited | grep -q fork-many && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+emberctl log limited | grep -q 'fork-many: 15 of 20 forks refused' && ok slice-tasksmax-holds ||
+	bad slice-tasksmax-holds "$(emberctl log limited | tail -2)"
+# A slice no service uses: its start alone makes its directory with its limits.
+[ "$(state idle.slice)" = ready ] && [ "$(cat $CG/idle.slice/pids.max 2>&1)" = 9 ] && ok slice-start-applies-limits ||
+	bad slice-start-applies-limits "idle.slice $(state idle.slice), pids.max=$(cat $CG/idle.slice/pids.max 2>&1)"
+grep -q 'default 300' $CG/idle.slice/io.weight 2>/dev/null && ok slice-ioweight ||
+	bad slice-ioweight "$(cat $CG/idle.slice/io.weight 2>&1)"
+# x-.slice.d/10.conf (TasksMax=33%) configures x-7.slice, which has no file, not x.slice:
+# 33% of the kernel's task limit as systemd computes it, min(pid_max - 1, threads-max).
+wait_state xseven ready
+t=$(($(cat /proc/sys/kernel/pid_max) - 1)); tm=$(cat /proc/sys/kernel/threads-max)
+[ "$tm" -lt "$t" ] && t=$tm
+want=$((t * 3300 / 10000))
+[ "$(cat $CG/x.slice/x-7.slice/pids.max 2>&1)" = "$want" ] && ok slice-prefix-dropin-percent ||
+	bad slice-prefix-dropin-percent "pids.max=$(cat $CG/x.slice/x-7.slice/pids.max 2>&1), want $want"
+[ "$(cat $CG/x.slice/pids.max 2>&1)" = max ] && ok prefix-dropin-not-on-x-slice ||
+	bad prefix-dropin-not-on-x-slice "x.slice pids.max=$(cat $CG/x.slice/pids.max 2>&1)"
+
 # Delegate=memory pids to uid 4242: it may build its own tree; without Delegate= it may not.
 wait_state deleg ready; wait_state undeleg ready; sleep 0.5
 [ "$(stat -c %u:%g $CG/deleg.service)" = 4242:4242 ] && ok delegated-dir-owned ||
