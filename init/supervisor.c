@@ -696,9 +696,10 @@ static void skip_start(struct unit *u, int code)
 static bool requirements_failed(struct unit *u)
 {
 	const struct service *s = u->svc;
+	char buf[SERVICE_NAME_MAX];
 
-	for (unsigned i = 0; i < unit_requirement_count(s); i++) {
-		const struct unit *r = supervisor_find(unit_requirement(s, i));
+	for (size_t i = 0; i < unit_requirement_count(s); i++) {
+		const struct unit *r = supervisor_find(unit_requirement(s, i, buf));
 		if (!r)
 			continue; /* the graph already failed it */
 		if (r->state == UNIT_FAILED || r->state == UNIT_PERMANENT || r->state == UNIT_INVALID ||
@@ -715,7 +716,8 @@ static bool requirements_failed(struct unit *u)
 static bool conflicts_and_requisites(struct unit *u)
 {
 	struct unit *other[SERVICE_COUNT_MAX];
-	const char *inactive = unit_requisite_inactive(u);
+	char buf[SERVICE_NAME_MAX];
+	const char *inactive = unit_requisite_inactive(u, buf);
 	size_t n;
 
 	if (inactive) {
@@ -2047,12 +2049,12 @@ static void forking_parent_exited(struct unit *u)
 
 static void start_listed(struct unit *u, const struct service_name_list *list, const char *key)
 {
-	char err[UNIT_ERROR_MAX];
+	char err[UNIT_ERROR_MAX], buf[SERVICE_NAME_MAX];
 
 	if (sv.stopping_all)
 		return;
-	for (unsigned i = 0; i < list->count; i++) {
-		const char *name = service_str(u->svc, list->name[i]);
+	for (size_t i = 0; i < service_list_count(list); i++) {
+		const char *name = service_list_name(u->svc, list, i, buf);
 		if (supervisor_start(name, err, sizeof err) < 0)
 			log_warn("%s: %s=%s: %s", name_of(u), key, name, err);
 		else
