@@ -413,15 +413,21 @@ static void bus_name_watch_exited(struct unit *u, int status)
  * stop commands; any later failure (binding, ExecStartPost=) runs ExecStopPre=, closes
  * the sockets and runs ExecStopPost=. */
 
-/* A socket unit starts with its ExecStartPre= lines, then binds (socket_bind). */
+/* A socket unit starts with its ExecStartPre= lines, then binds (socket_bind). Its
+ * commands run in its own cgroup (NAME.socket), as on systemd: what they leave behind
+ * is accounted to the unit and killed when it stops. */
 static void start_socket_unit(struct unit *u)
 {
+	char err[UNIT_ERROR_MAX];
+
 	if (!u->svc->sock.accept && !sockets_target(sv.units, sv.count, u)) { /* sockets-accept */
 		char name[SERVICE_NAME_MAX];
 		fail_unit(u, "no service %s.service to activate (Service= or a file of the same "
 			  "name)", socket_unit_service(u->svc, name, sizeof name));
 		return;
 	}
+	if (svc_cgroup_prepare(u, err, sizeof err) < 0)
+		log_warn("%s: %s", name_of(u), err);
 	u->started_us = now_us();
 	u->ready_us = -1;
 	u->result = SVC_RESULT_SUCCESS;
