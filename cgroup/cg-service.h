@@ -69,6 +69,12 @@ int cg_service_open(int subtree_fd, const char *service, int *fd, bool *created)
  * CG_TREE_DEPTH_MAX). EBUSY while it holds processes, ENOENT when it does not exist. */
 int cg_remove(int subtree_fd, const char *service);
 
+/* The same for a unit of any kind, by its full name ("dbus.socket", "sshd.service"): the
+ * cgroup is named as systemd names it, the suffix included. leaf: 1..CG_LEAF_NAME_MAX-1
+ * bytes, the same characters as service above. */
+int cg_unit_open(int subtree_fd, const char *leaf, int *fd, bool *created);
+int cg_unit_remove(int subtree_fd, const char *leaf);
+
 /* ---- limits ---- */
 
 struct cg_limits {

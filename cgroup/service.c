@@ -165,11 +165,22 @@ fail:
 int cg_service_open(int subtree_fd, const char *service, int *fd, bool *created)
 {
 	char leaf[CG_LEAF_NAME_MAX];
-	bool made;
 
 	*fd = -1;
 	if (service_leaf_name(service, leaf, sizeof leaf) < 0)
 		return -1;
+	return cg_unit_open(subtree_fd, leaf, fd, created);
+}
+
+int cg_unit_open(int subtree_fd, const char *leaf, int *fd, bool *created)
+{
+	bool made;
+
+	*fd = -1;
+	if (!leaf_name_ok(leaf, CG_LEAF_NAME_MAX)) {
+		errno = EINVAL;
+		return -1;
+	}
 	made = mkdirat(subtree_fd, leaf, 0755) == 0;
 	if (!made && errno != EEXIST)
 		return -1;
@@ -210,10 +221,20 @@ static int remove_tree(int dirfd, unsigned depth)
 int cg_remove(int subtree_fd, const char *service)
 {
 	char leaf[CG_LEAF_NAME_MAX];
-	int fd, r;
 
 	if (service_leaf_name(service, leaf, sizeof leaf) < 0)
 		return -1;
+	return cg_unit_remove(subtree_fd, leaf);
+}
+
+int cg_unit_remove(int subtree_fd, const char *leaf)
+{
+	int fd, r;
+
+	if (!leaf_name_ok(leaf, CG_LEAF_NAME_MAX)) {
+		errno = EINVAL;
+		return -1;
+	}
 	fd = openat(subtree_fd, leaf, DIR_FLAGS);
 	if (fd < 0)
 		return -1;

@@ -218,13 +218,27 @@ static int link_list(struct opts *o, const char *confdir, const struct service_n
 {
 	int rc = 0;
 
-	for (size_t i = 0; i < list->count; i++) {
-		char dir[PATH_MAX], full[SERVICE_NAME_MAX + 16];
-		unit_name_full(service_str(&svc, list->name[i]), full, sizeof full);
+	for (size_t i = 0; i < service_list_count(list); i++) {
+		char dir[PATH_MAX], full[SERVICE_NAME_MAX + 16], buf[SERVICE_NAME_MAX];
+		unit_name_full(service_list_name(&svc, list, i, buf), full, sizeof full);
 		snprintf(dir, sizeof dir, "%s/%s%s", confdir, full, suffix);
 		rc |= make_link(o, dir, entry, target);
 	}
 	return rc;
+}
+
+/* Also= of svc, space-separated into out: enabling another unit reads its file into svc.
+ * Returns how many names there are. */
+static size_t copy_also(char *out, size_t size)
+{
+	char buf[SERVICE_NAME_MAX];
+	size_t len = 0, n = service_list_count(&svc.also);
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "",
+					service_list_name(&svc, &svc.also, i, buf));
+	return n;
 }
 
 /* The instance a template is enabled as: DefaultInstance=, re-read for its specifiers. */
@@ -250,9 +264,8 @@ static int pick_instance(const struct opts *o, char *name, const char *path)
 static int enable_one(struct opts *o, const char *arg, int depth)
 {
 	char name[SERVICE_NAME_MAX], file[NAME_MAX + 1], path[PATH_MAX], entry[NAME_MAX + 1];
-	char also[SERVICE_DEPS_MAX][SERVICE_NAME_MAX];
+	char also[SERVICE_TEXT_MAX], nbuf[SERVICE_NAME_MAX], *save = NULL;
 	const char *confdir;
-	size_t nalso;
 	int d, rc = 0;
 
 	if (canonical(arg, name) < 0)
@@ -273,8 +286,9 @@ static int enable_one(struct opts *o, const char *arg, int depth)
 		return -1;
 	confdir = d < OWN_DIRS ? SERVICE_DIR_ETC : "/etc/systemd/system";
 	unit_name_full(name, entry, sizeof entry);
-	if (!svc.has_install || (!svc.wanted_by.count && !svc.required_by.count &&
-				 !svc.alias.count && !svc.also.count)) {
+	if (!svc.has_install || (!service_list_count(&svc.wanted_by) &&
+				 !service_list_count(&svc.required_by) &&
+				 !service_list_count(&svc.alias) && !service_list_count(&svc.also))) {
 		if (d < OWN_DIRS)
 			say(o, "%s: no [Install] section: it starts at boot anyway (ember's own "
 			    "directory)\n", name);
@@ -285,16 +299,14 @@ static int enable_one(struct opts *o, const char *arg, int depth)
 	}
 	rc |= link_list(o, confdir, &svc.wanted_by, ".wants", entry, path);
 	rc |= link_list(o, confdir, &svc.required_by, ".requires", entry, path);
-	for (size_t i = 0; i < svc.alias.count; i++) {
+	for (size_t i = 0; i < service_list_count(&svc.alias); i++) {
 		char alias[SERVICE_NAME_MAX + 16];
-		unit_name_full(service_str(&svc, svc.alias.name[i]), alias, sizeof alias);
+		unit_name_full(service_list_name(&svc, &svc.alias, i, nbuf), alias, sizeof alias);
 		rc |= make_link(o, confdir, alias, path);
 	}
-	nalso = svc.also.count;
-	for (size_t i = 0; i < nalso; i++)
-		str_copy(also[i], sizeof also[i], service_str(&svc, svc.also.name[i]));
-	for (size_t i = 0; i < nalso && depth < ALSO_DEPTH; i++)
-		rc |= enable_one(o, also[i], depth + 1);
+	if (copy_also(also, sizeof also) && depth < ALSO_DEPTH)
+		for (char *a = strtok_r(also, " ", &save); a; a = strtok_r(NULL, " ", &save))
+			rc |= enable_one(o, a, depth + 1);
 	return rc ? -1 : 0;
 }
 
@@ -363,8 +375,7 @@ static void unlink_wants(struct opts *o, const char *dir, const char *name)
 static int disable_one(struct opts *o, const char *arg, int depth)
 {
 	char name[SERVICE_NAME_MAX], file[NAME_MAX + 1], path[PATH_MAX];
-	char also[SERVICE_DEPS_MAX][SERVICE_NAME_MAX];
-	size_t nalso = 0;
+	char also[SERVICE_TEXT_MAX], nbuf[SERVICE_NAME_MAX], *save = NULL;
 	int d;
 
 	if (canonical(arg, name) < 0)
@@ -375,9 +386,9 @@ static int disable_one(struct opts *o, const char *arg, int depth)
 	char buf[PATH_MAX];
 	if (d < 0 || is_masked(rooted(o, path, buf, sizeof buf)) || read_install(o, name, path) < 0)
 		return 0;
-	for (size_t i = 0; i < svc.alias.count; i++) {
+	for (size_t i = 0; i < service_list_count(&svc.alias); i++) {
 		char alias[SERVICE_NAME_MAX + 16], shown[PATH_MAX], rpath[PATH_MAX];
-		unit_name_full(service_str(&svc, svc.alias.name[i]), alias, sizeof alias);
+		unit_name_full(service_list_name(&svc, &svc.alias, i, nbuf), alias, sizeof alias);
 		for (size_t k = 0; k < 2; k++) {
 			struct stat st;
 			snprintf(shown, sizeof shown, "%s/%s", link_dirs[k], alias);
@@ -386,11 +397,9 @@ static int disable_one(struct opts *o, const char *arg, int depth)
 				remove_link(o, shown, rpath);
 		}
 	}
-	nalso = svc.also.count;
-	for (size_t i = 0; i < nalso; i++)
-		str_copy(also[i], sizeof also[i], service_str(&svc, svc.also.name[i]));
-	for (size_t i = 0; i < nalso && depth < ALSO_DEPTH; i++)
-		disable_one(o, also[i], depth + 1);
+	if (copy_also(also, sizeof also) && depth < ALSO_DEPTH)
+		for (char *a = strtok_r(also, " ", &save); a; a = strtok_r(NULL, " ", &save))
+			disable_one(o, a, depth + 1);
 	return 0;
 }
 

@@ -384,9 +384,10 @@ static void add_requirements(struct depgraph *g, struct service *svcs, size_t a,
 			     const struct service_diag *diag)
 {
 	const struct service *s = &svcs[a];
+	char buf[SERVICE_NAME_MAX];
 
-	for (size_t i = 0; i < list->count && starts(g, a); i++) {
-		const char *name = service_str(s, list->name[i]);
+	for (size_t i = 0; i < service_list_count(list) && starts(g, a); i++) {
+		const char *name = service_list_name(s, list, i, buf);
 		int b = depgraph_find(g, name);
 		if (b >= 0) {
 			depgraph_require(g, a, (size_t)b);
@@ -462,14 +463,15 @@ static void add_edges(struct depgraph *g, struct service *svcs, size_t a,
 		      const struct service_diag *diag)
 {
 	const struct service *s = &svcs[a];
+	char buf[SERVICE_NAME_MAX];
 
-	for (size_t i = 0; i < s->after.count; i++) {
-		int b = depgraph_find(g, service_str(s, s->after.name[i]));
+	for (size_t i = 0; i < service_list_count(&s->after); i++) {
+		int b = depgraph_find(g, service_list_name(s, &s->after, i, buf));
 		if (b >= 0)
 			depgraph_order(g, (size_t)b, a);
 	}
-	for (size_t i = 0; i < s->before.count; i++) {
-		int b = depgraph_find(g, service_str(s, s->before.name[i]));
+	for (size_t i = 0; i < service_list_count(&s->before); i++) {
+		int b = depgraph_find(g, service_list_name(s, &s->before, i, buf));
 		if (b >= 0)
 			depgraph_order(g, a, (size_t)b);
 	}

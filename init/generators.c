@@ -25,6 +25,9 @@
 #define SEARCH_LIST_MAX 1024
 #define WAIT_STEP_MS 5
 #define KILLED_GRACE_MS 1000    /* after SIGKILL; one stuck in the kernel is left to the reaper */
+/* A name as logged: every byte may become \xNN (escape_text), so a whole name fits; a
+ * longer one (skipped) or a directory ends in "..." */
+#define SHOWN_MAX (4 * GENERATOR_NAME_MAX)
 
 struct generator {
 	char name[GENERATOR_NAME_MAX];
@@ -64,12 +67,15 @@ static void add_entry(struct found *f, int dfd, const char *name, unsigned char 
 		      struct generators_result *res)
 {
 	struct stat st;
-	char shown[128];
+	char shown[SHOWN_MAX], shown_dir[SHOWN_MAX];
 
 	if (name[0] == '.' || seen(f, name))
 		return;
 	if (strlen(name) >= GENERATOR_NAME_MAX || f->count >= GENERATORS_MAX) {
-		log_warn("generator %s/%s skipped: %s", f->dir[dir], escape_text(name, shown, sizeof shown),
+		/* the directory too: it comes from the command line (ember.generators=) */
+		log_warn("generator %s/%s skipped: %s",
+			 escape_text(f->dir[dir], shown_dir, sizeof shown_dir),
+			 escape_text(name, shown, sizeof shown),
 			 f->count >= GENERATORS_MAX ? "too many generators" : "name too long");
 		res->skipped++;
 		return;
@@ -153,7 +159,7 @@ static pid_t spawn(struct found *f, const struct generator *g)
 
 static void reap(struct generator *g, int status, struct generators_result *res)
 {
-	char shown[128];
+	char shown[SHOWN_MAX];
 
 	g->pid = 0;
 	if (g->killed || (WIFEXITED(status) && WEXITSTATUS(status) == 0))
@@ -189,7 +195,7 @@ static size_t wait_some(struct found *f, long limit_ms, struct generators_result
 
 static void kill_late(struct found *f, long timeout_ms, struct generators_result *res)
 {
-	char shown[128];
+	char shown[SHOWN_MAX];
 
 	for (size_t i = 0; i < f->count; i++) {
 		if (f->gen[i].pid <= 0)
@@ -219,7 +225,9 @@ static void run_all(struct found *f, const char *search, const char *out_base, l
 			continue;
 		f->gen[i].pid = spawn(f, &f->gen[i]);
 		if (f->gen[i].pid < 0) {
-			log_warn("generator %s: fork: %m", f->gen[i].name);
+			char shown[SHOWN_MAX];
+			log_warn("generator %s: fork: %m",
+				 escape_text(f->gen[i].name, shown, sizeof shown));
 			f->gen[i].pid = 0;
 			res->failed++;
 			continue;

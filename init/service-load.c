@@ -635,9 +635,9 @@ static void rewrite_socket_service(struct loader *l, struct service *s)
 		s->sock.service = ref;
 }
 
-/* The overflow of Wants= (.wants/ links past SERVICE_DEPS_MAX): stored again when one of
- * its names is an alias. */
-static void rewrite_more_aliases(struct loader *l, struct service *s)
+/* A list's names past SERVICE_DEPS_MAX: stored again when one of them is an alias. */
+static void rewrite_more_aliases(struct loader *l, struct service *s,
+				 struct service_name_list *list)
 {
 	char joined[SERVICE_TEXT_MAX], buf[SERVICE_NAME_MAX];
 	size_t len = 0;
@@ -645,8 +645,8 @@ static void rewrite_more_aliases(struct loader *l, struct service *s)
 	strref ref;
 
 	joined[0] = '\0';
-	for (size_t i = s->wants.count; i < service_list_count(&s->wants); i++) {
-		const char *n = service_list_name(s, &s->wants, i, buf);
+	for (size_t i = list->count; i < service_list_count(list); i++) {
+		const char *n = service_list_name(s, list, i, buf);
 		const struct service *t = find(l, n);
 		if (t && strcmp(t->name, n) != 0) {
 			n = t->name;
@@ -657,7 +657,7 @@ static void rewrite_more_aliases(struct loader *l, struct service *s)
 			return; /* cannot grow past the text store anyway */
 	}
 	if (changed && (ref = service_text_store(s, joined)))
-		s->wants.more = ref;
+		list->more = ref;
 }
 
 /* Dependencies named by an alias now name the unit itself (the graph goes by names). */
@@ -669,7 +669,7 @@ static void rewrite_aliases(struct loader *l)
 			&s->after, &s->before, &s->requires, &s->wants, &s->requisite, &s->binds_to,
 			&s->part_of, &s->conflicts, &s->on_failure, &s->on_success,
 		};
-		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
+		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
 			for (size_t j = 0; j < lists[k]->count; j++) {
 				const char *n = service_str(s, lists[k]->name[j]);
 				const struct service *t = find(l, n);
@@ -680,7 +680,8 @@ static void rewrite_aliases(struct loader *l)
 				if (ref)
 					lists[k]->name[j] = ref;
 			}
-		rewrite_more_aliases(l, s);
+			rewrite_more_aliases(l, s, lists[k]);
+		}
 		rewrite_socket_service(l, s);
 	}
 }
@@ -778,9 +779,11 @@ static bool enabled_for_target(const struct service *s)
 
 	if (!s->has_install)
 		return false;
+	char buf[SERVICE_NAME_MAX];
+
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
-		for (unsigned j = 0; j < lists[i]->count; j++)
-			if (unit_name_kind(service_str(s, lists[i]->name[j])) == UNIT_TARGET)
+		for (size_t j = 0; j < service_list_count(lists[i]); j++)
+			if (unit_name_kind(service_list_name(s, lists[i], j, buf)) == UNIT_TARGET)
 				return true;
 	return false;
 }

@@ -176,12 +176,13 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define EXECENV_REFS (3 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
-#define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + 1 /* wants.more */ + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
+#define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + LIST_MORE_REFS + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
 		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 12 /* kinds, timers */ + \
 		  SERVICE_EXEC_MAX /* socket-exec */)
 /* U2: lifecycle strings */
+#define LIST_MORE_REFS 14 /* the overflow of each name list */
 #define U2_REFS_MAX (4 * SERVICE_EXEC_MAX + 2 * SERVICE_DEPS_MAX + 1)
 #define REFS_U1 (8 * SERVICE_DEPS_MAX + 1) /* U1: more dependencies, [Install] */
 
@@ -198,8 +199,11 @@ static size_t collect_refs(struct service *s, strref **refs)
 
 	refs[n++] = &s->description;
 	n = add_list_refs(refs, n, s->after.name, s->after.count);
+	refs[n++] = &s->after.more;
 	n = add_list_refs(refs, n, s->before.name, s->before.count);
+	refs[n++] = &s->before.more;
 	n = add_list_refs(refs, n, s->requires.name, s->requires.count);
+	refs[n++] = &s->requires.more;
 	n = add_list_refs(refs, n, s->wants.name, s->wants.count);
 	refs[n++] = &s->wants.more;
 	for (size_t i = 0; i < s->condition_count; i++)
@@ -223,7 +227,9 @@ static size_t collect_refs(struct service *s, strref **refs)
 	n = add_list_refs(refs, n, s->exec_reload.line, s->exec_reload.count);
 	n = add_list_refs(refs, n, s->exec_stop_post.line, s->exec_stop_post.count);
 	n = add_list_refs(refs, n, s->on_failure.name, s->on_failure.count);
+	refs[n++] = &s->on_failure.more;
 	n = add_list_refs(refs, n, s->on_success.name, s->on_success.count);
+	refs[n++] = &s->on_success.more;
 	refs[n++] = &s->pid_file;
 	/* U4: socket units and Type=dbus */
 	for (size_t i = 0; i < s->sock.listen_count; i++)
@@ -238,13 +244,21 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->also_named; /* sockets-accept */
 	/* U1: more dependencies, [Install] */
 	n = add_list_refs(refs, n, s->requisite.name, s->requisite.count);
+	refs[n++] = &s->requisite.more;
 	n = add_list_refs(refs, n, s->binds_to.name, s->binds_to.count);
+	refs[n++] = &s->binds_to.more;
 	n = add_list_refs(refs, n, s->part_of.name, s->part_of.count);
+	refs[n++] = &s->part_of.more;
 	n = add_list_refs(refs, n, s->conflicts.name, s->conflicts.count);
+	refs[n++] = &s->conflicts.more;
 	n = add_list_refs(refs, n, s->wanted_by.name, s->wanted_by.count);
+	refs[n++] = &s->wanted_by.more;
 	n = add_list_refs(refs, n, s->required_by.name, s->required_by.count);
+	refs[n++] = &s->required_by.more;
 	n = add_list_refs(refs, n, s->alias.name, s->alias.count);
+	refs[n++] = &s->alias.more;
 	n = add_list_refs(refs, n, s->also.name, s->also.count);
+	refs[n++] = &s->also.more;
 	refs[n++] = &s->default_instance;
 	/* unit kinds, runtime keys and timer units: every other string of the unit */
 	refs[n++] = &s->kinds.what;
@@ -957,7 +971,9 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 	if (name_listed(p->svc, list, name))
 		return 0;
 	if (list->count >= SERVICE_DEPS_MAX)
-		return invalid(p, k->name, full, "more than 32 names in this list");
+		return service_add_name(p->svc, list, name) < 0 ?
+		       invalid(p, k->name, full, "too much text in this file (limit 8192 bytes "
+			       "of values per service)") : 0;
 	if (store(p, k->name, name, &list->name[list->count]) < 0)
 		return -1;
 	list->count++;
@@ -2899,15 +2915,15 @@ int service_validate(struct service *svc, const struct service_diag *diag)
 	return svc->failed ? -1 : 0;
 }
 
-/* A Wants= name past SERVICE_DEPS_MAX: the overflow string is stored again, one name
- * longer (the old one is garbage, reclaimed by compaction). */
+/* A name past SERVICE_DEPS_MAX: the overflow string is stored again, one name longer
+ * (the old one is garbage, reclaimed by compaction). */
 static int add_more(struct service *svc, struct service_name_list *list, const char *name)
 {
 	char joined[SERVICE_TEXT_MAX];
 	const char *old = service_str(svc, list->more);
 	strref ref;
 
-	if (list != &svc->wants || list->more_count == UINT16_MAX ||
+	if (list->more_count == UINT16_MAX ||
 	    strlen(old) + strlen(name) + 2 > sizeof joined)
 		return -1;
 	snprintf(joined, sizeof joined, "%s%s%s", old, *old ? " " : "", name);

@@ -99,8 +99,9 @@ struct service_exec_list {
 struct service_name_list {
 	uint8_t count;
 	strref name[SERVICE_DEPS_MAX]; /* canonical unit names (see enum unit_kind) */
-	/* Wants= only: the loader's .wants/ links past SERVICE_DEPS_MAX (a target many units
-	 * are enabled into), space-separated in the text store; see service_list_name(). */
+	/* Names past SERVICE_DEPS_MAX (a target many units are enabled into, a long Requires=
+	 * line: systemd has no limit), space-separated in the text store. Walk a list with
+	 * service_list_count() and service_list_name(), never with count and name[]. */
 	uint16_t more_count;
 	strref more;
 };

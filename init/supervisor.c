@@ -414,15 +414,21 @@ static void bus_name_watch_exited(struct unit *u, int status)
  * stop commands; any later failure (binding, ExecStartPost=) runs ExecStopPre=, closes
  * the sockets and runs ExecStopPost=. */
 
-/* A socket unit starts with its ExecStartPre= lines, then binds (socket_bind). */
+/* A socket unit starts with its ExecStartPre= lines, then binds (socket_bind). Its
+ * commands run in its own cgroup (NAME.socket), as on systemd: what they leave behind
+ * is accounted to the unit and killed when it stops. */
 static void start_socket_unit(struct unit *u)
 {
+	char err[UNIT_ERROR_MAX];
+
 	if (!u->svc->sock.accept && !sockets_target(sv.units, sv.count, u)) { /* sockets-accept */
 		char name[SERVICE_NAME_MAX];
 		fail_unit(u, "no service %s.service to activate (Service= or a file of the same "
 			  "name)", socket_unit_service(u->svc, name, sizeof name));
 		return;
 	}
+	if (svc_cgroup_prepare(u, err, sizeof err) < 0)
+		log_warn("%s: %s", name_of(u), err);
 	u->started_us = now_us();
 	u->ready_us = -1;
 	u->result = SVC_RESULT_SUCCESS;
@@ -702,9 +708,10 @@ static void skip_start(struct unit *u, int code)
 static bool requirements_failed(struct unit *u)
 {
 	const struct service *s = u->svc;
+	char buf[SERVICE_NAME_MAX];
 
-	for (unsigned i = 0; i < unit_requirement_count(s); i++) {
-		const struct unit *r = supervisor_find(unit_requirement(s, i));
+	for (size_t i = 0; i < unit_requirement_count(s); i++) {
+		const struct unit *r = supervisor_find(unit_requirement(s, i, buf));
 		if (!r)
 			continue; /* the graph already failed it */
 		if (r->state == UNIT_FAILED || r->state == UNIT_PERMANENT || r->state == UNIT_INVALID ||
@@ -721,7 +728,8 @@ static bool requirements_failed(struct unit *u)
 static bool conflicts_and_requisites(struct unit *u)
 {
 	struct unit *other[SERVICE_COUNT_MAX];
-	const char *inactive = unit_requisite_inactive(u);
+	char buf[SERVICE_NAME_MAX];
+	const char *inactive = unit_requisite_inactive(u, buf);
 	size_t n;
 
 	if (inactive) {
@@ -2188,12 +2196,12 @@ static void forking_parent_exited(struct unit *u)
 
 static void start_listed(struct unit *u, const struct service_name_list *list, const char *key)
 {
-	char err[UNIT_ERROR_MAX];
+	char err[UNIT_ERROR_MAX], buf[SERVICE_NAME_MAX];
 
 	if (sv.stopping_all)
 		return;
-	for (unsigned i = 0; i < list->count; i++) {
-		const char *name = service_str(u->svc, list->name[i]);
+	for (size_t i = 0; i < service_list_count(list); i++) {
+		const char *name = service_list_name(u->svc, list, i, buf);
 		if (supervisor_start(name, err, sizeof err) < 0)
 			log_warn("%s: %s=%s: %s", name_of(u), key, name, err);
 		else

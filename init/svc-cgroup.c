@@ -13,6 +13,7 @@
 #include "log.h"
 #include "parse.h"
 #include "svc-bpf.h" /* exec keys (sandbox-more) */
+#include "unit-name.h"
 #include "unit-slice.h" /* unit kinds (unit-kinds) */
 
 /* A slice by name: the journal and systemd's tools then read each service's cgroup as
@@ -59,6 +60,15 @@ void svc_cgroup_init(const char *cgroup_root, int options)
 	log_info("cgroups: services below %s/%s, controllers:%s%s%s%s", cgroup_root, SUBTREE_NAME,
 		 enabled & CG_CTRL_MEMORY ? " memory" : "", enabled & CG_CTRL_PIDS ? " pids" : "",
 		 enabled & CG_CTRL_CPU ? " cpu" : "", enabled & CG_CTRL_IO ? " io" : "");
+}
+
+/* The cgroup's name is the unit's full name, as on systemd: "sshd.service", and a
+ * socket unit's (its control processes') "dbus.socket". */
+static const char *leaf_of(const struct service *s, char *buf, size_t size)
+{
+	if (unit_name_full(s->name, buf, size) < 0)
+		buf[0] = '\0'; /* refused by cg_unit_open() */
+	return buf;
 }
 
 bool svc_cgroup_enabled(void) { return cg.enabled; }
@@ -177,11 +187,12 @@ static int slice_dir(const char *slice, bool apply)
 
 static int open_in_slice(const struct service *s, int *fd, bool *fresh)
 {
+	char leaf[CG_LEAF_NAME_MAX];
 	int dir = slice_dir(service_str(s, s->kinds.slice), true), rc;
 
 	if (dir < 0)
 		return -1;
-	rc = cg_service_open(dir, s->name, fd, fresh);
+	rc = cg_unit_open(dir, leaf_of(s, leaf, sizeof leaf), fd, fresh);
 	close(dir);
 	return rc;
 }
@@ -200,23 +211,25 @@ int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen)
 	const struct service *s = u->svc;
 	struct cg_limits l;
 	bool fresh = false;
+	char leaf[CG_LEAF_NAME_MAX];
 
+	leaf_of(s, leaf, sizeof leaf);
 	if (!cg.enabled) { /* exec keys (sandbox-more): the BPF filters need cgroup2 */
 		if (service_bpf_wanted(s))
-			log_warn("%s.service: DeviceAllow=/DevicePolicy=/IPAddress*= need cgroup2 "
+			log_warn("%s: DeviceAllow=/DevicePolicy=/IPAddress*= need cgroup2 "
 				 "for services; device access and IP traffic are NOT restricted",
-				 s->name);
+				 leaf);
 		return 0;
 	}
 	enable_for_service(s);
 	if (u->cg_fd < 0 && open_in_slice(s, &u->cg_fd, &fresh) < 0) {
-		snprintf(err, errlen, "cgroup %s.service: %s; running it without one", s->name,
+		snprintf(err, errlen, "cgroup %s: %s; running it without one", leaf,
 			 strerror(errno));
 		return -1;
 	}
 	/* exec keys (sandbox-more): a filter the kernel refuses is a warning, as on systemd */
 	if (service_bpf_wanted(s) && svc_bpf_attach(u->cg_fd, s, err, errlen) < 0)
-		log_warn("%s.service: %s", s->name, err);
+		log_warn("%s: %s", leaf, err);
 	if (s->kinds.delegate && unit_delegate(u->cg_fd, s, err, errlen) < 0)
 		log_warn("%s: %s; the cgroup is not delegated", s->name, err); /* unit-kinds */
 	/* A new cgroup has the kernel's defaults: only set limits need writing. */
@@ -247,9 +260,10 @@ void svc_cgroup_release(struct unit *u)
 	close(u->cg_fd);
 	u->cg_fd = -1;
 	/* An empty cgroup goes; one that is not (processes survived SIGKILL) stays. */
+	char leaf[CG_LEAF_NAME_MAX];
 	int dir = slice_dir(service_str(u->svc, u->svc->kinds.slice), false); /* unit-kinds */
 	if (dir >= 0) {
-		cg_remove(dir, u->svc->name);
+		cg_unit_remove(dir, leaf_of(u->svc, leaf, sizeof leaf));
 		close(dir);
 	}
 }
@@ -278,12 +292,13 @@ void svc_cgroup_kill(struct unit *u)
 	svc_cgroup_signal(u, SIGKILL);
 }
 
-/* /proc/PID/cgroup holds "0::/ember.slice/NAME.service[/...]" for a process of the service
- * (paths are relative to the cgroup2 mount ember's subtree lives in). */
+/* /proc/PID/cgroup holds "0::/ember.slice/NAME.service[/...]" for a process of the service,
+ * ".../NAME.socket" for one of a socket unit (paths are relative to the cgroup2 mount
+ * ember's subtree lives in). */
 bool svc_cgroup_has_pid(const struct unit *u, pid_t pid)
 {
 	char path[64], buf[512], want[CG_LEAF_NAME_MAX + 16 + UNIT_SLICE_PATH_MAX];
-	char slice[UNIT_SLICE_PATH_MAX + 1];
+	char slice[UNIT_SLICE_PATH_MAX + 1], leaf[CG_LEAF_NAME_MAX];
 	char *line;
 	size_t n;
 
@@ -298,8 +313,8 @@ bool svc_cgroup_has_pid(const struct unit *u, pid_t pid)
 	line += 3;
 	line[strcspn(line, "\n")] = '\0';
 	slice_prefix(u->svc, slice, sizeof slice); /* unit-kinds */
-	n = (size_t)snprintf(want, sizeof want, "/%s/%s%s.service", SUBTREE_NAME, slice,
-			     u->svc->name);
+	n = (size_t)snprintf(want, sizeof want, "/%s/%s%s", SUBTREE_NAME, slice,
+			     leaf_of(u->svc, leaf, sizeof leaf));
 	return strncmp(line, want, n) == 0 && (line[n] == '\0' || line[n] == '/');
 }
 
@@ -319,10 +334,10 @@ void svc_cgroup_stats(const struct unit *u, struct svc_cgroup_stats *st)
 	st->pids_current = FIGURE(cs.pids_current);
 	st->cpu_usage_usec = FIGURE(cs.cpu_usage_usec);
 #undef FIGURE
-	char slice[UNIT_SLICE_PATH_MAX + 1];
+	char slice[UNIT_SLICE_PATH_MAX + 1], leaf[CG_LEAF_NAME_MAX];
 	slice_prefix(u->svc, slice, sizeof slice); /* unit-kinds */
-	if (snprintf(st->path, sizeof st->path, "%s/%s/%s%s.service", cg.root, SUBTREE_NAME,
-		     slice, u->svc->name) >= (int)sizeof st->path)
+	if (snprintf(st->path, sizeof st->path, "%s/%s/%s%s", cg.root, SUBTREE_NAME, slice,
+		     leaf_of(u->svc, leaf, sizeof leaf)) >= (int)sizeof st->path)
 		st->path[0] = '\0'; /* too deep a slice to show */
 }
 

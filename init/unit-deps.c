@@ -11,18 +11,20 @@
 
 size_t unit_requirement_count(const struct service *s)
 {
-	return (size_t)s->requires.count + s->binds_to.count + s->requisite.count;
+	return service_list_count(&s->requires) + service_list_count(&s->binds_to) +
+	       service_list_count(&s->requisite);
 }
 
-const char *unit_requirement(const struct service *s, size_t i)
+const char *unit_requirement(const struct service *s, size_t i, char *buf)
 {
-	if (i < s->requires.count)
-		return service_str(s, s->requires.name[i]);
-	i -= s->requires.count;
-	if (i < s->binds_to.count)
-		return service_str(s, s->binds_to.name[i]);
-	i -= s->binds_to.count;
-	return i < s->requisite.count ? service_str(s, s->requisite.name[i]) : "";
+	const struct service_name_list *lists[] = { &s->requires, &s->binds_to, &s->requisite };
+
+	for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
+		if (i < service_list_count(lists[k]))
+			return service_list_name(s, lists[k], i, buf);
+		i -= service_list_count(lists[k]);
+	}
+	return "";
 }
 
 static bool active(const struct unit *u)
@@ -43,12 +45,12 @@ bool unit_pull_in_wanted(const struct unit *r)
 	return !up(r) && !active(r) && r->state != UNIT_MASKED && r->state != UNIT_INVALID;
 }
 
-const char *unit_requisite_inactive(const struct unit *u)
+const char *unit_requisite_inactive(const struct unit *u, char *buf)
 {
 	const struct service *s = u->svc;
 
-	for (size_t i = 0; i < s->requisite.count; i++) {
-		const char *name = service_str(s, s->requisite.name[i]);
+	for (size_t i = 0; i < service_list_count(&s->requisite); i++) {
+		const char *name = service_list_name(s, &s->requisite, i, buf);
 		const struct unit *r = supervisor_find(name);
 		if (!r || !active(r))
 			return name;

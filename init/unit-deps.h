@@ -10,12 +10,15 @@
 
 struct unit;
 
-/* Requires= BindsTo= Requisite= together: the units whose failure fails s. */
+/* Requires= BindsTo= Requisite= together: the units whose failure fails s. The i-th
+ * name may be copied into buf (SERVICE_NAME_MAX bytes): a list's names past
+ * SERVICE_DEPS_MAX are not stored one by one. */
 size_t unit_requirement_count(const struct service *s);
-const char *unit_requirement(const struct service *s, size_t i);
+const char *unit_requirement(const struct service *s, size_t i, char *buf);
 
-/* The first Requisite= of u that is not active now (the start must fail), or NULL. */
-const char *unit_requisite_inactive(const struct unit *u);
+/* The first Requisite= of u that is not active now (the start must fail), or NULL; buf
+ * (SERVICE_NAME_MAX bytes) may hold the name. */
+const char *unit_requisite_inactive(const struct unit *u, char *buf);
 
 /* Units to stop because u starts (Conflicts= either way); returns how many. */
 size_t unit_conflicting(const struct unit *u, struct unit **out, size_t max);

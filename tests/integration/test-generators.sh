@@ -2,7 +2,8 @@
 # systemd's generators under ember-init as PID 1 of a PID+mount namespace (a private /run):
 # run with the three output directories before the first load, their units found at
 # systemd's places (early before the unit directory, normal and late after it), a
-# generator's broken unit or failure reported while the boot goes on, run again by
+# generator's broken unit or failure reported while the boot goes on (one whose file
+# name holds ESC and a newline named escaped in the log), run again by
 # daemon-reload with the last run's output gone, and not run at all with
 # ember.services= unless ember.generators= says where they are.
 . "$(dirname "$0")/../lib.sh"
@@ -34,6 +35,11 @@ printf '#!/bin/sh\necho "gen-fails says why" >&2\nexit 4\n' >"$G1/fails"
 printf '#!/bin/sh\ntouch %s/masked-ran\n' "$M" >"$G1/masked"
 ln -s /dev/null "$G2/masked"
 chmod +x "$G1/units" "$G1/fails" "$G1/masked"
+# A file name with ESC and a newline: it fails, and its name reaches the log escaped.
+ESC=$(printf '\033') NL='
+'
+BADNAME="bad${ESC}[31m${NL}name"
+printf '#!/bin/sh\nexit 5\n' >"$G1/$BADNAME" && chmod +x "$G1/$BADNAME"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -73,6 +79,14 @@ grep -q 'generator fails exited with status 4' "$tmp/log" && pass failing-genera
 	fail failing-generator-reported "no line for it"
 grep -q 'gen-broken.service:2: Type=bogus' "$tmp/log" && pass broken-generated-unit-names-file-and-line ||
 	fail broken-generated-unit-names-file-and-line "no file:line"
+grep -qF 'generator bad\x1b[31m\x0aname exited with status 5' "$tmp/log" && pass control-bytes-name-escaped ||
+	fail control-bytes-name-escaped "$(grep -a 'status 5' "$tmp/log" | od -c | head -n 4 | tr '\n' ' ')"
+grep -q "$ESC" "$tmp/log" && fail no-raw-control-byte-logged "$(grep -a "$ESC" "$tmp/log" | od -c | head -n 4 | tr '\n' ' ')" ||
+	pass no-raw-control-byte-logged
+grep -q '^name exited' "$tmp/log" && fail no-forged-log-line "a line starts with the name's tail" ||
+	pass no-forged-log-line
+grep -q 'generators: 3 run, 2 failed, 0 killed, 1 masked' "$tmp/log" && pass others-run-beside-it ||
+	fail others-run-beside-it "$(grep -a 'generators:' "$tmp/log" | head -n 2)"
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
 
 # Without ember.generators=, a unit directory of its own means no generators.

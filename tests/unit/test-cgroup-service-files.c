@@ -236,6 +236,27 @@ static void service_names_are_one_safe_component(void)
 	close(top);
 }
 
+/* A unit of another kind has its cgroup by its full name, suffix and all, as on systemd
+ * ("dbus.socket"), under the same rules for the name. */
+static void unit_cgroups_keep_their_suffix(void)
+{
+	int top = dirfd_open(), fd = 123;
+	struct stat sb;
+
+	static const char *const bad[] = { "", ".", "..", ".hidden.socket", "a/b.socket", "a\nb" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		errno = 0;
+		CHECK(cg_unit_open(top, bad[i], &fd, NULL) == -1 && errno == EINVAL && fd == -1);
+	}
+	CHECK(cg_unit_open(top, "dbus.socket", &fd, NULL) == 0);
+	close(fd);
+	CHECK(fstatat(top, "dbus.socket", &sb, 0) == 0 && S_ISDIR(sb.st_mode));
+	CHECK(fstatat(top, "dbus.socket.service", &sb, 0) == -1);
+	CHECK(cg_unit_remove(top, "dbus.socket") == 0);
+	CHECK(fstatat(top, "dbus.socket", &sb, 0) == -1 && errno == ENOENT);
+	close(top);
+}
+
 static void open_twice_and_remove_nested(void)
 {
 	int top = dirfd_open(), fd, fd2;
@@ -339,6 +360,7 @@ int main(void)
 	RUN(populated_from_events);
 	RUN(stats_missing_and_garbage_are_unset);
 	RUN(service_names_are_one_safe_component);
+	RUN(unit_cgroups_keep_their_suffix);
 	RUN(open_twice_and_remove_nested);
 	RUN(children_are_directories_only);
 	RUN(kill_procs_signals_only_listed_pids);

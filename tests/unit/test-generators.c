@@ -6,6 +6,7 @@
  * hangs is killed at the timeout. */
 #include "harness.h"
 #include "../../init/generators.h"
+#include "log.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -142,11 +143,71 @@ static void nothing_to_run(void)
 	CHECK(!exists("out2/generator") && !exists("out2/generator.early"));
 }
 
+/* What PID 1 logs while fn runs, read back from a file standing in for the console. */
+static char *captured(void (*fn)(void))
+{
+	static char buf[4096];
+	FILE *f = tmpfile();
+	size_t n = 0;
+
+	if (!f)
+		return strcpy(buf, "(no tmpfile)");
+	log_set_console(fileno(f));
+	fn();
+	log_set_console(2);
+	rewind(f);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static struct generators_result hostile_res;
+
+static void run_hostile(void)
+{
+	char search[600], base[600];
+
+	snprintf(search, sizeof search, "%s/c\033d", root);
+	snprintf(base, sizeof base, "%s/out3", root);
+	generators_run(search, base, 2000, &hostile_res);
+}
+
+/* File names (and a directory) with ESC and a newline: every one is named escaped, so no
+ * control byte reaches the log and no line can be forged; the others still run. */
+static void control_bytes_in_names_are_escaped(void)
+{
+	char script[600], longname[96], *log;
+	size_t lines = 0;
+
+	mkdir(at("c\033d"), 0755);
+	mkdir(at("out3"), 0755);
+	put("c\033d/bad\033[31m\nname", "#!/bin/sh\nexit 5\n", 0755);
+	snprintf(longname, sizeof longname, "c\033d/%s\033%s", "long-name-with-an-escape-",
+		 "and-more-than-sixty-four-bytes-in-all-of-it");
+	put(longname, "#!/bin/sh\nexit 0\n", 0755);
+	snprintf(script, sizeof script, "#!/bin/sh\ntouch %s/c-good-ran\n", root);
+	put("c\033d/good", script, 0755);
+	log = captured(run_hostile);
+	CHECK(hostile_res.ran == 2 && hostile_res.failed == 1 && hostile_res.skipped == 1);
+	CHECK(exists("c-good-ran"));
+	CHECK(strstr(log, "generator bad\\x1b[31m\\x0aname exited with status 5\n") != NULL);
+	CHECK(strstr(log, "c\\x1bd/long-name-with-an-escape-\\x1band-more") != NULL);
+	CHECK(strstr(log, "skipped: name too long\n") != NULL);
+	CHECK(!strchr(log, '\033'));
+	for (const char *p = log; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK(lines == 3); /* the failure, the skip, the summary */
+	if (strchr(log, '\033') || lines != 3)
+		printf("  log: %s\n", log);
+}
+
 int main(void)
 {
 	setup();
 	RUN(runs_what_it_should);
 	RUN(nothing_to_run);
+	RUN(control_bytes_in_names_are_escaped);
 	{
 		char cmd[600];
 		snprintf(cmd, sizeof cmd, "rm -rf %s", root);

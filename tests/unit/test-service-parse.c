@@ -381,8 +381,9 @@ static void memory_protection(void)
 
 /* The loader's .wants/ links past the list's 32 names (a target many units are enabled
  * into) are kept in the text store, which compacts as the overflow is stored again and
- * again; other lists still stop at 32. */
-static void wants_past_the_list_limit(void)
+ * again; every other list has such an overflow too (systemd has no limit), kept through
+ * the compaction. */
+static void names_past_the_list_limit(void)
 {
 	char name[32], buf[SERVICE_NAME_MAX];
 	int i;
@@ -405,7 +406,14 @@ static void wants_past_the_list_limit(void)
 		snprintf(name, sizeof name, "before-%02d", i);
 		CHECK(service_add_name(&svc, &svc.before, name) == 0);
 	}
-	CHECK(service_add_name(&svc, &svc.before, "one-too-many") == -1);
+	CHECK(service_add_name(&svc, &svc.before, "one-more") == 0);
+	for (i = 200; i < 210; i++) { /* stored again: compacts with before's overflow */
+		snprintf(name, sizeof name, "enabled-unit-%03d", i);
+		CHECK(service_add_name(&svc, &svc.wants, name) == 0);
+	}
+	CHECK(service_list_count(&svc.before) == 33 && service_list_count(&svc.wants) == 210);
+	CHECK_STR(service_list_name(&svc, &svc.before, 32, buf), "one-more");
+	CHECK_STR(service_list_name(&svc, &svc.wants, 209, buf), "enabled-unit-209");
 	/* An empty Wants= (a drop-in's reset) empties the overflow too. */
 	CHECK(service_parse(&svc, "[Unit]\nWants=\n", 13, &diag) == 0);
 	CHECK(service_list_count(&svc.wants) == 0);
@@ -680,7 +688,7 @@ int main(void)
 	RUN(cgroup_settings);
 	RUN(memory_limit_old_name);
 	RUN(memory_protection);
-	RUN(wants_past_the_list_limit);
+	RUN(names_past_the_list_limit);
 	RUN(cgroup_percentages);
 	RUN(output_targets);
 	RUN(syntax_comments_blanks_continuations);

@@ -16,7 +16,7 @@
 
 static char root[64], own[128], etc[128], lib[128];
 static const char *dirs[3] = { own, etc, lib };
-static struct service svcs[64];
+static struct service svcs[160];
 static size_t count;
 static char messages[8192];
 static struct depgraph graph;
@@ -111,7 +111,7 @@ static void load_with(const char *target, const char *const *extra, size_t nextr
 	struct service_load_config cfg = { .dirs = dirs, .ndirs = 3, .default_target = target,
 					   .extra = extra, .nextra = nextra };
 
-	CHECK(service_load_from(&cfg, svcs, 64, &count, &diag) == 0);
+	CHECK(service_load_from(&cfg, svcs, sizeof svcs / sizeof *svcs, &count, &diag) == 0);
 }
 
 static void load(void)
@@ -275,7 +275,7 @@ static void dropins_order_override_and_reset(void)
 	link_in(etc, "multi-user.target.wants/d.service", "/whatever/d.service");
 	const char *four[] = { own, etc, run, lib };
 	struct service_load_config cfg = { .dirs = four, .ndirs = 4 };
-	CHECK(service_load_from(&cfg, svcs, 64, &count, &diag) == 0);
+	CHECK(service_load_from(&cfg, svcs, sizeof svcs / sizeof *svcs, &count, &diag) == 0);
 	const struct service *d = named("d");
 	CHECK(d && !d->failed);
 	if (!d)
@@ -551,6 +551,73 @@ static void many_units_enabled_into_one_target(void)
 	teardown();
 }
 
+static void put_many(const char *dir, const char *fmt, int n)
+{
+	char file[96];
+
+	for (int i = 0; i < n; i++) {
+		snprintf(file, sizeof file, fmt, i);
+		put(lib, strrchr(file, '/') + 1, simple);
+		if (dir)
+			link_in(dir, file, "/x");
+	}
+}
+
+/* Is every one of n names from fmt in list, loaded, and started before s? */
+static bool all_listed_and_before(const struct service *s, const struct service_name_list *l,
+				  const char *fmt, int n)
+{
+	char name[64];
+	int at = depgraph_find(&graph, s->name);
+
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, fmt, i);
+		int b = depgraph_find(&graph, name);
+		if (!named(name) || !service_lists(s, l, name) || b < 0 || at < 0 ||
+		    graph.wave[b] >= graph.wave[at] ||
+		    (l == &s->requires && !depgraph_set_has(&graph.requires[at], (size_t)b)))
+			return false;
+	}
+	return true;
+}
+
+/* More .requires/ links, .wants/ links and Requires= names than a list holds (systemd
+ * has no limit): each one is loaded, required or wanted, and ordered; a missing name
+ * past the first 32 still fails the unit that requires it. */
+static void many_units_required_by_one_target(void)
+{
+	char text[2048] = "[Unit]\nRequires=";
+	char needy[2048] = "[Unit]\nRequires=";
+
+	setup();
+	put_many(etc, "big.target.requires/r%02d.service", 40);
+	put_many(etc, "big.target.wants/w%02d.service", 40);
+	put_many(NULL, "x/l%02d.service", 40);
+	for (int i = 0; i < 40; i++) {
+		size_t n = strlen(text);
+		snprintf(text + n, sizeof text - n, "l%02d.service ", i);
+	}
+	snprintf(needy + strlen(needy), sizeof needy - strlen(needy), "%s absent.service\n",
+		 text + strlen("[Unit]\nRequires="));
+	strcat(text, "\nWants=needy.service\n");
+	put(lib, "big.target", text);
+	put(lib, "needy.service", strcat(needy, "[Service]\nExecStart=/bin/n\n"));
+	load_with("big.target", NULL, 0);
+	CHECK(!strstr(messages, "too many") && !strstr(messages, "more than"));
+	CHECK(named("big.target") && named("needy") && !named("needy")->failed);
+	CHECK(service_list_count(&named("big.target")->requires) == 80);
+	CHECK(service_list_count(&named("needy")->requires) == 41);
+	depgraph_from_services(&graph, svcs, count, &diag);
+	const struct service *t = named("big.target");
+	CHECK(t && !t->failed);
+	CHECK(t && all_listed_and_before(t, &t->requires, "r%02d", 40));
+	CHECK(t && all_listed_and_before(t, &t->requires, "l%02d", 40));
+	CHECK(t && all_listed_and_before(t, &t->wants, "w%02d", 40));
+	CHECK(named("needy")->failed);
+	CHECK_STR(named("needy")->error, "requires absent, which does not exist");
+	teardown();
+}
+
 /* A unit wanted by a target and ordered after it (syncthing-resume.service: After= and
  * WantedBy=sleep.target; systemd-pcrphase.service in sysinit.target.wants/ with the
  * default dependencies) does not order the target after itself, whichever name sorts
@@ -697,6 +764,7 @@ int main(void)
 	RUN(cycle_is_broken_and_boot_goes_on);
 	RUN(default_dependencies_order_services_after_basic);
 	RUN(many_units_enabled_into_one_target);
+	RUN(many_units_required_by_one_target);
 	RUN(wanted_after_its_target_makes_no_cycle);
 	RUN(unreachable_units_are_not_loaded);
 	RUN(socket_units_load_their_services);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Inside the guest: mount, device and slice units, Slice= and Delegate= on a real cgroup2.
+# Inside the guest: mount, device and slice units, Slice= and Delegate= on a real cgroup2;
+# a socket unit's own cgroup for its commands.
 ok() { echo "EMBER-TEST PASS $1"; }
 bad() { echo "EMBER-TEST FAIL $1: $2"; }
 CG=/sys/fs/cgroup/ember.slice
@@ -82,4 +83,21 @@ emberctl log undeleg | grep -q undeleg-refused && ok undelegated-refused ||
 [ "$(stat -c %u $CG/undeleg.service)" = 0 ] && ok undelegated-dir-root || bad undelegated-dir-root "$(stat -c %u $CG/undeleg.service)"
 emberctl stop deleg; wait_state deleg stopped
 [ ! -d $CG/deleg.service ] && ok delegated-tree-removed || bad delegated-tree-removed "$(ls $CG/deleg.service)"
+# A socket unit's commands run in its own cgroup (ember.slice/leftover.socket), as on
+# systemd: what ExecStartPre= leaves behind is the unit's, and goes when it stops.
+wait_state leftover.socket ready
+pid=$(cat /run/leftover.pid 2>/dev/null)
+[ -n "$pid" ] && grep -qx '0::/ember.slice/leftover.socket' "/proc/$pid/cgroup" &&
+	ok socket-command-leftover-in-its-cgroup ||
+	bad socket-command-leftover-in-its-cgroup "pid '$pid': $(cat /proc/$pid/cgroup 2>&1)"
+grep -qx "$pid" $CG/leftover.socket/cgroup.procs 2>/dev/null && ok socket-cgroup-holds-leftover ||
+	bad socket-cgroup-holds-leftover "$(cat $CG/leftover.socket/cgroup.procs 2>&1)"
+emberctl status leftover.socket | grep -q 'ember.slice/leftover.socket' && ok socket-status-shows-cgroup ||
+	bad socket-status-shows-cgroup "$(emberctl status leftover.socket | head -12 | tr '\n' ' ')"
+emberctl stop leftover.socket; wait_state leftover.socket stopped
+[ "$(state leftover.socket)" = stopped ] && ok socket-with-leftover-stops ||
+	bad socket-with-leftover-stops "$(state leftover.socket)"
+[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok socket-stop-kills-leftover ||
+	bad socket-stop-kills-leftover "pid '$pid' alive: $(cat /proc/$pid/cmdline 2>&1 | tr '\0' ' ')"
+[ ! -d $CG/leftover.socket ] && ok socket-cgroup-removed || bad socket-cgroup-removed "still there"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
