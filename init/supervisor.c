@@ -2450,7 +2450,8 @@ static void pull_in(struct unit *u)
 			char buf[SERVICE_NAME_MAX];
 			const char *name = service_list_name(u->svc, lists[l], i, buf);
 			const struct unit *r = supervisor_find(name);
-			if (!r || unit_up(r) || !unit_pull_in_wanted(r))
+			/* one still stopping starts again once stopped (supervisor_start) */
+			if (!r || (r->state != UNIT_STOPPING && (unit_up(r) || !unit_pull_in_wanted(r))))
 				continue;
 			if (supervisor_start(name, err, sizeof err) < 0)
 				log_warn("%s: %s, wanted by it: %s", name_of(u), name, err);

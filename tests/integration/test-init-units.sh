@@ -71,6 +71,10 @@ ln -s other.service "$LIB/dbus-org.example.other1.service"
 # more units started by name over a long uptime than PID 1 keeps places for: a unit that
 # is down again gives its place up
 unit "$LIB/once@.service" '[Service]\nType=oneshot\nExecStart=/bin/true\n'
+# a start while what the unit requires is still stopping brings that back up after its
+# stop, as systemd queues the start job
+unit "$LIB/slowdep.service" '[Service]\nExecStart=/bin/sleep 1000\nExecStop=/bin/sleep 1\n'
+unit "$LIB/onslow.service" '[Unit]\nRequires=slowdep.service\nAfter=slowdep.service\n[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/plugged.service" '[Unit]\nWants=plug.socket\n[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/plug.socket" "[Socket]\nListenStream=$tmp/plug.sock\n"
 unit "$LIB/plug.service" '[Service]\nExecStart=/bin/sleep 1000\n'
@@ -190,6 +194,12 @@ pid0=\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p'
 	ok start-while-stopping-new-run || bad start-while-stopping-new-run "main pid \$pid0 still"
 # ... and that start pulls in what the unit wants, as a start after the stop would.
 expect start-while-stopping-pulls-in-wants slowpal ready
+"\$E" start onslow && expect requires-loaded-and-up slowdep ready || bad requires-loaded-and-up "start refused"
+expect requirer-up onslow ready
+"\$E" stop slowdep
+[ "\$(state slowdep)" = stopping ] && "\$E" start onslow && expect start-brings-back-stopping-requirement slowdep ready ||
+	bad start-brings-back-stopping-requirement "slowdep is \$(state slowdep)"
+expect start-with-stopping-requirement-up onslow ready
 n=0; k=1
 while [ \$k -le 40 ]; do
 	"\$E" start "once@\$k" >/dev/null 2>&1 && wait_state "once@\$k" "stopped inactive" && n=\$((n+1))
