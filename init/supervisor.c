@@ -824,18 +824,25 @@ static void recheck_passive(void)
 	}
 }
 
-/* timer units (unit-timer-run.c): a timer is ready once it knows what it starts. */
-static void start_timer(struct unit *u)
+/* A unit without a process of its own (timer, path, automount) is ready once its
+ * kind's start says so, else failed with the reason. */
+static void start_by(struct unit *u, int (*start)(struct unit *u, char *err, size_t size))
 {
 	char err[UNIT_ERROR_MAX];
 
 	u->started_us = now_us();
 	u->ready_us = -1;
 	u->result = SVC_RESULT_SUCCESS;
-	if (timer_unit_start(u, err, sizeof err) < 0)
+	if (start(u, err, sizeof err) < 0)
 		fail_unit(u, "%s", err);
 	else
 		mark_ready(u);
+}
+
+/* timer units (unit-timer-run.c): a timer is ready once it knows what it starts. */
+static void start_timer(struct unit *u)
+{
+	start_by(u, timer_unit_start);
 }
 
 static void tick_timer(struct unit *u, long long now)
@@ -860,15 +867,7 @@ static void tick_timer(struct unit *u, long long now)
 /* path units (unit-path-run.c): active once every entry is watched. */
 static void start_path(struct unit *u)
 {
-	char err[UNIT_ERROR_MAX];
-
-	u->started_us = now_us();
-	u->ready_us = -1;
-	u->result = SVC_RESULT_SUCCESS;
-	if (path_unit_start(u, err, sizeof err) < 0)
-		fail_unit(u, "%s", err);
-	else
-		mark_ready(u);
+	start_by(u, path_unit_start);
 }
 
 static void tick_path(struct unit *u)
@@ -882,15 +881,7 @@ static void tick_path(struct unit *u)
 /* automount units (unit-automount.c): active while the autofs is mounted. */
 static void start_automount(struct unit *u)
 {
-	char err[UNIT_ERROR_MAX];
-
-	u->started_us = now_us();
-	u->ready_us = -1;
-	u->result = SVC_RESULT_SUCCESS;
-	if (automount_unit_start(u, err, sizeof err) < 0)
-		fail_unit(u, "%s", err);
-	else
-		mark_ready(u);
+	start_by(u, automount_unit_start);
 }
 
 static void tick_automount(struct unit *u, long long now)

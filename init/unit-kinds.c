@@ -382,19 +382,30 @@ int unit_kind_path(const char *name, char *out, size_t size)
 	return 0;
 }
 
-static void validate_mount(struct service *svc, const struct service_diag *diag)
+/* A mount or automount unit's name is its mount point, and Where= (if given) the same:
+ * the path into where; -1 (svc failed with the reason) when not. "/" is refused when
+ * root_ok is false (an automount on the root makes no sense). */
+static int where_of_name(struct service *svc, const struct service_diag *diag, char *where,
+			 size_t size, bool root_ok)
 {
-	char where[UNIT_MOUNT_PATH_MAX];
-
-	if (unit_kind_path(svc->name, where, sizeof where) < 0) {
+	if (unit_kind_path(svc->name, where, size) < 0 || (!root_ok && strcmp(where, "/") == 0)) {
 		service_fail(svc, diag, 0, "the name does not name a mount point");
-		return;
+		return -1;
 	}
 	if (svc->kinds.where && strcmp(service_str(svc, svc->kinds.where), where) != 0) {
 		service_fail(svc, diag, 0, "Where=%s does not match the unit name (%s)",
 			     service_str(svc, svc->kinds.where), where);
-		return;
+		return -1;
 	}
+	return 0;
+}
+
+static void validate_mount(struct service *svc, const struct service_diag *diag)
+{
+	char where[UNIT_MOUNT_PATH_MAX];
+
+	if (where_of_name(svc, diag, where, sizeof where, true) < 0)
+		return;
 	if (strcmp(svc->path, "(built-in)") != 0 && !svc->kinds.what) {
 		service_fail(svc, diag, 0, "What= is missing");
 		return;
@@ -461,15 +472,8 @@ static void validate_automount(struct service *svc, const struct service_diag *d
 	size_t stem = strlen(svc->name) - strlen(".automount");
 	char *slash;
 
-	if (unit_kind_path(svc->name, where, sizeof where) < 0 || strcmp(where, "/") == 0) {
-		service_fail(svc, diag, 0, "the name does not name a mount point");
+	if (where_of_name(svc, diag, where, sizeof where, false) < 0)
 		return;
-	}
-	if (svc->kinds.where && strcmp(service_str(svc, svc->kinds.where), where) != 0) {
-		service_fail(svc, diag, 0, "Where=%s does not match the unit name (%s)",
-			     service_str(svc, svc->kinds.where), where);
-		return;
-	}
 	snprintf(mount, sizeof mount, "%.*s.mount", (int)stem, svc->name);
 	depend(svc, diag, &svc->before, mount);
 	slash = strrchr(where, '/');
