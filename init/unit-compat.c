@@ -214,7 +214,7 @@ static const struct { const char *name; unsigned bit; } sections[] = {
 	{ "Unit", COMPAT_UNIT }, { "Service", COMPAT_SERVICE }, { "Socket", COMPAT_SOCKET },
 	{ "Install", COMPAT_INSTALL }, { "Mount", COMPAT_MOUNT }, { "Timer", COMPAT_TIMER },
 	{ "Swap", COMPAT_SWAP }, /* swap units */
-	{ "Slice", COMPAT_SLICE },
+	{ "Slice", COMPAT_SLICE }, { "Path", COMPAT_PATH }, { "Automount", COMPAT_AUTOMOUNT },
 };
 
 unsigned unit_compat_section(const char *section)

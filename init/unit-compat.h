@@ -34,6 +34,8 @@ enum unit_compat_class { COMPAT_HARMLESS, COMPAT_CHANGES, COMPAT_REFUSED };
 #define COMPAT_TIMER 0x20u
 #define COMPAT_SWAP 0x40u
 #define COMPAT_SLICE 0x80u
+#define COMPAT_PATH 0x100u
+#define COMPAT_AUTOMOUNT 0x200u
 /* systemd.exec(5), systemd.kill(5) and systemd.resource-control(5) keys */
 #define COMPAT_EXEC (COMPAT_SERVICE | COMPAT_SOCKET)
 
