@@ -40,6 +40,7 @@
 #include "power.h"
 #include "sockets.h"
 #include "supervisor.h"
+#include "unit-kinds.h" /* swap units: the swaps still on at the end of a shutdown */
 #include "unit-automount.h"
 #include "unit-path.h"
 #include "watchdog.h"
@@ -491,6 +492,11 @@ static bool shutdown_may_finish(long long now)
 				      now >= pid1.shutdown_deadline_ms);
 }
 
+static void swaps_off(void)
+{
+	unit_swaps_off_all(watchdog_pet_now);
+}
+
 static void finish_shutdown(void)
 {
 	enum power_action a = pid1.pending;
@@ -501,7 +507,8 @@ static void finish_shutdown(void)
 	/* An interactive shell ignores SIGTERM; a hangup ends it at once. */
 	if (pid1.shell_pid > 0)
 		kill(-pid1.shell_pid, SIGHUP);
-	power_stop_world(a, SHUTDOWN_GRACE_MS, pid1.container, reaped_in_final_stop);
+	power_stop_world(a, SHUTDOWN_GRACE_MS, pid1.container, reaped_in_final_stop,
+			 swaps_off);
 	if (pid1.run_status >= 0 && pid1.opts.debug_exit)
 		power_report_debug_exit(pid1.run_status);
 	power_reboot(a);

@@ -15,6 +15,7 @@
 #include <sys/io.h>
 #endif
 
+#include "escape.h"
 #include "log.h"
 #include "watchdog.h"
 
@@ -147,6 +148,7 @@ static int read_mounts(char mounts[][256], int max)
 static void unmount_all(void)
 {
 	static char mounts[MOUNTS_MAX][256];
+	char shown[4 * 256];
 
 	for (int pass = 0; pass < UNMOUNT_PASSES; pass++) {
 		int n = read_mounts(mounts, MOUNTS_MAX), busy = 0;
@@ -157,7 +159,10 @@ static void unmount_all(void)
 				continue;
 			if (errno == EBUSY) {
 				busy++;
-				mount(NULL, mounts[i], NULL, MS_REMOUNT | MS_RDONLY, NULL);
+				if (mount(NULL, mounts[i], NULL, MS_REMOUNT | MS_RDONLY, NULL) == 0 &&
+				    pass == UNMOUNT_PASSES - 1)
+					log_warn("shutdown: %s is busy: remounted read-only",
+						 escape_text(mounts[i], shown, sizeof shown));
 			}
 		}
 		if (busy == 0)
@@ -178,13 +183,15 @@ void power_report_debug_exit(int status)
 }
 
 void power_stop_world(enum power_action a, unsigned grace_ms, bool container,
-		      power_reaped_fn reaped)
+		      power_reaped_fn reaped, void (*before_unmount)(void))
 {
 	log_info("shutdown: %s: stopping every process", power_action_name(a));
 	kill_everything(grace_ms, reaped);
 	sync();
 	if (container)
 		return;
+	if (before_unmount)
+		before_unmount();
 	log_info("shutdown: unmounting file systems");
 	unmount_all();
 	sync();

@@ -38,11 +38,11 @@ typedef void (*power_reaped_fn)(pid_t pid, int status);
 
 /* Stop the world: TERM everything, wait up to grace_ms reaping (each reaped child is
  * passed to reaped, so a status someone waits for is still reported), KILL what is
- * left, sync, unmount (or remount read-only) every filesystem. In a container the file
- * systems are left alone: a read-only remount acts on the superblock, which the host
- * shares. */
+ * left, sync, call before_unmount (if any: the swaps still on go off there), unmount (or
+ * remount read-only, said in the log) every filesystem. In a container the file systems
+ * are left alone: a read-only remount acts on the superblock, which the host shares. */
 void power_stop_world(enum power_action a, unsigned grace_ms, bool container,
-		      power_reaped_fn reaped);
+		      power_reaped_fn reaped, void (*before_unmount)(void));
 /* reboot(2) with the action's command. Returns only if the kernel refused. */
 void power_reboot(enum power_action a);
 

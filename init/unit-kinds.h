@@ -123,5 +123,10 @@ int unit_kinds_next_field(char **p, char *out, size_t size);
 /* swap units (unit-swap.c) */
 enum unit_kind_result unit_kind_swap_start(const struct service *s, char *err, size_t size);
 bool unit_kind_swap_present(const struct service *s);
+/* At the end of a shutdown, every process gone: each swap still on goes off (one a
+ * script turned on, one whose unit's swapoff failed), as a swap file keeps its file
+ * system busy. Logged per swap; between (if any) is called before each swapoff (PID 1
+ * pets its watchdog there). */
+void unit_swaps_off_all(void (*between)(void));
 pid_t unit_kind_swap_stop(const struct service *s);
 #endif

@@ -16,6 +16,7 @@
 #include <sys/swap.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "log.h"
 
 #define SWAPS_PATH "/proc/swaps"
@@ -71,6 +72,48 @@ static bool swap_active(const char *what)
 
 	f.have_st = stat(what, &f.st) == 0;
 	return unit_kinds_each_line(SWAPS_PATH, swaps_line, &f) == 1;
+}
+
+struct swaps_off {
+	bool header_done;
+	unsigned off;  /* turned off in this pass */
+	bool last;     /* the last pass: a failure is logged */
+	void (*between)(void);
+};
+
+static int swap_off_line(void *ctx, char *line)
+{
+	struct swaps_off *o = ctx;
+	char name[UNIT_MOUNT_PATH_MAX * 2], shown[UNIT_MOUNT_PATH_MAX * 8];
+
+	if (!o->header_done) {
+		o->header_done = true;
+		return 0;
+	}
+	if (unit_kinds_next_field(&line, name, sizeof name) < 0)
+		return 0;
+	escape_text(name, shown, sizeof shown);
+	if (o->between)
+		o->between(); /* a large swap takes a while to read back */
+	if (swapoff(name) == 0) {
+		log_info("shutdown: swap %s turned off", shown);
+		o->off++;
+	} else if (o->last || errno != EINVAL) {
+		log_warn("shutdown: swapoff %s: %s", shown, strerror(errno));
+	}
+	return 0;
+}
+
+/* Passes, because /proc/swaps changes under the reader as swaps go; one that went
+ * already is EINVAL on a later pass. */
+void unit_swaps_off_all(void (*between)(void))
+{
+	struct swaps_off o = { .off = 1 };
+
+	for (int pass = 0; pass < 3 && o.off > 0; pass++) {
+		o = (struct swaps_off){ .last = pass == 2, .between = between };
+		(void)unit_kinds_each_line(SWAPS_PATH, swap_off_line, &o);
+	}
 }
 
 /* swapon(2)'s flags: Priority= (else Options=pri=) and the discard policy. */

@@ -47,5 +47,11 @@ swapfile=$(grep -nxF 'data-swap\x20file.swap: stopped' "$QEMU_WORK/swap-ember.lo
 mount=$(grep -nxF 'data.mount: stopped' "$QEMU_WORK/swap-ember.log" | tail -n 1 | cut -d: -f1)
 [ -n "$swapfile" ] && [ -n "$mount" ] && [ "$swapfile" -lt "$mount" ] &&
 	pass swap-file-off-before-its-mount || fail swap-file-off-before-its-mount "swap file stopped at line ${swapfile:-none}, data.mount at ${mount:-none} of $QEMU_WORK/swap-ember.log"
+# The swap with no unit (guest/swap.sh) goes off at the end of the shutdown.
+grep -Eq '^shutdown: swap /dev/zram[1-9][0-9]* turned off$' "$QEMU_WORK/swap-ember.log" &&
+	pass swap-without-unit-off-at-shutdown ||
+	fail swap-without-unit-off-at-shutdown "no 'shutdown: swap /dev/zramN turned off' in $QEMU_WORK/swap-ember.log"
+! grep -q 'remounted read-only' "$QEMU_WORK/swap-ember.log" && pass no-busy-file-system-at-shutdown ||
+	fail no-busy-file-system-at-shutdown "$(grep 'remounted read-only' "$QEMU_WORK/swap-ember.log" | head -3)"
 
 finish
