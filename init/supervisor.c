@@ -2560,6 +2560,7 @@ bool supervisor_all_stopped(void)
 static struct {
 	struct service services[SERVICE_COUNT_MAX];
 	struct unit units[SERVICE_COUNT_MAX];
+	bool limits_changed[SERVICE_COUNT_MAX]; /* resource keys to write now */
 } fresh;
 
 static void say(void (*report)(void *, const char *), void *ctx, const char *verb,
@@ -2628,6 +2629,17 @@ static void carry_over(struct unit *dst, const struct unit *old, struct service 
 	dst->svc = svc;
 }
 
+/* systemd writes the changed cgroup attributes of loaded units at reload: a running
+ * service's and an active slice's new limits hold now, not from the next start. After the
+ * swap: the slices' weights are looked up by name in the new table. */
+static void reapply_limits(size_t n)
+{
+	svc_cgroup_reloaded();
+	for (size_t i = 0; i < n; i++)
+		if (fresh.limits_changed[i])
+			svc_cgroup_limits_reload(&sv.units[i]);
+}
+
 void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx)
 {
 	if (sv.cfg.generate)
@@ -2643,6 +2655,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	for (size_t i = 0; i < n; i++) {
 		struct service *svc = &fresh.services[i];
 		const struct unit *old = supervisor_find(svc->name);
+		fresh.limits_changed[i] = old && svc_cgroup_limits_differ(old->svc, svc);
 		if (old) {
 			if (service_changed(old->svc, svc))
 				say(report, ctx, "changed", svc->name);
@@ -2661,6 +2674,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			continue;
 		service_copy(&fresh.services[n], old->svc);
 		carry_over(&fresh.units[n], old, &fresh.services[n]);
+		fresh.limits_changed[n] = false;
 		n++;
 	}
 	/* Removed services that still run are kept (stopping) until the next reload. */
@@ -2681,6 +2695,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		service_copy(&fresh.services[n], old->svc);
 		carry_over(&fresh.units[n], old, &fresh.services[n]);
 		fresh.units[n].stop_wanted = true;
+		fresh.limits_changed[n] = false;
 		n++;
 		kept++;
 	}
@@ -2690,6 +2705,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		sv.units[i] = fresh.units[i];
 		sv.units[i].svc = &sv.services[i];
 	}
+	reapply_limits(n);
 	release_reload_scratch(n);
 	sv.count = n;
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);

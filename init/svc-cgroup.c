@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cgroup2.h"
@@ -19,6 +20,14 @@
 /* A slice by name: the journal and systemd's tools then read each service's cgroup as
  * its unit (docs/cgroups.md, "Why ember.slice"). */
 #define SUBTREE_NAME "ember.slice"
+/* Slice limits the kernel refused, remembered so each is logged once (see
+ * refusal_known()); more slices with refusals than this are logged again. */
+#define REFUSED_MAX 16
+
+struct refused_limits {
+	char slice[SERVICE_NAME_MAX];
+	struct cg_limits limits;
+};
 
 static struct {
 	bool enabled;
@@ -27,6 +36,8 @@ static struct {
 	unsigned asked;       /* on-demand controllers already asked for */
 	int subtree_fd;
 	char root[128];
+	struct refused_limits refused[REFUSED_MAX]; /* a ring, emptied by a reload */
+	unsigned refused_next;
 } cg = { .subtree_fd = -1 };
 
 /* Options of a cgroup2 file system ember-init did not mount itself (a container's, or
@@ -153,21 +164,46 @@ static void enable_for_slices(const char *slice)
 	}
 }
 
-/* unit_slice_open()'s level function: a slice unit's [Slice] limits on its own directory,
- * each time the level is opened (a slice starting, a service below it starting), so a
- * parent's limits land on the parent's directory and a reload's new value on the next
- * start. A limit the kernel refuses (its controller is not enabled) is a warning. */
-static void slice_limits(int dirfd, const char *name)
+/* Was this refusal (slice, values) logged already? Records it when not. A slice's limits
+ * are written each time a service below it starts: a refusal the kernel gives once it
+ * gives on every start, and the log would repeat it for each. */
+static bool refusal_known(const char *slice, const struct cg_limits *l)
 {
-	const struct service *s = slice_with_limits(name);
+	struct refused_limits *r;
+
+	for (unsigned i = 0; i < REFUSED_MAX; i++) {
+		r = &cg.refused[i];
+		if (strcmp(r->slice, slice) == 0 && memcmp(&r->limits, l, sizeof *l) == 0)
+			return true;
+	}
+	r = &cg.refused[cg.refused_next++ % REFUSED_MAX];
+	str_copy(r->slice, sizeof r->slice, slice);
+	r->limits = *l;
+	return false;
+}
+
+/* A slice unit's [Slice] limits on its directory; unset ones go back to the kernel's
+ * defaults (cg_apply_limits). A write the kernel refuses (its controller is not
+ * enabled) is a warning, once per slice and values. */
+static void apply_slice_limits(int dirfd, const struct service *s)
+{
 	struct cg_limits l;
 	char err[256];
 
-	if (!s)
-		return;
 	limits_of(s, &l);
-	if (cg_apply_limits(dirfd, &l, err, sizeof err) < 0)
-		log_warn("%s: %s; its other limits are set", name, err);
+	if (cg_apply_limits(dirfd, &l, err, sizeof err) < 0 && !refusal_known(s->name, &l))
+		log_warn("%s: %s; its other limits are set", s->name, err);
+}
+
+/* unit_slice_open()'s level function: a slice unit's [Slice] limits on its own directory,
+ * each time the level is opened (a slice starting, a service below it starting), so a
+ * parent's limits land on the parent's directory. */
+static void slice_limits(int dirfd, const char *name)
+{
+	const struct service *s = slice_with_limits(name);
+
+	if (s)
+		apply_slice_limits(dirfd, s);
 }
 
 /* unit kinds (unit-kinds): Slice= puts the service's cgroup below its slice's path
@@ -251,6 +287,63 @@ void svc_cgroup_slice_start(const struct service *s)
 		return;
 	}
 	close(fd);
+}
+
+bool svc_cgroup_limits_differ(const struct service *a, const struct service *b)
+{
+	struct cg_limits la, lb;
+
+	limits_of(a, &la);
+	limits_of(b, &lb);
+	return memcmp(&la, &lb, sizeof la) != 0;
+}
+
+void svc_cgroup_reloaded(void)
+{
+	memset(cg.refused, 0, sizeof cg.refused);
+	cg.refused_next = 0;
+}
+
+/* A slice whose directory exists (it started, or a service below it did) gets its new
+ * limits now; one without a directory gets them when it is made. */
+static void reapply_slice(const struct service *s)
+{
+	char path[UNIT_SLICE_PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (unit_slice_path(s->name, path, sizeof path) < 0 || !path[0] ||
+	    fstatat(cg.subtree_fd, path, &st, 0) < 0)
+		return;
+	enable_on_demand(weights_need(s), s->name);
+	fd = slice_dir(s->name, false); /* each level's controllers, a new weight's too */
+	if (fd < 0) {
+		log_warn("%s: cgroup: %m; its new limits are not set", s->name);
+		return;
+	}
+	apply_slice_limits(fd, s);
+	close(fd);
+}
+
+static void reapply_service(struct unit *u)
+{
+	struct cg_limits l;
+	char err[256];
+
+	enable_for_service(u->svc);
+	limits_of(u->svc, &l);
+	if (cg_apply_limits(u->cg_fd, &l, err, sizeof err) < 0)
+		log_warn("%s: %s; its other new limits are set", u->svc->name, err);
+}
+
+void svc_cgroup_limits_reload(struct unit *u)
+{
+	if (!cg.enabled)
+		return;
+	if (u->svc->kind == UNIT_SLICE)
+		reapply_slice(u->svc);
+	else if (u->cg_fd >= 0)
+		reapply_service(u);
 }
 
 void svc_cgroup_release(struct unit *u)

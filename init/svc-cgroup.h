@@ -17,8 +17,16 @@ bool svc_cgroup_enabled(void);
 int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen);
 /* A slice unit starts: its cgroup directory (and its parents') is made and gets the
  * [Slice] resource limits of every loaded slice unit along its path; a write the kernel
- * refuses is a warning. Nothing for a slice without limits. */
+ * refuses is a warning, once per slice and values until a reload. Nothing for a slice without limits. */
 void svc_cgroup_slice_start(const struct service *s);
+/* Reload: do the resource keys of a and b differ ([Service] or [Slice])? */
+bool svc_cgroup_limits_differ(const struct service *a, const struct service *b);
+/* Reload: forget the refused slice limits already logged; each is logged once more. */
+void svc_cgroup_reloaded(void);
+/* Reload: the unit's resource keys changed; write them now, as systemd does for loaded
+ * units, unset ones as the kernel's defaults: a running service's on its cgroup, a slice
+ * unit's on its directory if that exists. A write the kernel refuses is a warning. */
+void svc_cgroup_limits_reload(struct unit *u);
 /* The service is stopped: close its cgroup and remove it if empty. */
 void svc_cgroup_release(struct unit *u);
 /* fork() into the service's cgroup: clone3(CLONE_INTO_CGROUP) where the kernel has it,

@@ -3,7 +3,8 @@
 # a distribution's tmp.mount pulled in by RequiresMountsFor=, a device present at boot,
 # Slice= nesting on a real cgroup2, Delegate= to an unprivileged user (the delegatee
 # builds its own tree; the same service without Delegate= is refused by the kernel), and
-# [Slice] resource keys on the slices' own directories (a prefix drop-in's TasksMax=33%).
+# [Slice] resource keys on the slices' own directories (a prefix drop-in's TasksMax=33%),
+# written again at a daemon-reload that changes them, and a refused one logged once.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/qemu/lib.sh"
 img=$QEMU_WORK/unit-kinds.cpio
@@ -21,5 +22,13 @@ if grep -q 'unknown key in \[Slice\]' "$QEMU_WORK/unit-kinds.log"; then
 	fail slice-keys-no-warning "$(grep 'unknown key in \[Slice\]' "$QEMU_WORK/unit-kinds.log" | head -n 2)"
 else
 	pass slice-keys-no-warning
+fi
+# A refused slice limit is logged once across refuse-once's three starts, naming the
+# slice and the file (the guest made the refusal).
+n=$(grep -c 'refuse-sub.slice: pids.max: no such file' "$QEMU_WORK/unit-kinds.log")
+if [ "$n" = 1 ]; then
+	pass refused-slice-limit-logged-once
+else
+	fail refused-slice-limit-logged-once "$n lines: $(grep 'refuse-sub.slice:' "$QEMU_WORK/unit-kinds.log" | head -n 4)"
 fi
 finish

@@ -50,11 +50,39 @@ L=$CG/lim.slice
 i=0; while ! emberctl log limited | grep -q fork-many && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 emberctl log limited | grep -q 'fork-many: 15 of 20 forks refused' && ok slice-tasksmax-holds ||
 	bad slice-tasksmax-holds "$(emberctl log limited | tail -2)"
+# A reload writes a slice's and a running service's changed limits at once (as systemd
+# does), nothing restarts: drop-ins change lim.slice's and limited's, their removal brings
+# the files' values back.
+S=/etc/ember/services
+pid=$(field limited main_pid)
+mkdir -p $S/lim.slice.d
+printf '[Slice]\nTasksMax=25\nMemoryMax=32M\n' >$S/lim.slice.d/50-reload.conf
+mkdir -p $S/limited.service.d
+printf '[Service]\nTasksMax=30\n' >$S/limited.service.d/50-reload.conf
+emberctl daemon-reload >/dev/null
+[ "$(cat $L/lim-sub.slice/limited.service/pids.max)" = 30 ] && ok reload-applies-service-limits ||
+	bad reload-applies-service-limits "pids.max=$(cat $L/lim-sub.slice/limited.service/pids.max)"
+[ "$(cat $L/pids.max)" = 25 ] && [ "$(cat $L/memory.max)" = 33554432 ] && ok reload-applies-slice-limits ||
+	bad reload-applies-slice-limits "pids.max=$(cat $L/pids.max) memory.max=$(cat $L/memory.max)"
+[ "$(field limited main_pid)" = "$pid" ] && [ "$(state limited)" = ready ] && ok reload-limits-no-restart ||
+	bad reload-limits-no-restart "limited $(state limited), pid $(field limited main_pid) was $pid"
+rm -r $S/lim.slice.d $S/limited.service.d
+emberctl daemon-reload >/dev/null
+[ "$(cat $L/lim-sub.slice/limited.service/pids.max)" = max ] && ok reload-removed-service-limit-max ||
+	bad reload-removed-service-limit-max "pids.max=$(cat $L/lim-sub.slice/limited.service/pids.max)"
+[ "$(cat $L/pids.max)" = 40 ] && [ "$(cat $L/memory.max)" = 67108864 ] && ok reload-dropin-removed-limits-back ||
+	bad reload-dropin-removed-limits-back "pids.max=$(cat $L/pids.max) memory.max=$(cat $L/memory.max)"
 # A slice no service uses: its start alone makes its directory with its limits.
 [ "$(state idle.slice)" = ready ] && [ "$(cat $CG/idle.slice/pids.max 2>&1)" = 9 ] && ok slice-start-applies-limits ||
 	bad slice-start-applies-limits "idle.slice $(state idle.slice), pids.max=$(cat $CG/idle.slice/pids.max 2>&1)"
 grep -q 'default 300' $CG/idle.slice/io.weight 2>/dev/null && ok slice-ioweight ||
 	bad slice-ioweight "$(cat $CG/idle.slice/io.weight 2>&1)"
+# Keys removed in a reload go back to the kernel's defaults, on a slice left without any.
+printf '[Unit]\nDescription=idle, its limits removed\n' >$S/idle.slice
+emberctl daemon-reload >/dev/null
+[ "$(cat $CG/idle.slice/pids.max)" = max ] && grep -q 'default 100' $CG/idle.slice/io.weight &&
+	ok reload-removed-keys-kernel-default ||
+	bad reload-removed-keys-kernel-default "pids.max=$(cat $CG/idle.slice/pids.max) $(cat $CG/idle.slice/io.weight)"
 # x-.slice.d/10.conf (TasksMax=33%) configures x-7.slice, which has no file, not x.slice:
 # 33% of the kernel's task limit as systemd computes it, min(pid_max - 1, threads-max).
 wait_state xseven ready
@@ -100,4 +128,20 @@ emberctl stop leftover.socket; wait_state leftover.socket stopped
 [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok socket-stop-kills-leftover ||
 	bad socket-stop-kills-leftover "pid '$pid' alive: $(cat /proc/$pid/cmdline 2>&1 | tr '\0' ' ')"
 [ ! -d $CG/leftover.socket ] && ok socket-cgroup-removed || bad socket-cgroup-removed "still there"
+# A slice limit the kernel refuses is logged once, not on each start below the slice
+# (the host counts the lines): refuse.slice holds a process, so the kernel enables no
+# controller in it and refuse-sub.slice has no pids.max for its TasksMax=.
+mkdir $CG/refuse.slice
+sleep 1000 & echo $! >$CG/refuse.slice/cgroup.procs
+printf '[Slice]\nTasksMax=5\n' >$S/refuse-sub.slice
+printf '[Service]\nType=oneshot\nSlice=refuse-sub.slice\nExecStart=/bin/sh -c "echo x >>/run/refuse-runs"\n' \
+	>$S/refuse-once.service
+emberctl daemon-reload >/dev/null
+for n in 1 2 3; do
+	emberctl start refuse-once
+	i=0; while [ "$(wc -l </run/refuse-runs 2>/dev/null || echo 0)" -lt $n ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+	wait_state refuse-once stopped
+done
+[ "$(wc -l </run/refuse-runs 2>/dev/null)" = 3 ] && ok refused-slice-service-runs ||
+	bad refused-slice-service-runs "$(cat /run/refuse-runs 2>&1) $(emberctl status refuse-once | head -8 | tr '\n' ' ')"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
