@@ -24,6 +24,10 @@
  * refusal_known()); more slices with refusals than this are logged again. */
 #define REFUSED_MAX 16
 
+/* Limits are compared with memcmp() (refusals, reloads): the struct has no padding. */
+_Static_assert(sizeof(struct cg_limits) == 5 * sizeof(unsigned long long) + 2 * sizeof(unsigned),
+	       "struct cg_limits has padding");
+
 struct refused_limits {
 	char slice[SERVICE_NAME_MAX];
 	struct cg_limits limits;
