@@ -1902,7 +1902,7 @@ static bool joins_alone(const struct service *s, const char *asked, bool first)
 static void append_batch(size_t first, size_t end)
 {
 	for (size_t i = first; i < end; i++) {
-		say(NULL, NULL, "added", sv.services[i].name);
+		log_info("%s: loaded on request", sv.services[i].name);
 		check_programs(&sv.services[i]);
 		unit_reset(&sv.units[i], &sv.services[i]);
 	}
