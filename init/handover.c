@@ -6,6 +6,8 @@
  *     crashes=N crash_ms=N
  *   u NAME key=N ... status=HEX error=HEX
  *   a INSTANCE SOCKET fd=N      (sockets-accept: an Accept=yes connection)
+ *   w UNIT token=N expire=0|1   (an answer an automount still owes the kernel; after
+ *                                the unit's "u" line, whose listen_fd0/1 it answers by)
  * Numbers are decimal; the two strings are hex, so nothing in them can break a line. */
 #include "handover.h"
 
@@ -23,6 +25,7 @@
 #include "log.h"
 #include "socket-accept.h"
 #include "supervisor.h"
+#include "unit-automount.h"
 #include "fdstore.h" /* unit-runtime2 */
 
 #define STATE_MAX (1024 * 1024) /* 256 units of ~3 KiB at most, and Accept=yes connections */
@@ -288,6 +291,44 @@ static void adopt_connection(const char *line, const char *end)
 	}
 }
 
+/* ---- automounts: the answers owed to processes waiting in the kernel ------------------ */
+
+static void put_owed(struct out *o)
+{
+	uint32_t token;
+	bool expire;
+
+	for (size_t i = 0; i < supervisor_count(); i++) {
+		const struct unit *u = supervisor_unit(i);
+		for (size_t w = 0; automount_owed_at(u, w, &token, &expire); w++)
+			put(o, "w %s token=%u expire=%d\n", u->svc->name, (unsigned)token,
+			    expire ? 1 : 0);
+	}
+}
+
+/* "UNIT token=N expire=0|1": owed again by the new PID 1. A token is the kernel's, so a
+ * record that does not parse is dropped: answering a wrong token could wake a stranger. */
+static void adopt_owed(const char *line, const char *end)
+{
+	char name[SERVICE_NAME_MAX];
+	const char *sp = memchr(line, ' ', (size_t)(end - line));
+	long long token, expire;
+	struct unit *u;
+
+	if (!sp || (size_t)(sp - line) >= sizeof name || !number_of(line, end, "token", &token) ||
+	    token < 0 || token > UINT32_MAX || !number_of(line, end, "expire", &expire) ||
+	    (expire != 0 && expire != 1)) {
+		log_warn("re-execution: an automount answer record does not parse; ignored");
+		return;
+	}
+	memcpy(name, line, (size_t)(sp - line));
+	name[sp - line] = '\0';
+	u = supervisor_unit_for_handover(name);
+	if (!u || automount_owe_again(u, (uint32_t)token, expire != 0) < 0)
+		log_warn("re-execution: %s: no autofs to answer token %lld through; dropped", name,
+			 token);
+}
+
 size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
 {
 	struct out o = { buf, size, 0, false };
@@ -306,6 +347,7 @@ size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
 		put(&o, "\n");
 	}
 	put_connections(&o); /* sockets-accept */
+	put_owed(&o);        /* after every "u" line: adopted once the fds are */
 	return o.full ? 0 : o.len;
 }
 
@@ -562,6 +604,15 @@ unsigned handover_adopt_units(void)
 			adopt_line(line + 2, end, &adopted);
 		if (line[0] == 'f' && line[1] == ' ') /* unit-runtime2 */
 			adopt_fdstore(line + 2, end);
+		line = end + 1;
+	}
+	/* automounts: their fds are the units' own, adopted by the "u" lines above */
+	for (const char *line = ho.state; ho.state_len && line && *line;) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			break;
+		if (line[0] == 'w' && line[1] == ' ')
+			adopt_owed(line + 2, end);
 		line = end + 1;
 	}
 	ho.state_len = 0;

@@ -280,12 +280,17 @@ static void done_set(struct depgraph_set *done)
 
 /* ---- state handover (issue 14): see init/handover.c ------------------------------ */
 
+static const struct unit *load_on_request(const char *name);
+
+/* A unit the old PID 1 loaded by name (a start by name, an automount's mount unit) is
+ * not among the boot's units: it is loaded again the same way, or its state (a mount
+ * being made, a process that waits on it) would be lost. */
 struct unit *supervisor_unit_for_handover(const char *name)
 {
 	for (size_t i = 0; i < sv.count; i++)
 		if (strcmp(sv.units[i].svc->name, name) == 0)
 			return &sv.units[i];
-	return NULL;
+	return (struct unit *)load_on_request(name);
 }
 
 void supervisor_restore_boot_ready(long long boot_ready_us)

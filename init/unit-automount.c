@@ -17,8 +17,10 @@
  * runs modprobe and waits for it), once, as systemd loads it at its start.
  *
  * Per automount, PID 1 keeps the answers it owes (a token per packet) in a table keyed
- * by the pipe's fd. After a re-execution the table is empty: a packet that came before
- * it is not answered (the process waits until the automount is stopped). */
+ * by the pipe's fd. A re-execution hands the tokens over (handover.c, "w" records):
+ * the process that looked at the path waits in the kernel, not in PID 1, so without
+ * them it would wait until the automount is stopped. Packets not read yet stay in the
+ * pipe, which is handed over too. */
 #include "unit-automount.h"
 
 #include <errno.h>
@@ -57,20 +59,30 @@ struct automount {
 
 static struct automount table[AUTOMOUNT_MAX];
 
+/* The automount's entry, or NULL when it has none yet. */
+static struct automount *lookup(const struct unit *u)
+{
+	int fd = u->listen_fd[AUTOMOUNT_PIPE];
+
+	if (u->svc->kind != UNIT_AUTOMOUNT || fd < 0)
+		return NULL;
+	for (size_t i = 0; i < AUTOMOUNT_MAX; i++)
+		if (table[i].key == fd + 1)
+			return &table[i];
+	return NULL;
+}
+
 /* The automount's entry; one is made for a unit a re-execution handed over. */
 static struct automount *entry_of(const struct unit *u)
 {
 	int fd = u->listen_fd[AUTOMOUNT_PIPE];
-	struct automount *free_slot = NULL;
+	struct automount *free_slot = lookup(u);
 
-	if (u->svc->kind != UNIT_AUTOMOUNT || fd < 0)
-		return NULL;
-	for (size_t i = 0; i < AUTOMOUNT_MAX; i++) {
-		if (table[i].key == fd + 1)
-			return &table[i];
-		if (!free_slot && table[i].key == 0)
+	if (free_slot || u->svc->kind != UNIT_AUTOMOUNT || fd < 0)
+		return free_slot;
+	for (size_t i = 0; i < AUTOMOUNT_MAX && !free_slot; i++)
+		if (table[i].key == 0)
 			free_slot = &table[i];
-	}
 	if (free_slot)
 		*free_slot = (struct automount){ .key = fd + 1, .expire_at_ms = -1 };
 	return free_slot;
@@ -271,6 +283,26 @@ static void owe(struct unit *u, struct automount *a, uint32_t token, bool expire
 		return;
 	}
 	a->wait[a->count++] = (struct waiter){ token, expire };
+}
+
+bool automount_owed_at(const struct unit *u, size_t i, uint32_t *token, bool *expire)
+{
+	const struct automount *a = lookup(u);
+
+	if (!a || i >= a->count)
+		return false;
+	*token = a->wait[i].token;
+	*expire = a->wait[i].expire;
+	return true;
+}
+
+int automount_owe_again(struct unit *u, uint32_t token, bool expire)
+{
+	if (u->svc->kind != UNIT_AUTOMOUNT || u->listen_fd[AUTOMOUNT_PIPE] < 0 ||
+	    u->listen_fd[AUTOMOUNT_IOCTL] < 0)
+		return -1; /* no autofs to answer through */
+	owe(u, entry_of(u), token, expire); /* no room: answered at once, never left waiting */
+	return 0;
 }
 
 /* A process looked the path up: the mount unit starts, the answer comes once it settled. */

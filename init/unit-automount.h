@@ -20,6 +20,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct unit;
@@ -48,6 +49,12 @@ long long automount_unit_due(const struct unit *u);
 const char *automount_unit_sub_state(const struct unit *u);
 /* The expiry child exited: true when pid was one. */
 bool automount_child_exited(pid_t pid);
+
+/* Re-execution (handover.c): the i-th answer u still owes (false past the last), and in
+ * the new PID 1, after u's fds were adopted, the same owed again: answered when its mount
+ * unit settles. -1: u is no automount with an autofs to answer through. */
+bool automount_owed_at(const struct unit *u, size_t i, uint32_t *token, bool *expire);
+int automount_owe_again(struct unit *u, uint32_t token, bool expire);
 
 /* The pipes to poll, and the packets back. */
 size_t automount_units_pollfds(struct unit *units, size_t n, struct pollfd *fds, size_t max);

@@ -74,6 +74,25 @@ wait_state mnt-slow.automount stopped
 ! mounted /mnt/slow autofs && ok stop-unmounts-autofs || bad stop-unmounts-autofs "$(grep /mnt/slow /proc/mounts)"
 emberctl stop slow-before-mount mnt-slow.mount >/dev/null 2>&1
 
+# A look that waits on a slow mount while PID 1 re-executes: the answer the old PID 1
+# owed is handed over, the new one gives it once the mount is up. (An ember that lost it
+# left ls waiting in the kernel until the automount stopped: timeout's 124.)
+wait_state mnt-reexec.automount ready
+start=$(date +%s)
+timeout 40 ls /mnt/reexec >/dev/null 2>&1 &
+lspid=$!
+i=0; while ! state reexec-before-mount | grep -qE 'starting|running' && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+kill -0 $lspid 2>/dev/null && ok reexec-access-waits || bad reexec-access-waits "ls did not wait; $(state mnt-reexec.mount)"
+emberctl daemon-reexec
+i=0; while ! emberctl --timeout 2 list >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done
+wait $lspid; rc=$?
+[ "$rc" = 0 ] && [ $(( $(date +%s) - start )) -lt 30 ] && mounted /mnt/reexec tmpfs &&
+	ok access-answered-across-reexec ||
+	bad access-answered-across-reexec "ls exited $rc after $(( $(date +%s) - start ))s; $(state mnt-reexec.mount); $(grep /mnt/reexec /proc/mounts)"
+emberctl --timeout 2 list >/dev/null && [ "$(state mnt-reexec.mount)" = ready ] && ok pid1-alive-after-reexec ||
+	bad pid1-alive-after-reexec "$(state mnt-reexec.mount)"
+emberctl stop mnt-reexec.automount >/dev/null 2>&1
+
 # Stop with the mount on it: both go; then the path is a plain directory.
 emberctl stop mnt-auto.automount
 wait_state mnt-auto.automount stopped

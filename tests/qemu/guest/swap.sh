@@ -112,6 +112,30 @@ echo "swap.sh: swapoff of ${used:-?} KiB took about $((t1-t0)) s; stopping seen 
 	[ -z "$(prio)" ] && ok pid1-answers-during-swapoff ||
 	bad pid1-answers-during-swapoff "used ${used:-?} KiB; stopping seen $seen, answered $answered; $(state dev-zram0.swap); $(cat /proc/swaps)"
 
+# PID 1 re-executed while a swapoff runs: the new PID 1 adopts the swapoff child (its
+# control process and phase are in the state handed over) and the unit ends stopped
+# with the swap off, or failed with a reason; never left in stopping. The fill's pages
+# go back to zram0 first (the cgroup's limit again), so the swapoff has them to read.
+emberctl start dev-zram0.swap; wait_state dev-zram0.swap ready
+echo 16M >/sys/fs/cgroup/swap-fill/memory.max
+echo max >/sys/fs/cgroup/swap-fill/memory.max
+used=$(awk '$1 == "/dev/zram0" { print $4 }' /proc/swaps)
+emberctl stop dev-zram0.swap >/dev/null 2>&1 &
+i=0; while [ "$(state dev-zram0.swap)" != stopping ] && [ "$(state dev-zram0.swap)" != stopped ] && [ $i -lt 100 ]; do i=$((i+1)); done
+before=$(state dev-zram0.swap)
+emberctl daemon-reexec
+i=0; while ! emberctl --timeout 2 list >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done
+after=$(state dev-zram0.swap)
+i=0; while [ "$(state dev-zram0.swap)" = stopping ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
+st=$(state dev-zram0.swap)
+out=$(emberctl status dev-zram0.swap 2>&1)
+echo "swap.sh: swapoff of ${used:-?} KiB across a re-execution: $before before it, $after after it, then $st"
+{ { [ "$st" = stopped ] && [ -z "$(prio)" ]; } ||
+  { [ "$st" = failed ] && printf '%s\n' "$out" | grep -q 'swapoff'; }; } &&
+	emberctl --timeout 2 list >/dev/null && ok swapoff-across-reexec-settles ||
+	bad swapoff-across-reexec-settles "used ${used:-?} KiB; $before, then $after, then $st; $(cat /proc/swaps); $out"
+[ "$before" = stopping ] || echo "swap.sh: the swapoff ended before the re-execution ($before): the case above did not overlap it"
+
 # TimeoutSec= bounds the swapoff: the child gets SIGKILL, swapoff(2) gives up and puts
 # the swap back, the unit fails. Only where the swapoff above lasted for 10 looks or
 # more (about 1 s on TCG; a KVM guest may be too quick for a 100 ms limit to be sure).
