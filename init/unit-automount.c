@@ -211,7 +211,7 @@ static int start_failed(char *err, size_t size, const char *what, const char *wh
 int automount_unit_start(struct unit *u, char *err, size_t size)
 {
 	const struct service *s = u->svc;
-	char where[UNIT_MOUNT_PATH_MAX];
+	char where[UNIT_MOUNT_PATH_MAX], target[32];
 	int p[2], fd;
 	dev_t dev;
 
@@ -226,16 +226,22 @@ int automount_unit_start(struct unit *u, char *err, size_t size)
 			 "on it", UNIT_MOUNT_PATH_MAX, where);
 		return -1;
 	}
-	if (io_mkdir_p(where, s->kinds.directory_mode ? s->kinds.directory_mode : 0755) < 0 &&
-	    errno != EEXIST)
-		return start_failed(err, size, "cannot create", where);
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+	if ((fd = unit_mount_target(where, s->kinds.directory_mode, target, sizeof target)) < 0)
+		return start_failed(err, size, "cannot create or walk to (root's symlinks only)",
+				    where);
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0) {
+		close(fd);
 		return start_failed(err, size, "pipe for", where);
-	if (mount_autofs(s, where, p[1]) < 0) {
+	}
+	if (mount_autofs(s, target, p[1]) < 0) {
+		int e = errno;
+		close(fd);
 		close(p[0]);
 		close(p[1]);
+		errno = e;
 		return start_failed(err, size, "cannot mount autofs on", where);
 	}
+	close(fd);
 	close(p[1]); /* the kernel holds the write end now */
 	if (unit_mount_autofs_dev(where, &dev) < 0 || (fd = open_mount(where, dev)) < 0 ||
 	    set_timeout(fd, s->kinds.idle_timeout_s) < 0) {

@@ -120,6 +120,12 @@ bool unit_device_present(const char *name);
  * (\040) decoded as fstab(5), mountinfo and /proc/swaps write them. */
 int unit_kinds_each_line(const char *path, int (*fn)(void *ctx, char *line), void *ctx);
 int unit_kinds_next_field(char **p, char *out, size_t size);
+/* A mount point for PID 1's mount(2), made if missing (mode for its last level, 0: 0755)
+ * and walked with root's symlinks only (lib/path-walk.h): a link a user planted on the
+ * way (a mount point in a directory a user owns) cannot point the mount at /etc. An
+ * O_PATH fd, to close after the mount, with "/proc/self/fd/N" in proc to mount on; -1
+ * with errno (ELOOP: a symlink root does not own). */
+int unit_mount_target(const char *where, unsigned mode, char *proc, size_t size);
 /* swap units (unit-swap.c) */
 enum unit_kind_result unit_kind_swap_start(const struct service *s, char *err, size_t size);
 bool unit_kind_swap_present(const struct service *s);

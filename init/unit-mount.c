@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "io.h"
 #include "parse.h"
+#include "path-walk.h"
 
 #define FSTAB_PATH "/etc/fstab"
 #define MOUNTINFO_PATH "/proc/self/mountinfo"
@@ -268,6 +270,27 @@ static void device_of(const char *what, char *out, size_t size)
 	snprintf(out, size, "%s", what);
 }
 
+int unit_mount_target(const char *where, unsigned mode, char *proc, size_t size)
+{
+	char name[PATH_WALK_NAME_MAX];
+	int dir = path_walk_parent(where, true, name), fd, e;
+
+	if (dir < 0 || !*name) /* "/" itself */
+		fd = dir;
+	else {
+		if (mkdirat(dir, name, mode ? mode : 0755) < 0 && errno != EEXIST)
+			fd = -1;
+		else
+			fd = path_walk_component(dir, name, true);
+		e = errno;
+		close(dir);
+		errno = e;
+	}
+	if (fd >= 0)
+		snprintf(proc, size, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 enum unit_kind_result unit_kind_mount_start(const struct service *s, char *err, size_t size);
 enum unit_kind_result unit_kind_mount_start(const struct service *s, char *err, size_t size)
 {
@@ -275,7 +298,8 @@ enum unit_kind_result unit_kind_mount_start(const struct service *s, char *err, 
 	char options[FIELD_MAX * 2], data[FIELD_MAX * 2];
 	unsigned long flags;
 	const char *source = "its .mount file";
-	int rc;
+	char target[32];
+	int rc, target_fd, e;
 
 	if (unit_kind_path(s->name, where, sizeof where) < 0) {
 		snprintf(err, size, "the name does not name a mount point");
@@ -305,16 +329,21 @@ enum unit_kind_result unit_kind_mount_start(const struct service *s, char *err, 
 		return UNIT_KIND_FAILED;
 	}
 	device_of(what, dev, sizeof dev);
-	if (io_mkdir_p(where, s->kinds.directory_mode ? s->kinds.directory_mode : 0755) < 0 &&
-	    errno != EEXIST) {
-		snprintf(err, size, "cannot create %.*s: %s", 64, where, strerror(errno));
+	if ((target_fd = unit_mount_target(where, s->kinds.directory_mode, target,
+					   sizeof target)) < 0) {
+		snprintf(err, size, "cannot create or walk to %.*s: %s", 64, where,
+			 errno == ELOOP ? "a symlink root does not own is on the way" :
+					  strerror(errno));
 		return UNIT_KIND_FAILED;
 	}
-	rc = mount(dev, where, type[0] ? type : NULL, flags, data[0] ? data : NULL);
+	rc = mount(dev, target, type[0] ? type : NULL, flags, data[0] ? data : NULL);
 	/* As systemd: a file system that refuses to be written is mounted read-only. */
 	if (rc < 0 && (errno == EACCES || errno == EROFS) && !(flags & MS_RDONLY) &&
 	    !(s->kinds.mount_flags & UNIT_MOUNT_RW_ONLY))
-		rc = mount(dev, where, type[0] ? type : NULL, flags | MS_RDONLY, data[0] ? data : NULL);
+		rc = mount(dev, target, type[0] ? type : NULL, flags | MS_RDONLY, data[0] ? data : NULL);
+	e = errno;
+	close(target_fd);
+	errno = e;
 	if (rc == 0 && (flags & MS_BIND) && (flags & (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)))
 		rc = mount(NULL, where, NULL, flags | MS_REMOUNT, NULL); /* a bind mount's flags */
 	if (rc < 0) {

@@ -4,6 +4,7 @@
 #  - a .mount file mounted by ember, after the unit it is ordered after; the service that
 #    Requires= it starts only once it is mounted, and BindsTo= stops when it is unmounted
 #  - RequiresMountsFor= a path under an /etc/fstab entry: ember mounts it first
+#  - hostile: a mount point a user swapped for a symlink to a root directory is refused
 #  - a mount point mounted before boot satisfies Requires=; one that is neither mounted
 #    nor configured fails Requires= and not Wants=; an automount with no file fails Requires=
 #    (automount units are a kind of their own: tests/qemu/test-automount.sh)
@@ -42,6 +43,14 @@ unit "$OWN/wants-never.service" "[Unit]\nWants=$NEVER\nAfter=$NEVER\n[Service]\n
 mkdir -p "$OWN/$NEVER.d"
 unit "$OWN/$NEVER.d/timeout.conf" '[Unit]\nJobTimeoutSec=2s\n'
 printf '# test fstab\ntmpfs %s tmpfs size=1m,mode=0700 0 0\n' "$FST" >"$tmp/fstab"
+# Hostile: a mount point in a directory a user owns (as /media/alice/usb), where that
+# user replaced it by a symlink to a root directory. PID 1 walks to it with root's
+# symlinks only: the mount fails, nothing lands on the root directory.
+mkdir -p "$tmp/alice" "$tmp/rootonly"
+ln -s "$tmp/rootonly" "$tmp/alice/usb"
+chown -h nobody "$tmp/alice/usb" "$tmp/alice"
+MUSB=$(esc "$tmp/alice/usb").mount
+unit "$OWN/$MUSB" "[Unit]\nDefaultDependencies=no\n[Mount]\nWhat=tmpfs\nWhere=$tmp/alice/usb\nType=tmpfs\n"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -79,6 +88,12 @@ expect unconfigured-wants-proceeds wants-absent ready
 expect bound-to-mount-up bound-late ready
 umount $LATE && expect bindsto-mount-gone bound-late "stopped stopping" || bad bindsto-mount-gone "umount failed"
 expect mount-unit-gone $MLATE stopped
+
+expect planted-symlink-mount-fails $MUSB failed
+"\$E" status $MUSB | grep -q 'symlink root does not own' && ok planted-symlink-says-why ||
+	bad planted-symlink-says-why "\$("\$E" status $MUSB | tail -3)"
+mountpoint -q $tmp/rootonly && bad planted-symlink-not-followed "a tmpfs is on $tmp/rootonly" ||
+	ok planted-symlink-not-followed
 
 # The device appeared late (maker.service): its service started after, and stops when
 # the device goes.
