@@ -583,38 +583,36 @@ static void adopt_fdstore(const char *line, const char *end)
 	fdstore_adopt(unit, (int)fd, name);
 }
 
+static void adopt_record(char kind, const char *line, const char *end, unsigned *adopted)
+{
+	switch (kind) {
+	case 'a': adopt_connection(line, end); break; /* sockets-accept */
+	case 'u': adopt_line(line, end, adopted); break;
+	case 'f': adopt_fdstore(line, end); break;    /* unit-runtime2 */
+	case 'w': adopt_owed(line, end); break;       /* automount units */
+	}
+}
+
+/* One pass over the state: the records whose kind letter is in kinds, in order. */
+static void adopt_records(const char *kinds, unsigned *adopted)
+{
+	for (const char *line = ho.state; ho.state_len && line && *line;) {
+		const char *end = strchr(line, '\n');
+		if (!end)
+			break;
+		if (line[1] == ' ' && strchr(kinds, line[0]))
+			adopt_record(line[0], line + 2, end, adopted);
+		line = end + 1;
+	}
+}
+
 unsigned handover_adopt_units(void)
 {
 	unsigned adopted = 0;
 
-	/* sockets-accept: the connections first: their instances must exist for "u" lines */
-	for (const char *line = ho.state; ho.state_len && line && *line;) {
-		const char *end = strchr(line, '\n');
-		if (!end)
-			break;
-		if (line[0] == 'a' && line[1] == ' ')
-			adopt_connection(line + 2, end);
-		line = end + 1;
-	}
-	for (const char *line = ho.state; ho.state_len && line && *line;) {
-		const char *end = strchr(line, '\n');
-		if (!end)
-			break;
-		if (line[0] == 'u' && line[1] == ' ')
-			adopt_line(line + 2, end, &adopted);
-		if (line[0] == 'f' && line[1] == ' ') /* unit-runtime2 */
-			adopt_fdstore(line + 2, end);
-		line = end + 1;
-	}
-	/* automounts: their fds are the units' own, adopted by the "u" lines above */
-	for (const char *line = ho.state; ho.state_len && line && *line;) {
-		const char *end = strchr(line, '\n');
-		if (!end)
-			break;
-		if (line[0] == 'w' && line[1] == ' ')
-			adopt_owed(line + 2, end);
-		line = end + 1;
-	}
+	adopt_records("a", &adopted);  /* sockets-accept: their instances must exist for "u" */
+	adopt_records("uf", &adopted);
+	adopt_records("w", &adopted);  /* automounts answer through fds the "u" lines adopted */
 	ho.state_len = 0;
 	return adopted;
 }

@@ -665,10 +665,7 @@ static void rewrite_aliases(struct loader *l)
 {
 	for (size_t i = 0; i < l->count; i++) {
 		struct service *s = &l->out[i];
-		struct service_name_list *lists[] = {
-			&s->after, &s->before, &s->requires, &s->wants, &s->requisite, &s->binds_to,
-			&s->part_of, &s->conflicts, &s->on_failure, &s->on_success,
-		};
+		struct service_name_list *lists[] = SERVICE_DEP_LISTS(s);
 		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
 			for (size_t j = 0; j < lists[k]->count; j++) {
 				const char *n = service_str(s, lists[k]->name[j]);

@@ -488,6 +488,12 @@ void service_copy(struct service *dst, const struct service *src);
 /* compact: the bytes service_copy() copies; what follows is unused text store. */
 size_t service_used_size(const struct service *svc);
 
+/* The lists that name other units (not [Install]'s), as an initializer of an array of
+ * pointers, const or not: what alias rewriting and "does a unit name X" walk. */
+#define SERVICE_DEP_LISTS(s) { &(s)->after, &(s)->before, &(s)->requires, &(s)->wants, \
+	&(s)->requisite, &(s)->binds_to, &(s)->part_of, &(s)->conflicts, &(s)->on_failure, \
+	&(s)->on_success }
+
 /* The string behind ref: "" when unset. */
 const char *service_str(const struct service *svc, strref ref);
 /* The names of a list, the loader's overflow included: for i < service_list_count(list),

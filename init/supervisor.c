@@ -488,15 +488,19 @@ static struct service *load_into_next_slot(const char *name)
 	return load_into_slot(sv.count, name);
 }
 
-/* The unit load_into_next_slot() read joins the loaded ones, and the graph. */
+/* The units read into sv.services[first..end) join the loaded ones, and the graph. */
+static void join_loaded(size_t first, size_t end)
+{
+	for (size_t i = first; i < end; i++)
+		unit_reset(&sv.units[i], &sv.services[i]);
+	sv.count = end;
+	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+}
+
 static struct unit *append_loaded(void)
 {
-	struct unit *u = &sv.units[sv.count];
-
-	unit_reset(u, &sv.services[sv.count]);
-	sv.count++;
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
-	return u;
+	join_loaded(sv.count, sv.count + 1);
+	return &sv.units[sv.count - 1];
 }
 
 static void start_instance(struct unit *sock, const char *name)
@@ -1843,13 +1847,13 @@ const struct unit *supervisor_find(const char *name)
 static void say(void (*report)(void *, const char *), void *ctx, const char *verb,
 		const char *name);
 
-/* Where no loaded unit has the name, the first of sv.services[first..end) with it. */
-static const struct service *in_batch(size_t first, size_t end, const char *name)
+/* Is a unit of this name among those read, not yet loaded: sv.services[first..end)? */
+static bool in_batch(size_t first, size_t end, const char *name)
 {
 	for (size_t i = first; i < end; i++)
 		if (strcmp(sv.services[i].name, name) == 0)
-			return &sv.services[i];
-	return NULL;
+			return true;
+	return false;
 }
 
 /* The first unit s pulls in (or a timer or path unit starts) that is neither loaded nor
@@ -1879,10 +1883,7 @@ static bool named_by_loaded(const char *alias)
 {
 	for (size_t i = 0; i < sv.count; i++) {
 		const struct service *o = sv.units[i].svc;
-		const struct service_name_list *lists[] = {
-			&o->after, &o->before, &o->requires, &o->wants, &o->requisite,
-			&o->binds_to, &o->part_of, &o->conflicts, &o->on_failure, &o->on_success,
-		};
+		const struct service_name_list *lists[] = SERVICE_DEP_LISTS(o);
 		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
 			if (service_lists(o, lists[k], alias))
 				return true;
@@ -1909,10 +1910,8 @@ static void append_batch(size_t first, size_t end)
 	for (size_t i = first; i < end; i++) {
 		log_info("%s: loaded on request", sv.services[i].name);
 		check_programs(&sv.services[i]);
-		unit_reset(&sv.units[i], &sv.services[i]);
 	}
-	sv.count = end;
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	join_loaded(first, end);
 	for (size_t i = first; i < end; i++)
 		unit_classify(&sv.units[i], sv.services, sv.count);
 }
@@ -2635,8 +2634,8 @@ static void carry_over(struct unit *dst, const struct unit *old, struct service 
 }
 
 /* systemd writes the changed cgroup attributes of loaded units at reload: a running
- * service's and an active slice's new limits hold now, not from the next start. After the
- * swap: the slices' weights are looked up by name in the new table. */
+ * service's and an active slice's new limits hold now, not from the next start. Once the
+ * new table is in place (sv.count included). */
 static void reapply_limits(size_t n)
 {
 	svc_cgroup_reloaded();
@@ -2710,9 +2709,9 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		sv.units[i] = fresh.units[i];
 		sv.units[i].svc = &sv.services[i];
 	}
-	reapply_limits(n);
-	release_reload_scratch(n);
 	sv.count = n;
+	reapply_limits(n); /* before the scratch goes: it says which changed */
+	release_reload_scratch(n);
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	timer_units_recompute_all(); /* timer units: their OnCalendar= may have changed */
 	path_units_reloaded(sv.units, sv.count); /* path units: their paths may have */

@@ -135,13 +135,11 @@ static void enable_on_demand(unsigned need, const char *who)
 
 static void enable_for_service(const struct service *s)
 {
-	char full[SERVICE_NAME_MAX + 16];
+	char leaf[CG_LEAF_NAME_MAX];
 	unsigned need = weights_need(s);
 
 	need |= s->kinds.delegate & (CG_CTRL_CPU | CG_CTRL_IO); /* unit-kinds: Delegate= */
-	if (unit_name_full(s->name, full, sizeof full) < 0)
-		str_copy(full, sizeof full, s->name);
-	enable_on_demand(need, full);
+	enable_on_demand(need, leaf_of(s, leaf, sizeof leaf));
 }
 
 /* A loaded slice unit with [Slice] resource keys, by name; else NULL. */
