@@ -79,7 +79,7 @@ static const struct field {
 	UF("watchdog_usec_override", watchdog_usec_override, F_LL, false),
 	UF("watchdog_fired", watchdog_fired, F_BOOL, false),
 	/* timer units: when they last elapsed (the next elapse is computed again) */
-	UF("timer_last_ms", timer_last_ms, F_LL, false),
+	UF("timer_last_us", timer_last_us, F_LL, false),
 	UF("timer_last_wall", timer_last_wall, F_LL, false),
 	UF("timer_start_wall", timer_start_wall, F_LL, false),
 	UF("dynamic_uid", dynamic_uid, F_UNS, false), /* DynamicUser=: still held */
@@ -558,6 +558,9 @@ static void adopt_line(const char *line, const char *end, unsigned *adopted)
 	for (size_t f = 0; f < FIELD_COUNT; f++)
 		if (number_of(line, end, unit_fields[f].key, &v))
 			field_set(u, &unit_fields[f], v);
+	/* a re-execution from a version that kept the timer's last elapse in ms */
+	if (u->timer_last_us < 0 && number_of(line, end, "timer_last_ms", &v) && v >= 0)
+		u->timer_last_us = v * 1000;
 	hex_of(line, end, "status", u->status_text, sizeof u->status_text);
 	hex_of(line, end, "error", u->error, sizeof u->error);
 	(*adopted)++;

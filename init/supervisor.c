@@ -189,7 +189,7 @@ static void unit_reset(struct unit *u, struct service *svc)
 		u->listen_fd[i] = -1;
 	u->trigger_window_ms = u->failure_window_ms = -1;
 	u->watchdog_deadline_ms = u->watchdog_usec_override = -1; /* unit-runtime2 */
-	u->timer_due_ms = u->timer_last_ms = u->timer_last_wall = u->timer_next_wall = -1;
+	u->timer_due_ms = u->timer_last_us = u->timer_last_wall = u->timer_next_wall = -1;
 }
 
 /* U4: a service a socket unit activates waits for traffic instead of starting at boot,

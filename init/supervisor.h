@@ -93,7 +93,7 @@ struct unit {
 	bool watchdog_fired;              /* this stop sends WatchdogSignal= */
 	/* timer units (init/unit-timer-run.c); the times carry over a re-exec */
 	long long timer_due_ms;      /* next elapse (CLOCK_BOOTTIME ms), -1 none */
-	long long timer_last_ms;     /* last elapse (CLOCK_BOOTTIME ms), -1 never */
+	long long timer_last_us;     /* last elapse (CLOCK_BOOTTIME us), -1 never */
 	long long timer_last_wall;   /* last elapse, seconds since the epoch (Persistent=), -1 */
 	long long timer_start_wall;  /* when the timer started, seconds since the epoch */
 	long long timer_next_wall;   /* next calendar elapse, seconds since the epoch, -1 */

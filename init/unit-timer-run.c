@@ -43,6 +43,14 @@ static long long clock_ms(clockid_t id)
 }
 
 static long long boot_ms(void) { return clock_ms(CLOCK_BOOTTIME); }
+
+static long long boot_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
 static long long wall_ms(void) { return clock_ms(CLOCK_REALTIME); }
 
 void timer_units_changed(void)
@@ -159,15 +167,13 @@ static long long latest(long long a, long long b)
 	return a > b ? a : b;
 }
 
-static long long us_to_ms(long long us)
-{
-	return us < 0 ? -1 : us / 1000;
-}
 
-/* What a monotonic trigger counts from (CLOCK_BOOTTIME ms), -1 when it has not happened.
+/* What a monotonic trigger counts from (CLOCK_BOOTTIME us), -1 when it has not happened.
  * OnUnitActiveSec=/OnUnitInactiveSec= count from the unit's last start or stop, or from
  * the timer's last elapse if that is later (or the unit never ran), as systemd does: a
- * unit that never ran and was never started by the timer gives nothing to count from. */
+ * unit that never ran and was never started by the timer gives nothing to count from.
+ * In microseconds: a job that ends within the millisecond of its elapse would otherwise
+ * look like it stopped before it, and OnUnitInactiveSec= would never elapse again. */
 static long long mono_base(const struct unit *u, enum timer_base base)
 {
 	const struct unit *t;
@@ -175,25 +181,26 @@ static long long mono_base(const struct unit *u, enum timer_base base)
 
 	switch (base) {
 	case TIMER_ON_ACTIVE:
-		return us_to_ms(u->started_us);
+		return u->started_us;
 	case TIMER_ON_BOOT:
 		return 0;
 	case TIMER_ON_STARTUP:
-		return tm.startup_ms;
+		return tm.startup_ms * 1000;
 	case TIMER_ON_UNIT_ACTIVE:
 		t = target_of(u);
-		at = t ? us_to_ms(t->started_us) : -1;
+		at = t ? t->started_us : -1;
 		break;
 	case TIMER_ON_UNIT_INACTIVE:
 		t = target_of(u);
-		at = t ? us_to_ms(latest(t->stopped_us, t->failed_us)) : -1;
+		at = t ? latest(t->stopped_us, t->failed_us) : -1;
 		break;
 	}
-	return latest(at, u->timer_last_ms);
+	return latest(at, u->timer_last_us);
 }
 
 /* Each monotonic trigger elapses once per base: not again once the timer elapsed at or
- * after that time. */
+ * after that time. The result is in ms, rounded up: the tick that sees it due is at or
+ * after the microsecond it is due. */
 static long long next_mono(const struct unit *u)
 {
 	const struct timer_spec *t = &u->svc->timer;
@@ -203,13 +210,13 @@ static long long next_mono(const struct unit *u)
 		long long base = mono_base(u, (enum timer_base)t->mono_base[i]), at;
 		if (base < 0)
 			continue;
-		at = base + (long long)t->mono_ms[i];
-		if (u->timer_last_ms >= 0 && u->timer_last_ms >= at)
+		at = base + (long long)t->mono_ms[i] * 1000;
+		if (u->timer_last_us >= 0 && u->timer_last_us >= at)
 			continue;
 		if (next < 0 || at < next)
 			next = at;
 	}
-	return next;
+	return next < 0 ? -1 : (next + 999) / 1000;
 }
 
 /* The first calendar elapse after the last one (or after the timer's start), seconds
@@ -276,7 +283,7 @@ int timer_unit_start(struct unit *u, char *err, size_t size)
 	return 0;
 }
 
-static void elapse(struct unit *u, long long now)
+static void elapse(struct unit *u)
 {
 	char name[SERVICE_NAME_MAX], err[UNIT_ERROR_MAX];
 	long long wall = wall_ms() / 1000;
@@ -286,7 +293,7 @@ static void elapse(struct unit *u, long long now)
 	 * elapse is at least that one, so it is not found again. */
 	if (u->timer_next_wall >= 0 && u->timer_next_wall <= wall + 1)
 		wall = latest(wall, u->timer_next_wall);
-	u->timer_last_ms = now;
+	u->timer_last_us = boot_us();
 	u->timer_last_wall = wall;
 	if (u->svc->timer.flags & TIMER_PERSISTENT)
 		stamp_write(u, wall);
@@ -316,7 +323,7 @@ enum timer_tick timer_unit_tick(struct unit *u, long long now)
 		return TIMER_WAIT;
 	if (!within_limit(u, now))
 		return TIMER_LIMIT;
-	elapse(u, now);
+	elapse(u);
 	compute(u, now, true);
 	return u->timer_due_ms < 0 && !(u->svc->timer.flags & TIMER_KEEP) ? TIMER_DONE
 									   : TIMER_WAIT;
