@@ -635,6 +635,24 @@ static void rewrite_socket_service(struct loader *l, struct service *s)
 		s->sock.service = ref;
 }
 
+/* The loaded unit a dependency names: by its own name, or through an alias that nothing
+ * loaded. An ordering does not load what it names, so After=runlevel3.target (Debian's
+ * utmp recorder; a link to multi-user.target) found no unit and ordered nothing: the
+ * link is read here, and nothing more is loaded. */
+static const struct service *named_unit(struct loader *l, const char *name)
+{
+	char file[SERVICE_NAME_MAX + 16], real[SERVICE_NAME_MAX];
+	const struct service *t = find(l, name);
+	int d;
+
+	if (t || missing(l, name) || !service_name_valid(name) || unit_name_is_template(name))
+		return t;
+	d = fragment_of(l, name, file, sizeof file);
+	if (d < 0 || alias_target(l, d, file, name, real, sizeof real) < 0)
+		return NULL;
+	return find(l, real);
+}
+
 /* A list's names past SERVICE_DEPS_MAX: stored again when one of them is an alias. */
 static void rewrite_more_aliases(struct loader *l, struct service *s,
 				 struct service_name_list *list)
@@ -647,7 +665,7 @@ static void rewrite_more_aliases(struct loader *l, struct service *s,
 	joined[0] = '\0';
 	for (size_t i = list->count; i < service_list_count(list); i++) {
 		const char *n = service_list_name(s, list, i, buf);
-		const struct service *t = find(l, n);
+		const struct service *t = named_unit(l, n);
 		if (t && strcmp(t->name, n) != 0) {
 			n = t->name;
 			changed = true;
@@ -669,7 +687,7 @@ static void rewrite_aliases(struct loader *l)
 		for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
 			for (size_t j = 0; j < lists[k]->count; j++) {
 				const char *n = service_str(s, lists[k]->name[j]);
-				const struct service *t = find(l, n);
+				const struct service *t = named_unit(l, n);
 				strref ref;
 				if (!t || strcmp(t->name, n) == 0)
 					continue;

@@ -385,6 +385,32 @@ static void aliases_are_one_unit(void)
 	teardown();
 }
 
+/* An ordering on an alias nothing pulls in counts when the alias is of a loaded unit
+ * (Debian: systemd-update-utmp-runlevel is After=runlevel3.target, a link to
+ * multi-user.target; without it the runlevel record was asked for too early). The alias
+ * is not loaded for it, and an ordering on a name that is no link stays as it was. */
+static void ordering_on_unloaded_alias(void)
+{
+	setup();
+	put(lib, "multi-user.target", "[Unit]\nDescription=Multi-User\n");
+	link_in(lib, "runlevel3.target", "multi-user.target");
+	link_in(lib, "runlevel0.target", "poweroff.target");
+	put(lib, "rec.service", "[Unit]\nDefaultDependencies=no\n"
+	    "After=runlevel3.target runlevel0.target nothing.target\n"
+	    "[Service]\nType=oneshot\nExecStart=/bin/true\n");
+	link_in(lib, "multi-user.target.wants/rec.service", "../rec.service");
+	load();
+	const struct service *r = named("rec");
+	CHECK(r && named("multi-user.target") && !named("runlevel3.target") && !named("poweroff.target"));
+	if (!r)
+		{ teardown(); return; }
+	CHECK(r->after.count == 3);
+	CHECK_STR(service_str(r, r->after.name[0]), "multi-user.target");
+	CHECK_STR(service_str(r, r->after.name[1]), "runlevel0.target");
+	CHECK_STR(service_str(r, r->after.name[2]), "nothing.target");
+	teardown();
+}
+
 /* Every list key: an empty assignment in a drop-in empties what the file set. */
 static void dropin_resets_every_list_key(void)
 {
@@ -758,6 +784,7 @@ int main(void)
 	RUN(prefix_dropins);
 	RUN(slice_prefix_dropin_limits);
 	RUN(aliases_are_one_unit);
+	RUN(ordering_on_unloaded_alias);
 	RUN(dropin_errors_name_the_dropin);
 	RUN(masks_in_either_tree);
 	RUN(missing_requirement_fails_only_that_unit);
