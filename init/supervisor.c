@@ -503,8 +503,13 @@ static struct unit *append_loaded(void)
 	return &sv.units[sv.count - 1];
 }
 
+static void begin_start(struct unit *u);
+static void remove_instance(size_t i);
+
 static void start_instance(struct unit *sock, const char *name)
 {
+	struct unit *u;
+
 	if (!load_into_next_slot(name)) {
 		log_error("%s: cannot start %s: %s", name_of(sock), name,
 			  sv.count >= SERVICE_COUNT_MAX ? "no room for more units" :
@@ -512,8 +517,21 @@ static void start_instance(struct unit *sock, const char *name)
 		accept_conn_release(name);
 		return;
 	}
-	unit_classify(append_loaded(), sv.services, sv.count);
+	u = append_loaded();
+	/* During shutdown only an instance without default dependencies starts: the others
+	 * conflict with shutdown.target, as on systemd. Those that do start are taken up at
+	 * once (nothing is queued any more); ordered before what uses them (the utmp
+	 * recorder's last record, for systemd's private socket), they stop after it. */
+	if (sv.stopping_all && u->svc->default_dependencies) {
+		log_info("%s: traffic during shutdown: %s would conflict with shutdown; "
+			 "connection closed", name_of(sock), name);
+		remove_instance(sv.count - 1);
+		return;
+	}
+	unit_classify(u, sv.services, sv.count);
 	log_info("%s: connection, starting %s", name_of(sock), name);
+	if (sv.stopping_all && u->state == UNIT_WAITING)
+		begin_start(u);
 }
 
 bool supervisor_adopt_instance(const char *name)
@@ -592,12 +610,12 @@ static void socket_traffic(struct unit *sock)
 	struct unit *svc = sockets_target(sv.units, sv.count, sock);
 	char err[UNIT_ERROR_MAX];
 
-	if (sv.stopping_all && sockets_watched(sv.units, sv.count, sock)) {
-		/* Nothing starts any more, no service and no Accept=yes instance (systemd
-		 * refuses such a start as destructive). Closing ends the client's connection
-		 * now; left open, it would wait in the backlog until the socket stops, and a
-		 * client that is itself stopping would hold the shutdown up to its stop
-		 * timeout. */
+	if (sv.stopping_all && !sock->svc->sock.accept && sockets_watched(sv.units, sv.count, sock)) {
+		/* Nothing starts any more (systemd refuses such a start as destructive;
+		 * Accept=yes instances are decided one by one, in start_instance). Closing
+		 * ends the client's connection now; left open, it would wait in the backlog
+		 * until the socket stops, and a client that is itself stopping would hold the
+		 * shutdown up to its stop timeout. */
 		log_info("%s: traffic during shutdown: nothing is started any more; socket closed",
 			 name_of(sock));
 		sockets_close(sock);

@@ -4,6 +4,9 @@
 # Debian disk: clients of dbus.socket after dbus stopped), and to an Accept=yes socket. Nothing may be started any
 # more, and the client must not be left hanging in the socket's backlog until its own
 # stop timeout: ember-init closes the socket and the client sees the connection end.
+# As on systemd, one kind of unit still starts: an instance of an Accept=yes socket
+# whose template has no default dependencies (it does not conflict with shutdown.target;
+# systemd's private socket, answered by ember-private@.service, is one).
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || { skip shutdown-sockets "python3 missing (scripts/deps.sh installs it)"; finish; }
 [ "$(id -u)" = 0 ] || { skip shutdown-sockets "needs root (namespaces)"; finish; }
@@ -35,10 +38,15 @@ printf '[Service]\nExecStart=/bin/sh -c "touch %s/lazy-started; exec sleep 1000"
 printf '[Socket]\nListenStream=%s/each.sock\nAccept=yes\n' "$tmp" >"$tmp/services/each.socket"
 printf '[Service]\nExecStart=/bin/sh -c "touch %s/each-started; exec sleep 1000"\nStandardInput=socket\n' "$tmp" \
 	>"$tmp/services/each@.service"
+# The same with a template without default dependencies, ordered before its client:
+# served during shutdown (the instance says "hi").
+printf '[Socket]\nListenStream=%s/early.sock\nAccept=yes\n' "$tmp" >"$tmp/services/early.socket"
+printf '[Unit]\nDefaultDependencies=no\nBefore=client.service\n[Service]\nExecStart=/bin/sh -c "touch %s/early-started; echo hi"\nStandardInput=socket\nStandardOutput=socket\n' "$tmp" \
+	>"$tmp/services/early@.service"
 # After= the sockets: stopped before them, as a D-Bus client is stopped before dbus.socket.
 # Its last stop command asks for a start by name, as a stopping script might: refused.
-printf '[Unit]\nAfter=lazy.socket each.socket\n[Service]\nExecStart=/bin/sleep 1000\nExecStop=/usr/bin/python3 %s/client.py %s/lazy.sock %s/client-saw\nExecStop=/usr/bin/python3 %s/client.py %s/each.sock %s/client-each-saw\nExecStop=/bin/sh -c "%s start lazy >%s/start-out 2>&1; echo rc=$$? >>%s/start-out"\nTimeoutStopSec=8s\n' \
-	"$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$BIN/emberctl" "$tmp" "$tmp" >"$tmp/services/client.service"
+printf '[Unit]\nAfter=lazy.socket each.socket early.socket\n[Service]\nExecStart=/bin/sleep 1000\nExecStop=/usr/bin/python3 %s/client.py %s/lazy.sock %s/client-saw\nExecStop=/usr/bin/python3 %s/client.py %s/each.sock %s/client-each-saw\nExecStop=/usr/bin/python3 %s/client.py %s/early.sock %s/client-early-saw\nExecStop=/bin/sh -c "%s start lazy >%s/start-out 2>&1; echo rc=$$? >>%s/start-out"\nTimeoutStopSec=8s\n' \
+	"$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$tmp" "$BIN/emberctl" "$tmp" "$tmp" >"$tmp/services/client.service"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -74,6 +82,9 @@ case $saw in
 closed|refused) pass accept-client-not-left-hanging ;;
 *) fail accept-client-not-left-hanging "the client of the Accept=yes socket saw '${saw:-nothing: it was killed at its stop timeout}'" ;;
 esac
+saw=$(cat "$tmp/client-early-saw" 2>/dev/null)
+[ "$saw" = data ] && [ -e "$tmp/early-started" ] && pass no-default-deps-instance-served-in-shutdown ||
+	fail no-default-deps-instance-served-in-shutdown "the client of early.socket saw '${saw:-nothing}'"
 [ ! -e "$tmp/lazy-started" ] && pass nothing-started-in-shutdown || fail nothing-started-in-shutdown "lazy.service ran"
 [ ! -e "$tmp/each-started" ] && pass no-instance-in-shutdown || fail no-instance-in-shutdown "an each@ instance ran"
 grep -q 'each.socket: traffic during shutdown' "$tmp/log" && pass accept-shutdown-traffic-reported ||
