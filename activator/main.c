@@ -16,14 +16,18 @@
 #include "cli.h"
 #include "exitcode.h"
 #include "log.h"
+#include "peer.h"
 
 #define RETRY_MS 200 /* between attempts to reach a bus that is not up yet */
 
 static void usage(void)
 {
 	printf("usage: ember-activator [--address ADDRESS] [--control PATH]\n"
+	       "       ember-activator --peer [--control PATH]\n"
 	       "Own org.freedesktop.systemd1 on the system bus for ember-init: start the units\n"
 	       "D-Bus activation asks for, and answer calls meant for systemd.\n"
+	       "  --peer             answer one connection to systemd's private socket\n"
+	       "                     (/run/systemd/private) on standard input instead\n"
 	       "  --address ADDRESS  bus address (default: $DBUS_SYSTEM_BUS_ADDRESS or\n"
 	       "                     unix:path=/run/dbus/system_bus_socket)\n"
 	       "  --control PATH     ember-init's control socket (default: $%s or %s)\n"
@@ -33,6 +37,8 @@ static void usage(void)
 	       "refused a request, 100 usage, 111 cannot reach the bus\n",
 	       CTL_SOCKET_ENV, CTL_SOCKET_PATH);
 }
+
+static bool peer_mode;
 
 static void parse_args(int argc, char **argv, struct activator *a)
 {
@@ -45,6 +51,8 @@ static void parse_args(int argc, char **argv, struct activator *a)
 		} else if (strcmp(argv[i], "--version") == 0) {
 			print_version("ember-activator");
 			exit(EXIT_OK);
+		} else if (strcmp(argv[i], "--peer") == 0) {
+			peer_mode = true;
 		} else if ((value = cli_option_value(argc, argv, &i, "--address"))) {
 			a->address = value;
 		} else if ((value = cli_option_value(argc, argv, &i, "--control"))) {
@@ -81,6 +89,8 @@ int main(int argc, char **argv)
 	log_open("ember-activator");
 	a.control = env && env[0] ? env : CTL_SOCKET_PATH;
 	parse_args(argc, argv, &a);
+	if (peer_mode)
+		return peer_serve(&a, 0);
 	connect_bus(&a);
 	scope_adopt(&a); /* sessions */
 	if (activator_claim_name(&a) < 0)

@@ -589,6 +589,18 @@ void dbus_put_string(struct dbus_body *b, const char *s)
 	body_done(b, &w);
 }
 
+void dbus_put_variant_u64(struct dbus_body *b, uint64_t v)
+{
+	static const uint8_t sig[3] = { 1, 't', 0 };
+	struct writer w = body_writer(b);
+
+	put(&w, sig, 3);
+	pad(&w, 8);
+	put_u32(&w, (uint32_t)v); /* little-endian: the low half first */
+	put_u32(&w, (uint32_t)(v >> 32));
+	body_done(b, &w);
+}
+
 void dbus_put_empty_array(struct dbus_body *b, char element)
 {
 	struct writer w = body_writer(b);

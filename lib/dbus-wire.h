@@ -113,6 +113,7 @@ void dbus_put_u32(struct dbus_body *b, uint32_t v);
 void dbus_put_bool(struct dbus_body *b, bool v);
 void dbus_put_string(struct dbus_body *b, const char *s); /* 's' or 'o' */
 void dbus_put_empty_array(struct dbus_body *b, char element); /* "a" + element type */
+void dbus_put_variant_u64(struct dbus_body *b, uint64_t v); /* 'v' holding a 't' */
 
 /* "AUTH EXTERNAL <hex of the decimal uid>\r\n" into buf. Its length, or 0 if too small. */
 size_t dbus_auth_line(char *buf, size_t size, unsigned long uid);

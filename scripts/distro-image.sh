@@ -54,11 +54,9 @@ fi
 mkdir -p "$root/etc/ember/services"
 printf '# The serial getty (getty.target) owns the console (distro/debian/README.md).\nember.shell=none\n' \
 	>"$root/etc/ember/init.conf"
-# ... and systemd's utmp recorder, which asks systemd's manager over D-Bus before
-# sysinit.target, where the bus (ordered after it) cannot answer yet: masked.
-for u in systemd-update-utmp.service systemd-update-utmp-runlevel.service; do
-	ln -sfn /dev/null "$root/etc/ember/services/$u"
-done
+# ... and systemd's private socket, where systemd's utmp recorder asks the manager
+# before the system bus is up (docs/dbus.md).
+"$root/usr/bin/emberctl" --root "$root" -q enable ember-private.socket
 # ... and Debian's poweroff/reboot (systemctl) reach ember through the /run/initctl FIFO.
 install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember-initctl"
 mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"

@@ -33,10 +33,14 @@ done
 # D-Bus activation under ember (ember-activator(8)): its unit and its bus policy. Not
 # enabled here: it is for a dbus-daemon run with --systemd-activation (a systemd
 # distribution's); `emberctl enable ember-activator` (or a package's link) enables it.
+# The same for systemd's private socket (ember-private.socket, for root's systemd tools
+# such as the utmp recorder): `emberctl enable ember-private.socket`.
 units=$dest$prefix/lib/ember/services
 install -d -m 0755 "$units"
-sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/activator/ember-activator.service" >"$units/ember-activator.service"
-chmod 0644 "$units/ember-activator.service"
+for u in ember-activator.service ember-private.socket ember-private@.service; do
+	sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/activator/$u" >"$units/$u"
+	chmod 0644 "$units/$u"
+done
 install -D -m 0644 "$TOP/activator/ember-activator.conf" "$dest$prefix/share/dbus-1/system.d/ember-activator.conf"
 # Example configuration: never overwrite what an administrator already has.
 install -d -m 0755 "$dest$sysconf/ember/services" "$dest$prefix/lib/ember/services"

@@ -237,6 +237,8 @@ expect_path ember-netnat /usr/sbin/netnat
 expect_path ember-boot-measure /usr/sbin/boot-measure
 expect_path ember-dbus /usr/sbin/ember-activator
 expect_path ember-dbus /usr/lib/ember/services/ember-activator.service
+expect_path ember-dbus /usr/lib/ember/services/ember-private.socket
+expect_path ember-dbus /usr/lib/ember/services/ember-private@.service
 expect_path ember-dbus /usr/lib/ember/services/dbus.service.wants/ember-activator.service
 expect_path ember-dbus /usr/share/dbus-1/system.d/ember-activator.conf
 if [ $have_empower = yes ]; then

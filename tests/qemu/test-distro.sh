@@ -381,11 +381,18 @@ if [ "$ZRAM" = yes ]; then
 		pass distro-zram-swap || fail distro-zram-swap "$(printf '%s' "$z" | tr '\n' ' ')"
 fi
 
+# ---- the utmp records, by systemd's own recorder (docs/dbus.md, "The private socket") ----
+# It asks the manager over /run/systemd/private before the bus is up; ember answers there.
+u=$(gssh 'who -b; who -r; emberctl is-active systemd-update-utmp' 2>&1)
+echo "distro: utmp: $(printf '%s' "$u" | tr -s ' ' | tr '\n' ';')"
+printf '%s\n' "$u" | grep -q 'system boot' && printf '%s\n' "$u" | grep -q 'run-level [35]' &&
+	printf '%s\n' "$u" | tail -n 1 | grep -qx active && pass distro-utmp-records ||
+	fail distro-utmp-records "$(printf '%s' "$u" | tr '\n' ' ')"
+
 # ---- the same services as systemd ------------------------------------------------------
-# Not started under ember, by design (docs/distro.md): the utmp recorder (masked in
-# ember's directory, it asks systemd's manager over D-Bus) and the per-login user
-# manager systemd-logind asks systemd for (user@UID: ember-activator does not start it).
-exempt='^(systemd-update-utmp|user@[0-9]+)$'
+# Not started under ember, by design (docs/distro.md): the per-login user manager
+# systemd-logind asks systemd for (user@UID: ember-activator does not start it).
+exempt='^(user@[0-9]+)$'
 if [ -s "$ref" ]; then
 	awk 'NR > 1 && $2 == "ready" && $1 !~ /\./ { print $1 }' "$list" | sort >"$work/ember-services.txt"
 	# A service that came up and then ended on its own, cleanly (systemd-hostnamed exits
