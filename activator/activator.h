@@ -70,6 +70,10 @@ void reply_error(struct activator *a, const struct dbus_msg *m, const char *name
 		 const char *text);
 void reply_return(struct activator *a, const struct dbus_msg *m, const char *sig,
 		  const char *arg);
+/* org.freedesktop.DBus.Error.UnknownMethod, its text why and the escaped
+ * interface.member, which also goes to shown (for a log line). */
+void reply_unknown_method(struct activator *a, const struct dbus_msg *m, const char *why,
+			  char *shown, size_t size);
 /* Send a message (its serial is set here). 0, or -1 when it could not be. */
 int bus_send(struct activator *a, struct dbus_out *o);
 /* Jobs as systemd names them: JOB_PATH_PREFIX and a number; JobRemoved(id, path, unit,

@@ -86,6 +86,18 @@ void reply_return(struct activator *a, const struct dbus_msg *m, const char *sig
 		bus_send(a, &o);
 }
 
+void reply_unknown_method(struct activator *a, const struct dbus_msg *m, const char *why,
+			  char *shown, size_t size)
+{
+	char member[64], iface[96], text[320];
+
+	escape_text(m->interface ? m->interface : "?", iface, sizeof iface);
+	escape_text(m->member ? m->member : "?", member, sizeof member);
+	snprintf(shown, size, "%s.%s", iface, member);
+	snprintf(text, sizeof text, "%s %s (see emberctl(1))", why, shown);
+	reply_error(a, m, "org.freedesktop.DBus.Error.UnknownMethod", text);
+}
+
 /* Tell the bus that unit will not come: dbus-daemon fails every activation waiting for
  * it with this error, at once instead of after its timeout. */
 static void activation_failed(struct activator *a, const char *unit, const char *error,
@@ -420,7 +432,7 @@ static bool unit_call(struct activator *a, const struct dbus_msg *m)
 static void handle_call(struct activator *a, const struct dbus_msg *m)
 {
 	const char *args[2];
-	char text[320], member[64], iface[96];
+	char shown[168], sender[96];
 
 	if (is(m->interface, "org.freedesktop.DBus.Peer") && is(m->member, "Ping")) {
 		reply_return(a, m, NULL, NULL);
@@ -442,14 +454,11 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 		return;
 	if (unit_call(a, m)) /* units */
 		return;
-	escape_text(m->interface ? m->interface : "?", iface, sizeof iface);
-	escape_text(m->member ? m->member : "?", member, sizeof member);
-	snprintf(text, sizeof text, "ember-init runs this system; ember-activator does not "
-		 "implement %s.%s (see emberctl(1))", iface, member);
-	reply_error(a, m, "org.freedesktop.DBus.Error.UnknownMethod", text);
+	reply_unknown_method(a, m, "ember-init runs this system; ember-activator does not implement",
+			     shown, sizeof shown);
 	if (log_allowed(a))
-		log_info("%s.%s from %s: not implemented, answered so", iface, member,
-			 escape_text(m->sender ? m->sender : "?", text, 96));
+		log_info("%s from %s: not implemented, answered so", shown,
+			 escape_text(m->sender ? m->sender : "?", sender, sizeof sender));
 }
 
 /* ---- the connection ------------------------------------------------------------------ */

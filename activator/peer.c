@@ -247,7 +247,7 @@ static bool manager_property(struct activator *a, const struct dbus_msg *m)
 
 static void handle_call(struct activator *a, const struct dbus_msg *m)
 {
-	char text[320], member[64], iface[96];
+	char shown[168];
 
 	if (is(m->interface, "org.freedesktop.DBus.Peer") && is(m->member, "Ping")) {
 		reply_return(a, m, NULL, NULL);
@@ -262,11 +262,8 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 	if (is(m->interface, PROPERTIES_IFACE) && is(m->member, "Get") &&
 	    (manager_property(a, m) || unit_property(a, m)))
 		return;
-	escape_text(m->interface ? m->interface : "?", iface, sizeof iface);
-	escape_text(m->member ? m->member : "?", member, sizeof member);
-	snprintf(text, sizeof text, "ember-init answers only a few questions on systemd's "
-		 "private socket, not %s.%s (see emberctl(1))", iface, member);
-	reply_error(a, m, "org.freedesktop.DBus.Error.UnknownMethod", text);
+	reply_unknown_method(a, m, "ember-init answers only a few questions on systemd's "
+			     "private socket, not", shown, sizeof shown);
 }
 
 int peer_serve(struct activator *a, int fd)
