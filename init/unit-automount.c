@@ -169,8 +169,8 @@ static void answer(const struct unit *u, uint32_t token, int status)
 		if (ioctl(dev_autofs(), AUTOFS_DEV_IOCTL_FAIL, &p) == 0)
 			return;
 	}
-	log_warn("%s: cannot answer the kernel (token %u): %s", u->svc->name, token,
-		 strerror(errno));
+	log_warn("%s: cannot answer the kernel (token %u, %s): %s", u->svc->name, token,
+		 status ? strerror(status) : "ready", strerror(errno));
 }
 
 /* ---- starting and stopping ---------------------------------------------------------- */

@@ -106,4 +106,40 @@ emberctl --json status mnt-auto.automount | grep -q '"sub_state":"waiting"' && o
 	bad sub-state-waiting "$(emberctl --json status mnt-auto.automount)"
 timeout 20 cat /mnt/auto/nothing >/dev/null 2>&1; mounted /mnt/auto tmpfs && ok triggers-after-restart ||
 	bad triggers-after-restart "$(grep /mnt/auto /proc/mounts)"
+# Hostile: a flood. 4x AUTOMOUNT_WAIT_MAX (16) processes look at the path at once while
+# its mount takes 4 s to come up. The kernel holds them all on one wait (one packet, one
+# token: it asks once per path), so PID 1's table of owed answers is not what bounds them;
+# whatever the count, each process must end, on the tmpfs (mode 712, which no autofs
+# directory has) or with an error, never hang; PID 1 answers all along.
+flood=64
+rm -rf /tmp/flood; mkdir -p /tmp/flood
+wait_state mnt-flood.automount ready
+start=$(date +%s)
+j=0
+while [ $j -lt $flood ]; do
+	( m=$(timeout 30 stat -c %a /mnt/flood/. 2>/dev/null); echo "$? $m" >/tmp/flood/$j ) &
+	j=$((j+1))
+done
+i=0; while ! state flood-before-mount | grep -qE 'starting|running' && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+emberctl --timeout 2 list >/dev/null && emberctl --timeout 2 status mnt-flood.automount >/dev/null &&
+	ok pid1-answers-during-flood || bad pid1-answers-during-flood "no answer while $flood processes wait"
+wait
+took=$(( $(date +%s) - start ))
+saw=$(cat /tmp/flood/* | grep -cx '0 712')
+hung=$(cat /tmp/flood/* | grep -c '^124 ')
+ended=$(ls /tmp/flood | wc -l)
+echo "flood: $flood processes, $saw on the tmpfs, $hung hung, $((ended - saw - hung)) errors, ${took}s"
+[ "$ended" = $flood ] && [ "$hung" = 0 ] && [ $took -lt 25 ] && ok flood-none-hangs ||
+	bad flood-none-hangs "$ended of $flood ended, $hung hung (timeout), ${took}s"
+[ "$saw" -ge 16 ] && ok flood-within-cap-see-mount || bad flood-within-cap-see-mount "$saw of $flood saw the tmpfs: $(sort /tmp/flood/* | uniq -c)"
+mounted /mnt/flood tmpfs && [ "$(state mnt-flood.mount)" = ready ] && ok flood-mounted ||
+	bad flood-mounted "$(state mnt-flood.mount); $(grep /mnt/flood /proc/mounts)"
+# Afterwards the automount still works: the mount stopped, the next look mounts again.
+emberctl stop mnt-flood.mount >/dev/null 2>&1; wait_state mnt-flood.mount stopped
+! mounted /mnt/flood tmpfs && [ "$(state mnt-flood.automount)" = ready ] &&
+	[ "$(timeout 30 stat -c %a /mnt/flood/.)" = 712 ] && mounted /mnt/flood tmpfs &&
+	ok automount-works-after-flood ||
+	bad automount-works-after-flood "$(state mnt-flood.automount) $(state mnt-flood.mount); $(grep /mnt/flood /proc/mounts)"
+emberctl stop mnt-flood.automount >/dev/null 2>&1
+
 exit 0
