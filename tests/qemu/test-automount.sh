@@ -3,8 +3,9 @@
 # through /sbin/modprobe on the first autofs mount, as on Debian): autofs mounted at boot
 # with nothing on it, a look at the path mounts the tmpfs, a failing mount fails the look
 # instead of hanging it, TimeoutIdleSec= expires the mount, a stop answers a waiting look
-# and unmounts, a flood of processes on one slow mount all answered, a clean poweroff
-# with the automounts stopped after their mounts. The checks run in guest/automount.sh.
+# and unmounts, a flood of processes on one slow mount all answered, an idle check's
+# child taken over by a re-executed PID 1, a clean poweroff with the automounts stopped
+# after their mounts. The checks run in guest/automount.sh.
 . "$(dirname "$0")/../lib.sh"
 . "$TOP/tests/qemu/lib.sh"
 img=$QEMU_WORK/automount.cpio
@@ -14,7 +15,8 @@ mkdir -p "$sbin"
 ln -s ../bin/busybox "$sbin/modprobe" # where the kernel's request_module() looks
 qemu_image "$img" --modules "autofs4" \
 	--dir "$TOP/tests/qemu/guest:/test" --dir "$sbin:/sbin" \
-	--dir "$TOP/tests/qemu/services-automount:/etc/ember/services"
+	--dir "$TOP/tests/qemu/services-automount:/etc/ember/services" \
+	--file "$HELPERS/stop-pid1-fork:/test/stop-pid1-fork"
 qemu_test "$img" automount 360 automount.sh
 # At poweroff: each automount stops after the mount on it, none fails.
 log=$QEMU_WORK/automount.log
