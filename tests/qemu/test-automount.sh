@@ -17,7 +17,7 @@ qemu_image "$img" --modules "autofs4" \
 	--dir "$TOP/tests/qemu/guest:/test" --dir "$sbin:/sbin" \
 	--dir "$TOP/tests/qemu/services-automount:/etc/ember/services" \
 	--file "$HELPERS/stop-pid1-fork:/test/stop-pid1-fork"
-qemu_test "$img" automount 360 automount.sh
+qemu_test "$img" automount 240 automount.sh
 # At poweroff: each automount stops after the mount on it, none fails.
 log=$QEMU_WORK/automount.log
 tr -d '\r' <"$log" | sed -n 's/^.*ember-init: //p' >"$QEMU_WORK/automount-ember.log"
