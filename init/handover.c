@@ -8,6 +8,7 @@
  *   a INSTANCE SOCKET fd=N      (sockets-accept: an Accept=yes connection)
  *   w UNIT token=N expire=0|1   (an answer an automount still owes the kernel; after
  *                                the unit's "u" line, whose listen_fd0/1 it answers by)
+ *   e UNIT pid=N                (an automount's idle check child, still running)
  * Numbers are decimal; the two strings are hex, so nothing in them can break a line. */
 #include "handover.h"
 
@@ -303,6 +304,8 @@ static void put_owed(struct out *o)
 		for (size_t w = 0; automount_owed_at(u, w, &token, &expire); w++)
 			put(o, "w %s token=%u expire=%d\n", u->svc->name, (unsigned)token,
 			    expire ? 1 : 0);
+		if (automount_expire_pid(u) > 0)
+			put(o, "e %s pid=%d\n", u->svc->name, (int)automount_expire_pid(u));
 	}
 }
 
@@ -327,6 +330,28 @@ static void adopt_owed(const char *line, const char *end)
 	if (!u || automount_owe_again(u, (uint32_t)token, expire != 0) < 0)
 		log_warn("re-execution: %s: no autofs to answer token %lld through; dropped", name,
 			 token);
+}
+
+/* "UNIT pid=N": the idle check's child, ours still (execve() keeps the children). An
+ * older PID 1 wrote none: its child is then reaped as a stranger's, as before. */
+static void adopt_expire(const char *line, const char *end)
+{
+	char name[SERVICE_NAME_MAX];
+	const char *sp = memchr(line, ' ', (size_t)(end - line));
+	long long pid;
+	struct unit *u;
+
+	if (!sp || (size_t)(sp - line) >= sizeof name || !number_of(line, end, "pid", &pid) ||
+	    pid <= 1 || pid > INT_MAX) {
+		log_warn("re-execution: an automount idle check record does not parse; ignored");
+		return;
+	}
+	memcpy(name, line, (size_t)(sp - line));
+	name[sp - line] = '\0';
+	u = supervisor_unit_for_handover(name);
+	if (!u || automount_adopt_expire(u, (pid_t)pid) < 0)
+		log_warn("re-execution: %s: idle check %lld not taken back; reaped as a stranger",
+			 name, pid);
 }
 
 size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
@@ -593,6 +618,7 @@ static void adopt_record(char kind, const char *line, const char *end, unsigned 
 	case 'u': adopt_line(line, end, adopted); break;
 	case 'f': adopt_fdstore(line, end); break;    /* unit-runtime2 */
 	case 'w': adopt_owed(line, end); break;       /* automount units */
+	case 'e': adopt_expire(line, end); break;
 	}
 }
 
@@ -615,7 +641,7 @@ unsigned handover_adopt_units(void)
 
 	adopt_records("a", &adopted);  /* sockets-accept: their instances must exist for "u" */
 	adopt_records("uf", &adopted);
-	adopt_records("w", &adopted);  /* automounts answer through fds the "u" lines adopted */
+	adopt_records("we", &adopted); /* automounts answer through fds the "u" lines adopted */
 	ho.state_len = 0;
 	return adopted;
 }

@@ -20,7 +20,11 @@
  * by the pipe's fd. A re-execution hands the tokens over (handover.c, "w" records):
  * the process that looked at the path waits in the kernel, not in PID 1, so without
  * them it would wait until the automount is stopped. Packets not read yet stay in the
- * pipe, which is handed over too. */
+ * pipe, which is handed over too. So does the idle check's child ("e" record): it sleeps
+ * in the kernel until PID 1 answers the expiry, and the kernel holds every look at the
+ * path meanwhile, so the check must go on across the re-execution, not be killed (a
+ * killed check releases those looks onto a mount PID 1 is about to unmount); the new
+ * PID 1 must know it to reap it, to kill it on a stop, and not to start a second. */
 #include "unit-automount.h"
 
 #include <errno.h>
@@ -169,8 +173,8 @@ static void answer(const struct unit *u, uint32_t token, int status)
 		if (ioctl(dev_autofs(), AUTOFS_DEV_IOCTL_FAIL, &p) == 0)
 			return;
 	}
-	log_warn("%s: cannot answer the kernel (token %u): %s", u->svc->name, token,
-		 strerror(errno));
+	log_warn("%s: cannot answer the kernel (token %u, %s): %s", u->svc->name, token,
+		 status ? strerror(status) : "ready", strerror(errno));
 }
 
 /* ---- starting and stopping ---------------------------------------------------------- */
@@ -497,6 +501,25 @@ bool automount_child_exited(pid_t pid)
 			return true;
 		}
 	return false;
+}
+
+pid_t automount_expire_pid(const struct unit *u)
+{
+	const struct automount *a = lookup(u);
+
+	return a ? a->expire_pid : 0;
+}
+
+int automount_adopt_expire(struct unit *u, pid_t pid)
+{
+	struct automount *a;
+
+	if (pid <= 1 || u->svc->kind != UNIT_AUTOMOUNT || u->listen_fd[AUTOMOUNT_IOCTL] < 0 ||
+	    !(a = entry_of(u)))
+		return -1;
+	a->expire_pid = pid;
+	a->expire_at_ms = -1;
+	return 0;
 }
 
 long long automount_unit_due(const struct unit *u)

@@ -56,6 +56,13 @@ bool automount_child_exited(pid_t pid);
 bool automount_owed_at(const struct unit *u, size_t i, uint32_t *token, bool *expire);
 int automount_owe_again(struct unit *u, uint32_t token, bool expire);
 
+/* Re-execution, the idle check's child (a fork, which the new PID 1 inherits): its pid
+ * (0 none) for the "e" record, and in the new PID 1 adopted again, so it is reaped as
+ * that child, killed when u stops, and no second check starts beside it. -1: u has no
+ * autofs, or pid is no pid. */
+pid_t automount_expire_pid(const struct unit *u);
+int automount_adopt_expire(struct unit *u, pid_t pid);
+
 /* The pipes to poll, and the packets back. */
 size_t automount_units_pollfds(struct unit *units, size_t n, struct pollfd *fds, size_t max);
 void automount_units_handle_pollfds(struct unit *units, size_t n_units,

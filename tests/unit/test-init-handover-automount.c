@@ -58,6 +58,17 @@ bool automount_owed_at(const struct unit *u, size_t i, uint32_t *token, bool *ex
 	*expire = owed[i].expire;
 	return true;
 }
+static pid_t adopted_expire[8];
+static size_t n_expire;
+
+pid_t automount_expire_pid(const struct unit *u) { return u == &units[0] ? 4321 : 0; }
+int automount_adopt_expire(struct unit *u, pid_t pid)
+{
+	if (u != &units[0] || n_expire == sizeof adopted_expire / sizeof adopted_expire[0])
+		return -1;
+	adopted_expire[n_expire++] = pid;
+	return 0;
+}
 int automount_owe_again(struct unit *u, uint32_t token, bool expire)
 {
 	if (u != &units[0] || n_again == sizeof again / sizeof again[0])
@@ -82,7 +93,7 @@ static void setup(void)
 		units[i].cg_fd = units[i].out_fd = units[i].out_wfd = -1;
 		units[i].err_fd = units[i].err_wfd = units[i].exec_fd = -1;
 	}
-	n_again = 0;
+	n_again = n_expire = 0;
 }
 
 /* What a new PID 1 reads: the text in a file named by EMBER_STATE_FD. */
@@ -132,6 +143,39 @@ static void owed_answers_come_back(void)
 	CHECK(again[1].token == 4294967295u && again[1].expire);
 }
 
+/* The idle check's child: written after the unit's answers, its pid taken back. */
+static void idle_check_child_comes_back(void)
+{
+	static char buf[64 * 1024];
+	struct handover_pid1 p = { .boot_ready_us = -1 };
+	const char *w2, *e;
+
+	setup();
+	CHECK(handover_format(buf, sizeof buf, &p) > 0);
+	w2 = strstr(buf, "\nw mnt-data.automount token=4294967295 expire=1\n");
+	e = strstr(buf, "\ne mnt-data.automount pid=4321\n");
+	CHECK(w2 && e && w2 < e);
+	CHECK(!strstr(buf, "\ne web "));
+	adopt_text(buf);
+	CHECK(n_expire == 1 && adopted_expire[0] == 4321);
+}
+
+static void bad_idle_check_records_are_dropped(void)
+{
+	setup();
+	adopt_text("ember-state 1\np run_pid=0\n"
+		   "e mnt-data.automount pid=1\n"
+		   "e mnt-data.automount pid=0\n"
+		   "e mnt-data.automount pid=-7\n"
+		   "e mnt-data.automount pid=12x\n"
+		   "e mnt-data.automount pid=4294967296\n"
+		   "e mnt-data.automount\n"
+		   "e mnt-gone.automount pid=55\n"
+		   "e web pid=56\n"
+		   "e mnt-data.automount pid=57\n");
+	CHECK(n_expire == 1 && adopted_expire[0] == 57);
+}
+
 static void bad_records_are_dropped(void)
 {
 	setup();
@@ -156,5 +200,7 @@ int main(void)
 	RUN(owed_answers_are_written_after_the_units);
 	RUN(owed_answers_come_back);
 	RUN(bad_records_are_dropped);
+	RUN(idle_check_child_comes_back);
+	RUN(bad_idle_check_records_are_dropped);
 	return harness_done();
 }

@@ -106,4 +106,84 @@ emberctl --json status mnt-auto.automount | grep -q '"sub_state":"waiting"' && o
 	bad sub-state-waiting "$(emberctl --json status mnt-auto.automount)"
 timeout 20 cat /mnt/auto/nothing >/dev/null 2>&1; mounted /mnt/auto tmpfs && ok triggers-after-restart ||
 	bad triggers-after-restart "$(grep /mnt/auto /proc/mounts)"
+# Hostile: a flood. 4x AUTOMOUNT_WAIT_MAX (16) processes look at the path at once while
+# its mount takes 4 s to come up. The kernel holds them all on one wait (one packet, one
+# token: it asks once per path), so PID 1's table of owed answers is not what bounds them;
+# whatever the count, each process must end, on the tmpfs (mode 712, which no autofs
+# directory has) or with an error, never hang; PID 1 answers all along.
+flood=64
+rm -rf /tmp/flood; mkdir -p /tmp/flood
+wait_state mnt-flood.automount ready
+start=$(date +%s)
+j=0
+while [ $j -lt $flood ]; do
+	( m=$(timeout 30 stat -c %a /mnt/flood/. 2>/dev/null); echo "$? $m" >/tmp/flood/$j ) &
+	j=$((j+1))
+done
+i=0; while ! state flood-before-mount | grep -qE 'starting|running' && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+emberctl --timeout 2 list >/dev/null && emberctl --timeout 2 status mnt-flood.automount >/dev/null &&
+	ok pid1-answers-during-flood || bad pid1-answers-during-flood "no answer while $flood processes wait"
+wait
+took=$(( $(date +%s) - start ))
+saw=$(cat /tmp/flood/* | grep -cx '0 712')
+hung=$(cat /tmp/flood/* | grep -c '^124 ')
+ended=$(ls /tmp/flood | wc -l)
+echo "flood: $flood processes, $saw on the tmpfs, $hung hung, $((ended - saw - hung)) errors, ${took}s"
+[ "$ended" = $flood ] && [ "$hung" = 0 ] && [ $took -lt 25 ] && ok flood-none-hangs ||
+	bad flood-none-hangs "$ended of $flood ended, $hung hung (timeout), ${took}s"
+[ "$saw" -ge 16 ] && ok flood-within-cap-see-mount || bad flood-within-cap-see-mount "$saw of $flood saw the tmpfs: $(sort /tmp/flood/* | uniq -c)"
+mounted /mnt/flood tmpfs && [ "$(state mnt-flood.mount)" = ready ] && ok flood-mounted ||
+	bad flood-mounted "$(state mnt-flood.mount); $(grep /mnt/flood /proc/mounts)"
+# Afterwards the automount still works: the mount stopped, the next look mounts again.
+emberctl stop mnt-flood.mount >/dev/null 2>&1; wait_state mnt-flood.mount stopped
+! mounted /mnt/flood tmpfs && [ "$(state mnt-flood.automount)" = ready ] &&
+	[ "$(timeout 30 stat -c %a /mnt/flood/.)" = 712 ] && mounted /mnt/flood tmpfs &&
+	ok automount-works-after-flood ||
+	bad automount-works-after-flood "$(state mnt-flood.automount) $(state mnt-flood.mount); $(grep /mnt/flood /proc/mounts)"
+emberctl stop mnt-flood.automount >/dev/null 2>&1
+
+# The idle check across re-executions. Its child (a fork of PID 1) asks the kernel to
+# expire (AUTOFS_DEV_IOCTL_EXPIRE) and waits there for PID 1's answer: a few
+# milliseconds, so it is stopped (stop-pid1-fork) to be still there when PID 1
+# re-executes. The new PID 1 must take it over as its idle check: three rounds let it
+# go on (the expiry ends, tmpfs unmounted, and the child is reaped), a fourth stops the
+# automount meanwhile, which must end the child (only a PID 1 that knows it can; an
+# ember that did not left it stopped for good, waiting on an automount gone).
+gone() { i=0; while [ -e /proc/$1 ] && [ "$(cut -d' ' -f3 /proc/$1/stat)" != Z ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; ! [ -e /proc/$1 ]; }
+reexec() {
+	emberctl daemon-reexec
+	i=0; while ! emberctl --timeout 2 list >/dev/null 2>&1 && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done
+}
+wait_state mnt-expire.automount ready
+round=0 expired=0 reaped=0
+while [ $round -lt 3 ]; do
+	round=$((round+1))
+	timeout 20 touch /mnt/expire/mark || bad "expire-round-$round-access" "touch: $?"
+	child=$(/test/stop-pid1-fork 10) || { bad "expire-round-$round-idle-check" "no idle check's child within 10 s"; continue; }
+	reexec
+	kill -CONT $child
+	i=0; while { mounted /mnt/expire tmpfs || [ "$(state mnt-expire.mount)" != stopped ]; } && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+	! mounted /mnt/expire tmpfs && [ "$(state mnt-expire.mount)" = stopped ] && expired=$((expired+1)) ||
+		echo "expire round $round: not expired: $(state mnt-expire.mount); $(grep /mnt/expire /proc/mounts)"
+	gone $child && reaped=$((reaped+1)) || echo "expire round $round: idle check $child left: $(cat /proc/$child/stat)"
+done
+[ $expired = 3 ] && ok expiry-completes-across-reexec || bad expiry-completes-across-reexec "$expired of 3 rounds expired"
+[ $reaped = 3 ] && ok idle-check-reaped-after-reexec || bad idle-check-reaped-after-reexec "$reaped of 3 reaped"
+timeout 20 touch /mnt/expire/mark || bad expire-stop-round-access "touch: $?"
+if child=$(/test/stop-pid1-fork 10); then
+	reexec
+	emberctl stop mnt-expire.automount >/dev/null 2>&1
+	gone $child && ok stop-ends-idle-check-across-reexec ||
+		bad stop-ends-idle-check-across-reexec "idle check $child of the old PID 1 left: $(cut -d' ' -f1-5 /proc/$child/stat)"
+	kill -CONT $child 2>/dev/null
+else
+	bad stop-ends-idle-check-across-reexec "no idle check's child within 10 s"
+fi
+wait_state mnt-expire.automount stopped
+emberctl start mnt-expire.automount; wait_state mnt-expire.automount ready
+[ "$(timeout 20 sh -c 'ls -a /mnt/expire | wc -l')" = 2 ] && mounted /mnt/expire tmpfs &&
+	ok expire-remounts-after-reexec || bad expire-remounts-after-reexec "$(state mnt-expire.mount); $(grep /mnt/expire /proc/mounts)"
+i=0; while mounted /mnt/expire tmpfs && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+! mounted /mnt/expire tmpfs && ok expiry-runs-after-reexec || bad expiry-runs-after-reexec "$(grep /mnt/expire /proc/mounts)"
+emberctl stop mnt-expire.automount >/dev/null 2>&1
 exit 0
