@@ -39,6 +39,8 @@ cp -a "$kdir/lib/modules/$release" "$root/usr/lib/modules/$release"
 printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$root/etc/fstab"
 # A second line, for systemd's fstab generator to make a mount unit of (under either init).
 printf 'tmpfs /mnt/fstab tmpfs nosuid,nodev,size=1m,mode=0755 0 0\n' >>"$root/etc/fstab"
+# And one mounted on first use (the generator makes an .automount unit of it).
+printf 'tmpfs /mnt/auto tmpfs nosuid,nodev,size=1m,mode=0755,x-systemd.automount 0 0\n' >>"$root/etc/fstab"
 echo ember-debian >"$root/etc/hostname"
 # A regular user, as a phone has (the rootfs has none): the tests' units with User= and
 # PAMName= run as it. Locked: nobody logs in with it.

@@ -326,6 +326,14 @@ bf=$(gssh 'emberctl --json status proc-sys-fs-binfmt_misc.automount | grep -o "\
 	awk "\$5 == \"/proc/sys/fs/binfmt_misc\" { print \"fs\", \$(NF-2) }" /proc/self/mountinfo' 2>&1)
 printf '%s\n' "$bf" | tr '\n' ' ' | grep -q '^"state":"ready" "state":"ready" fs autofs fs binfmt_misc' &&
 	pass distro-binfmt-automount || fail distro-binfmt-automount "$(printf '%s' "$bf" | tr '\n' ' ' | cut -c1-400)"
+# An fstab line with x-systemd.automount: systemd's fstab generator makes mnt-auto.automount
+# and mnt-auto.mount of it; autofs at boot, the tmpfs on the first look.
+am=$(gssh 'emberctl is-active mnt-auto.automount
+	awk "\$5 == \"/mnt/auto\" { print \"fs\", \$(NF-2) }" /proc/self/mountinfo
+	ls /mnt/auto >/dev/null; emberctl is-active mnt-auto.mount
+	awk "\$5 == \"/mnt/auto\" { print \"fs\", \$(NF-2) }" /proc/self/mountinfo' 2>&1)
+printf '%s\n' "$am" | tr '\n' ' ' | grep -q '^active fs autofs active fs autofs fs tmpfs' &&
+	pass distro-fstab-automount || fail distro-fstab-automount "$(printf '%s' "$am" | tr '\n' ' ' | cut -c1-400)"
 # Bad input: each reported, the boot went on (SSH above, the names above).
 # A refused unit is "invalid" (with the reason), a failing one "failed"; the one bound to
 # a device that never appears is not running (systemd leaves it inactive with "dependency
