@@ -92,18 +92,11 @@ static struct automount *entry_of(const struct unit *u)
 	return free_slot;
 }
 
-static const char *mount_name(const struct unit *u, char *out, size_t size)
-{
-	snprintf(out, size, "%.*s.mount", (int)(strlen(u->svc->name) - strlen(".automount")),
-		 u->svc->name);
-	return out;
-}
-
 static const struct unit *mount_unit(const struct unit *u)
 {
 	char name[SERVICE_NAME_MAX];
 
-	return supervisor_find(mount_name(u, name, sizeof name));
+	return supervisor_find(automount_mount_name(u->svc->name, name, sizeof name));
 }
 
 /* ---- /dev/autofs -------------------------------------------------------------------- */
@@ -320,7 +313,7 @@ static void missing(struct unit *u, struct automount *a, const struct autofs_v5_
 {
 	char name[SERVICE_NAME_MAX], err[UNIT_ERROR_MAX];
 
-	mount_name(u, name, sizeof name);
+	automount_mount_name(u->svc->name, name, sizeof name);
 	log_info("%s: accessed by process %u, starting %s", u->svc->name, pk->pid, name);
 	if (supervisor_start(name, err, sizeof err) < 0) {
 		log_warn("%s: %s", u->svc->name, err);
@@ -335,7 +328,7 @@ static void expire(struct unit *u, struct automount *a, const struct autofs_v5_p
 {
 	char name[SERVICE_NAME_MAX], err[UNIT_ERROR_MAX];
 
-	mount_name(u, name, sizeof name);
+	automount_mount_name(u->svc->name, name, sizeof name);
 	log_info("%s: idle, stopping %s", u->svc->name, name);
 	if (supervisor_stop(name, err, sizeof err) < 0) {
 		log_warn("%s: %s", u->svc->name, err);

@@ -469,13 +469,11 @@ static void validate_swap(struct service *svc, const struct service_diag *diag)
 static void validate_automount(struct service *svc, const struct service_diag *diag)
 {
 	char where[UNIT_MOUNT_PATH_MAX], mount[SERVICE_NAME_MAX], mounts_for[SERVICE_LINE_MAX];
-	size_t stem = strlen(svc->name) - strlen(".automount");
 	char *slash;
 
 	if (where_of_name(svc, diag, where, sizeof where, false) < 0)
 		return;
-	snprintf(mount, sizeof mount, "%.*s.mount", (int)stem, svc->name);
-	depend(svc, diag, &svc->before, mount);
+	depend(svc, diag, &svc->before, automount_mount_name(svc->name, mount, sizeof mount));
 	slash = strrchr(where, '/');
 	*(slash == where ? slash + 1 : slash) = '\0'; /* the parent directory */
 	if (snprintf(mounts_for, sizeof mounts_for, "%s%s%s",

@@ -20,6 +20,8 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "service.h"
@@ -126,6 +128,15 @@ int unit_kinds_next_field(char **p, char *out, size_t size);
  * O_PATH fd, to close after the mount, with "/proc/self/fd/N" in proc to mount on; -1
  * with errno (ELOOP: a symlink root does not own). */
 int unit_mount_target(const char *where, unsigned mode, char *proc, size_t size);
+
+/* The mount unit an automount unit starts: NAME.automount -> NAME.mount, into out. */
+static inline const char *automount_mount_name(const char *automount, char *out, size_t size)
+{
+	size_t stem = strlen(automount) - strlen(".automount");
+
+	snprintf(out, size, "%.*s.mount", (int)stem, automount);
+	return out;
+}
 /* swap units (unit-swap.c) */
 enum unit_kind_result unit_kind_swap_start(const struct service *s, char *err, size_t size);
 bool unit_kind_swap_present(const struct service *s);
