@@ -29,6 +29,8 @@
 static struct service am_svc, mnt_svc;
 static struct unit am, mnt;
 
+#include "automount-stubs.h"
+
 /* The answers given, in order: token and "ready" or the errno's text. */
 static struct { unsigned token; char status[64]; } answered[2 * FLOOD];
 static size_t n_answered;
@@ -51,10 +53,6 @@ void log_warn(const char *fmt, ...)
 		   answered[n_answered].status) == 2)
 		n_answered++;
 }
-const struct unit *supervisor_find(const char *name)
-{
-	return strcmp(name, mnt_svc.name) == 0 ? &mnt : NULL;
-}
 int supervisor_start(const char *name, char *err, size_t errlen)
 {
 	(void)err, (void)errlen;
@@ -62,55 +60,14 @@ int supervisor_start(const char *name, char *err, size_t errlen)
 		mnt.state = UNIT_STARTING; /* a slow mount: it stays starting until told */
 	return 0;
 }
-int supervisor_stop(const char *name, char *err, size_t errlen)
-{
-	(void)name, (void)err, (void)errlen;
-	return 0;
-}
-int unit_kind_path(const char *name, char *out, size_t size)
-{
-	(void)name;
-	snprintf(out, size, "/mnt/data");
-	return 0;
-}
-bool unit_mount_is_mountpoint(const char *path) { (void)path; return false; }
-int unit_mount_autofs_dev(const char *path, dev_t *dev)
-{
-	(void)path, (void)dev;
-	errno = ENOENT;
-	return -1;
-}
-int unit_mount_target(const char *where, unsigned mode, char *proc, size_t size)
-{
-	(void)where, (void)mode, (void)proc, (void)size;
-	errno = ENOENT;
-	return -1;
-}
-const char *service_str(const struct service *svc, strref ref) { (void)svc, (void)ref; return ""; }
 
 /* ---- helpers -------------------------------------------------------------------------- */
 
 /* An automount up, its mount unit down, a packet pipe (O_DIRECT) as the kernel makes. */
 static int setup(int p[2])
 {
-	memset(&am, 0, sizeof am);
-	memset(&mnt, 0, sizeof mnt);
-	strcpy(am_svc.name, "mnt-data.automount");
-	am_svc.kind = UNIT_AUTOMOUNT;
-	strcpy(mnt_svc.name, "mnt-data.mount");
-	mnt_svc.kind = UNIT_MOUNT;
-	am.svc = &am_svc;
-	mnt.svc = &mnt_svc;
-	for (size_t f = 0; f < SOCKET_LISTEN_MAX; f++)
-		am.listen_fd[f] = -1;
-	am.state = UNIT_READY;
-	mnt.state = UNIT_STOPPED;
 	n_answered = 0;
-	if (pipe2(p, O_DIRECT | O_NONBLOCK | O_CLOEXEC) < 0)
-		return -1;
-	am.listen_fd[AUTOMOUNT_PIPE] = p[0];
-	am.listen_fd[AUTOMOUNT_IOCTL] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	return am.listen_fd[AUTOMOUNT_IOCTL];
+	return automount_fixture(p, 0, UNIT_STOPPED);
 }
 
 static void send_missing(int wfd, uint32_t token)
