@@ -40,12 +40,13 @@ install -m 0664 /dev/null "$tmp/log/wtmp"
 # ember's files as make install lays them out, enabled as an administrator does.
 "$TOP/scripts/install.sh" "$tmp/inst" /usr /etc "$BIN" /nonexistent >/dev/null
 "$BIN/emberctl" --root "$tmp/inst" -q enable ember-private.socket || fail enable-private "emberctl enable failed"
-[ "$(readlink "$tmp/inst/etc/ember/services/sockets.target.wants/ember-private.socket")" = \
-	/usr/lib/ember/services/ember-private.socket ] && pass enable-links-into-sockets-wants ||
-	fail enable-links-into-sockets-wants "$(ls -lR "$tmp/inst/etc/ember/services" 2>&1 | tail -3)"
+[ "$(readlink "$tmp/inst/etc/ember/services/systemd-update-utmp.service.wants/ember-private.socket")" = \
+	/usr/lib/ember/services/ember-private.socket ] && pass enable-links-into-recorder-wants ||
+	fail enable-links-into-recorder-wants "$(ls -lR "$tmp/inst/etc/ember/services" 2>&1 | tail -3)"
 cp "$tmp/inst/usr/lib/ember/services/ember-private.socket" "$tmp/inst/usr/lib/ember/services/ember-private@.service" "$EMBERLIB/"
 sed -i "s|^ExecStart=[^ ]*|ExecStart=$BIN/ember-activator|" "$EMBERLIB/ember-private@.service"
-mkdir -p "$OWN/sockets.target.wants" && ln -s "$EMBERLIB/ember-private.socket" "$OWN/sockets.target.wants/"
+mkdir -p "$OWN/systemd-update-utmp.service.wants" &&
+	ln -s "$EMBERLIB/ember-private.socket" "$OWN/systemd-update-utmp.service.wants/"
 # Debian's units and their links, as the package ships them.
 cp "$U"/systemd-update-utmp*.service "$LIB/"
 cp -P "$U"/runlevel?.target "$LIB/" # the runlevel record is ordered after these aliases

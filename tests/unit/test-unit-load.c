@@ -209,6 +209,41 @@ static void own_unit_enabled_into_a_service(void)
 	teardown();
 }
 
+/* The units make install puts in ember's own directory (ember-activator.service,
+ * ember-private.socket and its template, read from the source tree through $TOP) leave
+ * a system of ember's own units as it was: none is enabled into a target, so the
+ * default target and what it pulls in are not loaded (ember-private.socket once was,
+ * WantedBy=sockets.target: the QEMU images, which install them, booted every target). */
+static void shipped_units_leave_pure_ember_alone(void)
+{
+	static const char *const shipped[] = { "ember-activator.service", "ember-private.socket",
+					       "ember-private@.service" };
+	const char *top = getenv("TOP");
+	char path[512], text[4096];
+
+	setup();
+	rmdir(etc);
+	rmdir(lib);
+	put(own, "plain.service", simple);
+	for (size_t i = 0; i < sizeof shipped / sizeof *shipped; i++) {
+		FILE *f;
+		size_t n;
+		snprintf(path, sizeof path, "%s/activator/%s", top ? top : ".", shipped[i]);
+		f = fopen(path, "r");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		n = fread(text, 1, sizeof text - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		put(own, shipped[i], text);
+	}
+	load();
+	CHECK(named("plain") && !named("ember-private.socket") && !named("ember-activator"));
+	CHECK(!named("multi-user.target") && !named("sockets.target"));
+	teardown();
+}
+
 static void default_target_link_and_cmdline(void)
 {
 	char target[512];
@@ -784,6 +819,7 @@ int main(void)
 	RUN(prefix_dropins);
 	RUN(slice_prefix_dropin_limits);
 	RUN(aliases_are_one_unit);
+	RUN(shipped_units_leave_pure_ember_alone);
 	RUN(ordering_on_unloaded_alias);
 	RUN(dropin_errors_name_the_dropin);
 	RUN(masks_in_either_tree);
