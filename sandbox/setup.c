@@ -77,11 +77,18 @@ static int restrict_path(const char *path, bool optional, bool read_only, int op
 	return failed(e, op, path);
 }
 
-static int restrict_list(const struct sandbox_list *l, bool read_only, int op,
-			 struct sandbox_error *e)
+/* ReadOnlyPaths= and ReadWritePaths=, in the order and with the redundant ones left
+ * out as systemd does (layout.c). */
+static int restrict_paths(const struct sandbox_request *r, struct sandbox_error *e)
 {
-	for (size_t i = 0; i < l->count; i++)
-		if (restrict_path(l->item[i].path, l->item[i].optional, read_only, op, e) < 0)
+	static struct sandbox_path steps[2 * SANDBOX_PATHS_MAX];
+	static bool read_only[2 * SANDBOX_PATHS_MAX];
+	size_t n = sandbox_layout(r, steps, read_only, 2 * SANDBOX_PATHS_MAX);
+
+	for (size_t i = 0; i < n; i++)
+		if (restrict_path(steps[i].path, steps[i].optional, read_only[i],
+				  read_only[i] ? EXEC_SANDBOX_READ_ONLY : EXEC_SANDBOX_READ_WRITE,
+				  e) < 0)
 			return -1;
 	return 0;
 }
@@ -340,8 +347,7 @@ int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 	if (sandbox_more_proc(&r->more, e) < 0) /* exec keys (sandbox-more): first, as it */
 		return -1;                          /* would hide mounts made below /proc */
 	if (protect_system(r, e) < 0 || protect_home(r, e) < 0 || protect_kernel(r, e) < 0 ||
-	    restrict_list(&r->read_only, true, EXEC_SANDBOX_READ_ONLY, e) < 0 ||
-	    restrict_list(&r->read_write, false, EXEC_SANDBOX_READ_WRITE, e) < 0 ||
+	    restrict_paths(r, e) < 0 ||
 	    sandbox_private_dirs(&r->private_dirs, e) < 0 || hide_all(r, e) < 0)
 		return -1;
 	if (r->private_tmp && private_tmp(e) < 0)

@@ -49,6 +49,12 @@ struct sandbox_request {
 	struct sandbox_list no_exec, exec; /* NoExecPaths=, ExecPaths=: binds.c */
 };
 
+/* ReadOnlyPaths= and ReadWritePaths= as systemd lays them out (layout.c): the paths to
+ * make read-only (read_only[i]) or writable, parents first, without those already
+ * treated so by their nearest parent (nor a writable one also read-only). At most max. */
+size_t sandbox_layout(const struct sandbox_request *r, struct sandbox_path *out, bool *read_only,
+		      size_t max);
+
 /* What failed: an exec_sandbox_op (exec-context.h), errno and the path (or NULL). */
 struct sandbox_error {
 	int op;

@@ -19,6 +19,18 @@ check sandbox-help "$BIN/ember-sandbox" --help
 check sandbox-version sh -c "'$BIN/ember-sandbox' --version | grep -q '^ember-sandbox (ember) '"
 "$BIN/ember-sandbox" --protect-system=sometimes -- /bin/true >/dev/null 2>&1
 [ $? = 100 ] && pass sandbox-bad-option-100 || fail sandbox-bad-option-100 "exit $?"
+# ReadOnlyPaths=/ReadWritePaths= laid out as systemd does: a read-only path under
+# ProtectSystem=strict's read-only / is redundant, so one that does not exist does not
+# fail the start (Debian's accounts-daemon); a read-only path inside a writable one stays
+# read-only, whichever was named first.
+mkdir -p "$tmp/lay/w/ro"
+out=$("$BIN/ember-sandbox" --protect-system=strict --read-only=/nonexistent/interfaces/ \
+	--read-write="$tmp/lay/w" -- /bin/sh -c 'echo ran' 2>&1)
+[ "$out" = ran ] && pass sandbox-redundant-missing-read-only || fail sandbox-redundant-missing-read-only "$out"
+out=$("$BIN/ember-sandbox" --protect-system=strict --read-only="$tmp/lay/w/ro" --read-write="$tmp/lay/w" \
+	-- /bin/sh -c "touch $tmp/lay/w/ro/f 2>/dev/null && echo ro-written; touch $tmp/lay/w/f && echo rw-written" 2>&1)
+[ "$out" = rw-written ] && [ ! -e "$tmp/lay/w/ro/f" ] && pass sandbox-read-only-inside-writable ||
+	fail sandbox-read-only-inside-writable "$out"
 
 # Before PID 1 starts: fresh tmpfs for the service directories, a pre-seeded append
 # and truncate file, things to hide, and the planted symlinks (root-only victims).
@@ -158,8 +170,12 @@ rc=\$?
 rc=\$?
 [ \$rc = 1 ] && grep -q 'planted/l' $tmp/sb-out && ! grep -q ran $tmp/sb-out && [ ! -e /var/cache/race/out/planted ] &&
 	ok read-write-planted-symlink-refused || bad read-write-planted-symlink-refused "exit \$rc: \$(cat $tmp/sb-out)"
-"\$S" --protect-system=strict --read-only=/var/cache/race/planted/l -- /bin/true 2>/dev/null
+"\$S" --read-only=/var/cache/race/planted/l -- /bin/true 2>/dev/null
 rc=\$?; [ \$rc = 1 ] && ok read-only-planted-symlink-refused || bad read-only-planted-symlink-refused "exit \$rc"
+# Under ProtectSystem=strict the same entry is redundant (/ is read-only already, as
+# systemd drops it): the path is not looked at, so the link is not followed either.
+"\$S" --protect-system=strict --read-only=/var/cache/race/planted/l -- /bin/true 2>/dev/null
+rc=\$?; [ \$rc = 0 ] && ok read-only-redundant-planted-not-looked-at || bad read-only-redundant-planted-not-looked-at "exit \$rc"
 "\$S" --protect-system=strict --read-write=-/var/cache/race/planted/l -- /bin/true 2>/dev/null
 rc=\$?; [ \$rc = 1 ] && ok read-write-optional-symlink-still-refused || bad read-write-optional-symlink-still-refused "exit \$rc"
 # root's symlinks on the way are followed (Debian's /var/run -> /run)
