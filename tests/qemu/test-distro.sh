@@ -179,6 +179,17 @@ host=$(gssh 'busctl get-property org.freedesktop.hostname1 /org/freedesktop/host
 	pass distro-bus-activation-hostnamed || fail distro-bus-activation-hostnamed "got '$host'; $(gssh 'journalctl -u ember-activator -q -o cat -n 3; emberctl log ember-activator' 2>&1 | tail -n 3 | tr '\n' ' ')"
 tz=$(gssh 'busctl get-property org.freedesktop.timedate1 /org/freedesktop/timedate1 org.freedesktop.timedate1 Timezone' 2>&1)
 case $tz in 's "'*) pass distro-bus-activation-timedated ;; *) fail distro-bus-activation-timedated "got '$tz'" ;; esac
+# A phone shell's other bus services, from their packages' units, each in its own
+# sandbox: accounts-daemon (enabled, up at boot under both inits) answers; upower and
+# geoclue (bus-activated only; geoclue runs as its own user) are started by a call.
+up=$(gssh 'busctl call org.freedesktop.UPower /org/freedesktop/UPower org.freedesktop.UPower EnumerateDevices' 2>&1)
+case $up in 'ao '*) pass distro-dbus-upower ;; *) fail distro-dbus-upower "got '$up'" ;; esac
+ac=$(gssh 'busctl call org.freedesktop.Accounts /org/freedesktop/Accounts org.freedesktop.Accounts ListCachedUsers' 2>&1)
+case $ac in 'ao '*) pass distro-dbus-accounts ;; *) fail distro-dbus-accounts "got '$ac'" ;; esac
+gc=$(gssh 'busctl get-property org.freedesktop.GeoClue2 /org/freedesktop/GeoClue2/Manager org.freedesktop.GeoClue2.Manager InUse
+	ps -o user= -C geoclue' 2>&1)
+[ "$(printf '%s' "$gc" | tr '\n' ' ')" = "b false geoclue" ] && pass distro-bus-activation-geoclue ||
+	fail distro-bus-activation-geoclue "got '$(printf '%s' "$gc" | tr '\n' ' ')'; $(gssh 'emberctl status geoclue' 2>&1 | tail -n 3 | tr '\n' ' ')"
 # The journal names each service's unit from its cgroup (ember.slice/NAME.service):
 # journalctl -u shows what NetworkManager sent the journal.
 jn=$(gssh 'journalctl -u NetworkManager --no-pager -q | grep -c "NetworkManager\[[0-9]*\]"' 2>&1)
