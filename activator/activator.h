@@ -4,6 +4,7 @@
  * activation and still watches, and the power requests waiting for the bus to say who
  * asked (docs/dbus.md, "Activation"). */
 #include <stdbool.h>
+#include <string.h>
 
 #include "ctl.h"
 #include "dbus-client.h"
@@ -59,6 +60,14 @@ struct activator {
 	struct unit_job jobs[UNIT_JOB_MAX];
 	uint32_t next_job;
 };
+
+#define NO_REPLY_EXPECTED 0x1 /* a message's flag: the caller wants no answer */
+
+/* A header field (NULL when absent) is exactly want. */
+static inline bool field_is(const char *field, const char *want)
+{
+	return field && strcmp(field, want) == 0;
+}
 
 /* RequestName org.freedesktop.systemd1 (not queued). 0, or -1 logged. */
 int activator_claim_name(struct activator *a);

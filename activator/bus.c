@@ -25,16 +25,10 @@
 #define BUS_DRIVER "org.freedesktop.DBus"
 #define BUS_PATH "/org/freedesktop/DBus"
 #define JOB_PATH "/org/freedesktop/systemd1/job/1"
-#define NO_REPLY_EXPECTED 0x1
 #define CONTROL_TIMEOUT_MS 5000
 #define CHECK_EVERY_MS 200
 #define SWEEP_EVERY_MS 10000
 #define LOG_BURST 10
-
-static bool is(const char *field, const char *want)
-{
-	return field && strcmp(field, want) == 0;
-}
 
 int bus_send(struct activator *a, struct dbus_out *o)
 {
@@ -163,14 +157,14 @@ static void check_watch(struct activator *a, struct watch *w)
 	int status = ember_request(a->control, CTL_STATUS, w->name, CONTROL_TIMEOUT_MS, "state",
 				   state, sizeof state, err, sizeof err);
 
-	if (status == CTL_STATUS_OK && (is(state, "waiting") || is(state, "starting") ||
-					is(state, "running"))) {
+	if (status == CTL_STATUS_OK && (field_is(state, "waiting") || field_is(state, "starting") ||
+					field_is(state, "running"))) {
 		if (dbus_now_ms() > w->until_ms)
 			w->used = false; /* the bus has given up on it by now */
 		return;
 	}
 	w->used = false;
-	if (status == CTL_STATUS_OK && is(state, "ready"))
+	if (status == CTL_STATUS_OK && field_is(state, "ready"))
 		return;
 	snprintf(text, sizeof text, "%s: %s", w->name, status == CTL_STATUS_OK ? state : err);
 	activation_failed(a, w->unit, "org.freedesktop.systemd1.UnitFailed", text);
@@ -232,9 +226,9 @@ static void handle_signal(struct activator *a, const struct dbus_msg *m)
 	const char *unit;
 	char safe[96];
 
-	if (!is(m->interface, ACTIVATOR_IFACE) || !is(m->member, "ActivationRequest"))
+	if (!field_is(m->interface, ACTIVATOR_IFACE) || !field_is(m->member, "ActivationRequest"))
 		return;
-	if (!is(m->sender, BUS_DRIVER) || !is(m->path, BUS_PATH)) {
+	if (!field_is(m->sender, BUS_DRIVER) || !field_is(m->path, BUS_PATH)) {
 		log_warn("ignored an ActivationRequest from %s: only the bus sends those",
 			 escape_text(m->sender ? m->sender : "?", safe, sizeof safe));
 		return;
@@ -320,7 +314,7 @@ static bool handle_caller_uid(struct activator *a, const struct dbus_msg *m)
 	for (size_t i = 0; i < ASKING_MAX; i++) {
 		struct asking *q = &a->asking[i];
 		struct dbus_msg caller = { .serial = q->call_serial, .sender = q->caller };
-		if (!q->used || m->reply_serial != q->driver_serial || !is(m->sender, BUS_DRIVER))
+		if (!q->used || m->reply_serial != q->driver_serial || !field_is(m->sender, BUS_DRIVER))
 			continue;
 		q->used = false;
 		if (m->type != DBUS_METHOD_RETURN || dbus_body_u32(m, &uid) < 0 || uid != 0) {
@@ -381,22 +375,22 @@ static bool scope_call(struct activator *a, const struct dbus_msg *m)
 	struct scope_request req = { .name = "" };
 	const char *args[2];
 	char why[160];
-	bool manager = !m->interface || is(m->interface, MANAGER_IFACE);
+	bool manager = !m->interface || field_is(m->interface, MANAGER_IFACE);
 	enum ask_kind kind;
 
-	if (manager && is(m->member, "StartTransientUnit")) {
+	if (manager && field_is(m->member, "StartTransientUnit")) {
 		if (scope_request_parse(m, &req, why, sizeof why) < 0) {
 			reply_error(a, m, "org.freedesktop.DBus.Error.InvalidArgs", why);
 			return true;
 		}
 		kind = ASK_SCOPE_START;
-	} else if (manager && is(m->member, "StopUnit") && dbus_body_strings(m, args, 2) == 0 &&
+	} else if (manager && field_is(m->member, "StopUnit") && dbus_body_strings(m, args, 2) == 0 &&
 		   ends_with_scope(args[0])) {
 		kind = ASK_SCOPE_STOP;
-	} else if (manager && is(m->member, "AbandonScope") && dbus_body_strings(m, args, 1) == 0 &&
+	} else if (manager && field_is(m->member, "AbandonScope") && dbus_body_strings(m, args, 1) == 0 &&
 		   ends_with_scope(args[0])) {
 		kind = ASK_SCOPE_ABANDON;
-	} else if (is(m->interface, "org.freedesktop.systemd1.Scope") && is(m->member, "Abandon") &&
+	} else if (field_is(m->interface, "org.freedesktop.systemd1.Scope") && field_is(m->member, "Abandon") &&
 		   m->path && unit_of_path(m->path, req.name, sizeof req.name) == 0 &&
 		   ends_with_scope(req.name)) {
 		kind = ASK_SCOPE_ABANDON;
@@ -417,7 +411,7 @@ static bool unit_call(struct activator *a, const struct dbus_msg *m)
 	enum ctl_verb verb;
 	char why[96];
 
-	if ((m->interface && !is(m->interface, MANAGER_IFACE)) || unit_job_verb(m->member, &verb) < 0 ||
+	if ((m->interface && !field_is(m->interface, MANAGER_IFACE)) || unit_job_verb(m->member, &verb) < 0 ||
 	    dbus_body_strings(m, args, 2) < 0)
 		return false;
 	if (unit_job_check_name(args[0], why, sizeof why) < 0) {
@@ -434,18 +428,18 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 	const char *args[2];
 	char shown[168], sender[96];
 
-	if (is(m->interface, "org.freedesktop.DBus.Peer") && is(m->member, "Ping")) {
+	if (field_is(m->interface, "org.freedesktop.DBus.Peer") && field_is(m->member, "Ping")) {
 		reply_return(a, m, NULL, NULL);
 		return;
 	}
-	if (is(m->interface, "org.freedesktop.DBus.Peer") && is(m->member, "GetMachineId")) {
+	if (field_is(m->interface, "org.freedesktop.DBus.Peer") && field_is(m->member, "GetMachineId")) {
 		machine_id(a, m);
 		return;
 	}
-	if (is(m->interface, "org.freedesktop.DBus.Properties") && is(m->member, "Get") &&
+	if (field_is(m->interface, "org.freedesktop.DBus.Properties") && field_is(m->member, "Get") &&
 	    unit_property(a, m))
 		return;
-	if (is(m->member, "StartUnit") && (!m->interface || is(m->interface, MANAGER_IFACE)) &&
+	if (field_is(m->member, "StartUnit") && (!m->interface || field_is(m->interface, MANAGER_IFACE)) &&
 	    dbus_body_strings(m, args, 2) == 0 && power_verb(args[0]) != CTL_VERB_COUNT) {
 		ask_root(a, m, ASK_POWER, power_verb(args[0]), &no_scope);
 		return;
@@ -467,7 +461,7 @@ static void handle(struct activator *a, const struct dbus_msg *m)
 {
 	switch (m->type) {
 	case DBUS_SIGNAL:
-		if (is(m->sender, BUS_DRIVER) && is(m->member, "NameLost")) {
+		if (field_is(m->sender, BUS_DRIVER) && field_is(m->member, "NameLost")) {
 			log_error("lost %s on the bus", SYSTEMD_NAME);
 			exit(1);
 		}

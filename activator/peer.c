@@ -39,11 +39,6 @@
 #define MANAGER_IFACE "org.freedesktop.systemd1.Manager"
 #define PROPERTIES_IFACE "org.freedesktop.DBus.Properties"
 
-static bool is(const char *field, const char *want)
-{
-	return field && strcmp(field, want) == 0;
-}
-
 static int peer_uid(int fd, uid_t *uid)
 {
 	struct ucred cred;
@@ -225,7 +220,7 @@ static void reply_u64(struct activator *a, const struct dbus_msg *m, uint64_t v)
 			      .destination = m->sender, .signature = "v", .body = &body };
 
 	dbus_put_variant_u64(&body, v);
-	if (!(m->flags & 0x1)) /* NO_REPLY_EXPECTED */
+	if (!(m->flags & NO_REPLY_EXPECTED))
 		bus_send(a, &o);
 }
 
@@ -233,10 +228,10 @@ static bool manager_property(struct activator *a, const struct dbus_msg *m)
 {
 	const char *args[2];
 
-	if (!is(m->path, MANAGER_PATH) || dbus_body_strings(m, args, 2) < 0 ||
-	    !is(args[0], MANAGER_IFACE))
+	if (!field_is(m->path, MANAGER_PATH) || dbus_body_strings(m, args, 2) < 0 ||
+	    !field_is(args[0], MANAGER_IFACE))
 		return false;
-	if (is(args[1], "UserspaceTimestampMonotonic")) {
+	if (field_is(args[1], "UserspaceTimestampMonotonic")) {
 		reply_u64(a, m, pid1_start_us());
 		return true;
 	}
@@ -249,17 +244,17 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 {
 	char shown[168];
 
-	if (is(m->interface, "org.freedesktop.DBus.Peer") && is(m->member, "Ping")) {
+	if (field_is(m->interface, "org.freedesktop.DBus.Peer") && field_is(m->member, "Ping")) {
 		reply_return(a, m, NULL, NULL);
 		return;
 	}
 	/* A bus client's first call (busctl --address= makes one): there is no bus, and the
 	 * client is the only one here; the name it gets is never used. */
-	if (is(m->interface, "org.freedesktop.DBus") && is(m->member, "Hello")) {
+	if (field_is(m->interface, "org.freedesktop.DBus") && field_is(m->member, "Hello")) {
 		reply_return(a, m, "s", ":1.1");
 		return;
 	}
-	if (is(m->interface, PROPERTIES_IFACE) && is(m->member, "Get") &&
+	if (field_is(m->interface, PROPERTIES_IFACE) && field_is(m->member, "Get") &&
 	    (manager_property(a, m) || unit_property(a, m)))
 		return;
 	reply_unknown_method(a, m, "ember-init answers only a few questions on systemd's "

@@ -34,24 +34,17 @@ static struct {
 } tm = { 1, 1, -1, -1, 0, false };
 
 /* Both clocks a timer lives on: the supervisor's (CLOCK_BOOTTIME) and the wall clock. */
-static long long clock_ms(clockid_t id)
+static long long clock_us(clockid_t id)
 {
 	struct timespec ts;
 
 	clock_gettime(id, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static long long boot_ms(void) { return clock_ms(CLOCK_BOOTTIME); }
-
-static long long boot_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
 	return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
-static long long wall_ms(void) { return clock_ms(CLOCK_REALTIME); }
+
+static long long boot_us(void) { return clock_us(CLOCK_BOOTTIME); }
+static long long boot_ms(void) { return boot_us() / 1000; }
+static long long wall_ms(void) { return clock_us(CLOCK_REALTIME) / 1000; }
 
 void timer_units_changed(void)
 {
