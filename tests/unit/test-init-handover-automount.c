@@ -195,6 +195,19 @@ static void bad_records_are_dropped(void)
 	CHECK(again[0].token == 9 && again[0].expire);
 }
 
+/* A timer's last elapse: in µs now; a record of a PID 1 that kept it in ms still counts
+ * (an upgrade re-executes into the new one), and the µs field wins when both are there. */
+static void timer_last_elapse_from_older_record(void)
+{
+	setup();
+	units[1].timer_last_us = -1;
+	adopt_text("ember-state 1\np run_pid=0\nu web timer_last_ms=1234\n");
+	CHECK(units[1].timer_last_us == 1234000);
+	units[1].timer_last_us = -1;
+	adopt_text("ember-state 1\np run_pid=0\nu web timer_last_us=5 timer_last_ms=7\n");
+	CHECK(units[1].timer_last_us == 5);
+}
+
 int main(void)
 {
 	RUN(owed_answers_are_written_after_the_units);
@@ -202,5 +215,6 @@ int main(void)
 	RUN(bad_records_are_dropped);
 	RUN(idle_check_child_comes_back);
 	RUN(bad_idle_check_records_are_dropped);
+	RUN(timer_last_elapse_from_older_record);
 	return harness_done();
 }
