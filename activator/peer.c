@@ -137,52 +137,70 @@ static void make_guid(char *out)
 	out[32] = '\0';
 }
 
-/* Lines end in \r\n; the bytes after BEGIN are the first message's and go to conn. */
+/* The first whole line in the buffer, answered and taken out. 1: BEGIN after OK (the
+ * bytes after it are the first message's: they go to conn), 0: go on (or no whole line
+ * yet: *taken false), -1: give up. Lines end in \r\n. */
+static int take_line(struct auth *s, struct dbus_conn *conn, unsigned *lines, bool *taken)
+{
+	char *end = memchr(s->buf, '\n', s->len);
+	size_t used;
+	int r;
+
+	*taken = end != NULL;
+	if (!end)
+		return 0;
+	used = (size_t)(end - s->buf) + 1;
+	if (end == s->buf || end[-1] != '\r' || ++*lines > AUTH_LINES_MAX)
+		return -1;
+	end[-1] = '\0';
+	if (memchr(s->buf, '\0', used - 2))
+		return -1;
+	r = auth_line(s, s->buf);
+	s->len -= used;
+	memmove(s->buf, s->buf + used, s->len);
+	if (r == 1) {
+		memcpy(conn->buf, s->buf, s->len);
+		conn->len = s->len;
+	}
+	return r;
+}
+
+/* More of the conversation, before deadline; the credentials byte (NUL) must come
+ * first, and only once. 0, or -1: give up. */
+static int read_more(struct auth *s, long long deadline, bool *nul_seen)
+{
+	long long left = deadline - dbus_now_ms();
+	struct pollfd p = { .fd = s->fd, .events = POLLIN };
+	ssize_t r;
+
+	if (s->len >= AUTH_LINE_MAX || left <= 0 || poll(&p, 1, (int)left) <= 0)
+		return -1;
+	r = read(s->fd, s->buf + s->len, sizeof s->buf - s->len);
+	if (r <= 0)
+		return -1;
+	if (!*nul_seen) {
+		if (s->buf[s->len] != '\0')
+			return -1;
+		memmove(s->buf + s->len, s->buf + s->len + 1, (size_t)r - 1);
+		r--;
+		*nul_seen = true;
+	}
+	s->len += (size_t)r;
+	return 0;
+}
+
 static int authenticate(struct auth *s, struct dbus_conn *conn)
 {
 	long long deadline = dbus_now_ms() + AUTH_MS;
 	unsigned lines = 0;
-	bool nul_seen = false;
+	bool nul_seen = false, taken;
 
 	for (;;) {
-		char *end = memchr(s->buf, '\n', s->len);
-		if (end) {
-			size_t used = (size_t)(end - s->buf) + 1;
-			int r;
-			if (end == s->buf || end[-1] != '\r' || ++lines > AUTH_LINES_MAX)
-				return -1;
-			end[-1] = '\0';
-			if (memchr(s->buf, '\0', used - 2))
-				return -1;
-			r = auth_line(s, s->buf);
-			s->len -= used;
-			memmove(s->buf, s->buf + used, s->len);
-			if (r < 0)
-				return -1;
-			if (r == 1) {
-				memcpy(conn->buf, s->buf, s->len);
-				conn->len = s->len;
-				return 0;
-			}
-			continue;
-		}
-		if (s->len >= AUTH_LINE_MAX)
+		int r = take_line(s, conn, &lines, &taken);
+		if (r != 0)
+			return r < 0 ? -1 : 0;
+		if (!taken && read_more(s, deadline, &nul_seen) < 0)
 			return -1;
-		long long left = deadline - dbus_now_ms();
-		struct pollfd p = { .fd = s->fd, .events = POLLIN };
-		if (left <= 0 || poll(&p, 1, (int)left) <= 0)
-			return -1;
-		ssize_t r = read(s->fd, s->buf + s->len, sizeof s->buf - s->len);
-		if (r <= 0)
-			return -1;
-		if (!nul_seen) { /* the credentials byte comes first, and only once */
-			if (s->buf[s->len] != '\0')
-				return -1;
-			memmove(s->buf + s->len, s->buf + s->len + 1, (size_t)r - 1);
-			r--;
-			nul_seen = true;
-		}
-		s->len += (size_t)r;
 	}
 }
 
