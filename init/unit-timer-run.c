@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -31,7 +32,9 @@ static struct {
 	long long armed_wall;    /* where clock_fd is armed, seconds since the epoch; -1 */
 	long long startup_ms;    /* PID 1's start, CLOCK_BOOTTIME ms */
 	bool clock_set;          /* arming found the clock set: handled on the next read */
-} tm = { 1, 1, -1, -1, 0, false };
+	bool offset_known;
+	long long offset_ms;     /* wall clock less CLOCK_BOOTTIME, as of the last look */
+} tm = { 1, 1, -1, -1, 0, false, false, 0 };
 
 /* Both clocks a timer lives on: the supervisor's (CLOCK_BOOTTIME) and the wall clock. */
 static long long clock_us(clockid_t id)
@@ -45,6 +48,23 @@ static long long clock_us(clockid_t id)
 static long long boot_us(void) { return clock_us(CLOCK_BOOTTIME); }
 static long long boot_ms(void) { return boot_us() / 1000; }
 static long long wall_ms(void) { return clock_us(CLOCK_REALTIME) / 1000; }
+
+/* A step of the wall clock against CLOCK_BOOTTIME (which counts suspend too, so only a
+ * set clock moves them apart; NTP's slewing moves it by far less per turn). */
+#define CLOCK_STEP_MS 1000
+
+/* The wall clock's offset as the timers last saw it: a calendar elapse becomes a boot
+ * clock time through this, not through the clock as it reads now. Between a step and
+ * the turn that notices it, the old offset holds: the new one would make every elapse
+ * the step jumped over due at once. */
+static long long wall_offset(void)
+{
+	if (!tm.offset_known) {
+		tm.offset_ms = wall_ms() - boot_ms();
+		tm.offset_known = true;
+	}
+	return tm.offset_ms;
+}
 
 void timer_units_changed(void)
 {
@@ -247,7 +267,7 @@ static void compute(struct unit *u, long long now, bool wall)
 		u->timer_wall_gen = tm.wall_generation;
 	}
 	if (u->timer_next_wall >= 0) {
-		long long cal = now + u->timer_next_wall * 1000 - wall_ms();
+		long long cal = u->timer_next_wall * 1000 - wall_offset();
 		cal = cal < now ? now : cal;
 		due = due < 0 || cal < due ? cal : due;
 	}
@@ -413,16 +433,23 @@ static void rebase(struct unit *units, size_t n)
 }
 
 /* Read the clock watch: the clock was set, or a calendar elapse is due (also just after
- * a resume); nothing when the watch has nothing to say. */
+ * a resume); nothing when the watch has nothing to say. The offset is looked at too: a
+ * step fires the watch's timer (it was armed at the earliest elapse the step jumped
+ * over) a moment before the kernel marks the watch cancelled, and that expiration alone
+ * would read as an elapse that is due. */
 static void read_clock(struct unit *units, size_t n)
 {
 	uint64_t expirations;
 	ssize_t r = read(tm.clock_fd, &expirations, sizeof expirations);
+	long long offset = wall_ms() - boot_ms();
+	bool stepped = tm.offset_known && llabs(offset - tm.offset_ms) > CLOCK_STEP_MS;
 
-	if (r < 0 && errno == EAGAIN && !tm.clock_set)
+	tm.offset_ms = offset;
+	tm.offset_known = true;
+	if (r < 0 && errno == EAGAIN && !tm.clock_set && !stepped)
 		return;
 	tm.armed_wall = -1; /* re-armed on the next turn */
-	if ((r < 0 && errno == ECANCELED) || tm.clock_set) {
+	if ((r < 0 && errno == ECANCELED) || tm.clock_set || stepped) {
 		tm.clock_set = false;
 		log_info("timers: the clock was set, computing the next elapses again");
 		rebase(units, n);
