@@ -40,11 +40,6 @@ int unit_job_check_name(const char *unit, char *why, size_t size)
 		snprintf(why, size, "ember has no unit of that name or kind");
 		return -1;
 	}
-	/* systemd's per-user manager needs a PAM session ember does not open (docs/dbus.md) */
-	if (strncmp(name, "user@", 5) == 0) {
-		snprintf(why, size, "ember runs no per-user systemd manager");
-		return -1;
-	}
 	return 0;
 }
 

@@ -266,7 +266,6 @@ static void hold_wanted(struct activator *a, struct scope *s, const struct scope
 
 	for (size_t i = 0; i < req->want_count && s->held_count < SCOPE_HELD_MAX; i++) {
 		const char *unit = req->wants[i];
-		/* what ember refuses over D-Bus too: user@UID, the per-user manager (jobs.c) */
 		if (unit_job_check_name(unit, err, sizeof err) < 0)
 			continue;
 		release_cancel(a, unit);

@@ -97,3 +97,16 @@ int apifs_mount_basic(bool container)
 		log_info("container mode: cgroup2 and devtmpfs left as found");
 	return failed;
 }
+
+/* As systemd does at boot: every mount shared, so a mount namespace made later (a
+ * sandboxed service's, the per-user manager's) is a slave that sees what is mounted and
+ * unmounted after it was made. With the kernel's private default it would keep its own
+ * copy: a card unmounted outside would stay mounted, and in use, inside. */
+int apifs_share_mounts(void)
+{
+	if (mount(NULL, "/", NULL, MS_REC | MS_SHARED, NULL) < 0) {
+		log_error("/: cannot make mounts shared: %m");
+		return -1;
+	}
+	return 0;
+}

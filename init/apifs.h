@@ -11,6 +11,9 @@ int apifs_mount_basic(bool container);
 /* cgroup2 on /sys/fs/cgroup with every option the kernel supports (logged). Returns the
  * options in effect (cgroup2.h bits), or -1. */
 int apifs_mount_cgroup(void);
+/* Every mount shared (MS_REC | MS_SHARED on /), as on systemd's systems; outside
+ * containers only. 0, or -1 (logged). */
+int apifs_share_mounts(void);
 /* 1 if path is a mount point, 0 if not, -1/errno. */
 int is_mountpoint(const char *path);
 #endif

@@ -768,6 +768,7 @@ static void boot(int argc, char **argv)
 	if (!pid1.container) {
 		pid1.cgroup_options = apifs_mount_cgroup();
 		failed += pid1.cgroup_options < 0;
+		(void)apifs_share_mounts(); /* logged; the boot goes on either way */
 	}
 	if (failed)
 		log_error("%d API file system(s) failed to mount; continuing", failed);

@@ -7,7 +7,8 @@
  * closed it), and execs the rest of the chain, which switches identity. A session that
  * cannot be had is logged and the service runs without one, as with Debian's optional
  * pam_systemd; only a failure to set the login uid stops the start (pam_loginuid is
- * required there). */
+ * required there). systemd's per-user manager gets no session but a view of its own
+ * (user-manager.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -29,6 +30,8 @@
 #include "session.h"
 
 enum { EXIT_EXEC = 127 }; /* the next link could not be executed */
+
+#define SYSTEMD_RUN_DIR "/run/systemd"
 
 static void usage(void)
 {
@@ -267,17 +270,13 @@ out:
 	dbus_conn_close(&conn);
 }
 
-/* pam_systemd makes no session for systemd's per-user manager (user@.service,
- * PAMName=systemd-user): logind itself asked for that unit, and a session of it would
- * keep the user's sessions from ever ending. It only gets the runtime directory. */
-static void user_manager_env(const struct session_options *o)
+/* systemd's per-user manager (session/user-manager.c): its runtime directory, and the
+ * /run/systemd/system/ it checks for, in a mount namespace of its own. */
+static void user_manager(const struct session_options *o)
 {
-	static char var[64];
-	struct stat st;
-
-	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=/run/user/%u", (unsigned)o->uid);
-	if (stat(var + 16, &st) == 0 && S_ISDIR(st.st_mode) && putenv(var) != 0)
-		log_warn("%s: %m", var);
+	user_manager_env(o->uid);
+	if (user_manager_view(SYSTEMD_RUN_DIR) < 0)
+		log_warn("%s: no %s/system for the user manager: %m", o->service, SYSTEMD_RUN_DIR);
 }
 
 int main(int argc, char **argv)
@@ -314,9 +313,10 @@ int main(int argc, char **argv)
 	 * not cost the bus connection; the service sees the same limits either way. */
 	pam_apply_env(&pam, o.uid, o.service, o.tty);
 	if (strcmp(o.service, SESSION_USER_MANAGER) == 0)
-		user_manager_env(&o);
+		user_manager(&o);
 	else
 		create_session(&o, &env);
+	user_bus_env(o.uid);
 	if (pam_apply_limits(&pam, o.uid) < 0) {
 		log_error("%s: pam_limits: a limit could not be set; not started", o.service);
 		refuse(EXIT_SYSTEM, o.report_fd, EXEC_SESSION_LIMITS, EPERM);

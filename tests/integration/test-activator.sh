@@ -159,7 +159,11 @@ wait_state failing failed
 out=\$(mgr StartUnit ss missing.service replace)
 echo "\$out" | grep -q 'no such' && ok unit-start-missing-says-so || bad unit-start-missing-says-so "\$out"
 out=\$(mgr StartUnit ss user@0.service replace)
-echo "\$out" | grep -q 'no per-user systemd manager' && ok unit-start-user-manager-refused || bad unit-start-user-manager-refused "\$out"
+echo "\$out" | grep -q '^o "/org/freedesktop/systemd1/job/[0-9]*"' && wait_state user@0 ready &&
+	[ "\$(cat "$tmp/user-manager-started" 2>/dev/null)" = 0 ] &&
+	ok unit-start-user-manager-over-bus || bad unit-start-user-manager-over-bus "\$out; user@0 is \$(state user@0)"
+mgr StopUnit ss user@0.service replace >/dev/null
+wait_state user@0 stopped && ok unit-stop-user-manager-over-bus || bad unit-stop-user-manager-over-bus "user@0 is \$(state user@0)"
 sleep 0.6
 kill \$mon
 n_done=\$(grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -c 'string "done"')

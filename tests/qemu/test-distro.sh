@@ -250,7 +250,7 @@ check distro-mmcli gssh 'mmcli -L'
 pam_script=$(cat <<'EOS'
 pid=$(emberctl --json status ember-test-pam | grep -o '"main_pid":[0-9]*' | cut -d: -f2)
 echo "pid=$pid"
-[ -n "$pid" ] && [ "$pid" != 0 ] && tr '\0' '\n' </proc/$pid/environ | grep '^XDG_'
+[ -n "$pid" ] && [ "$pid" != 0 ] && tr '\0' '\n' </proc/$pid/environ | grep -E '^(XDG_|DBUS_SESSION_BUS_ADDRESS=)'
 for p in $(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager ListSessions |
 	grep -o '/org/freedesktop/login1/session/[^"]*'); do
 	line=session
@@ -281,6 +281,10 @@ sess_has "$pam" "$sid" Type=tty Seat=seat0 VTNr=5 &&
 	pass distro-pam-session-seat || fail distro-pam-session-seat "$flat"
 printf '%s\n' "$pam" | grep -qx "XDG_SESSION_ID=$sid" && printf '%s\n' "$pam" | grep -qx 'XDG_RUNTIME_DIR=/run/user/1000' &&
 	printf '%s\n' "$pam" | grep -qx runtime-dir && pass distro-pam-session-env || fail distro-pam-session-env "$flat"
+# The session's user manager (user@1000, started for the login as under systemd) has the
+# user bus up before logind answers, and the session is told where it is (pam_systemd).
+printf '%s\n' "$pam" | grep -qx 'DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus' &&
+	pass distro-pam-session-user-bus || fail distro-pam-session-user-bus "$flat"
 # Restart: the old session ends with its process, the new process gets one of its own.
 # Stop: ember-init still stops the process (in the session's scope now, not the unit's
 # cgroup), and logind then ends the session.
@@ -318,6 +322,29 @@ while [ $i -lt 30 ]; do
 done
 [ -n "$pid4" ] && printf '%s\n' "$pam4" | grep -q "^session .* Leader=$pid4 " && printf '%s\n' "$pam4" | grep -q '"state":"ready"' &&
 	pass distro-pam-session-start-again || fail distro-pam-session-start-again "$(printf '%s' "$pam4" | tr '\n' ' ' | cut -c1-600)"
+
+# ---- systemd's per-user managers (docs/dbus.md, "The per-user manager") ----------------
+# logind asks for user@UID at a login, as under systemd: root's (this SSH login) and
+# embertest's (ember-test-pam's session) run and answer, run a unit of their own, and
+# use the user bus; /run/systemd/system, which they need, exists only in their view. A
+# mount made after they started is seen in their namespace, and so is its unmount (ember-
+# init makes mounts shared at boot, as systemd: a card unmounted outside must not stay
+# mounted inside).
+um=$(gssh 'emberctl is-active user@0 user@1000
+	XDG_RUNTIME_DIR=/run/user/0 systemctl --user show --property=SystemState --value
+	XDG_RUNTIME_DIR=/run/user/0 systemd-run --user --wait --quiet /bin/true && echo unit-ran
+	runuser -u embertest -- env XDG_RUNTIME_DIR=/run/user/1000 DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus \
+		busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.DBus.Peer Ping && echo user-bus
+	pid=$(emberctl --json status user@1000 | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2)
+	nsenter -t "$pid" -m test -d /run/systemd/system && echo view-has-system
+	nsenter -t "$pid" -m test -S /run/systemd/journal/socket && echo view-has-journal
+	test -e /run/systemd/system && echo host-has-system || echo host-clean
+	mkdir -p /mnt/late && mount -t tmpfs late /mnt/late
+	nsenter -t "$pid" -m findmnt -n -o SOURCE /mnt/late
+	umount /mnt/late; nsenter -t "$pid" -m findmnt -n -o SOURCE /mnt/late || echo late-gone' 2>&1)
+echo "distro: user managers: $(printf '%s' "$um" | tr '\n' ' ')"
+[ "$(printf '%s' "$um" | tr '\n' ' ')" = "active active running unit-ran user-bus view-has-system view-has-journal host-clean late late-gone" ] &&
+	pass distro-user-managers || fail distro-user-managers "$(printf '%s' "$um" | tr '\n' ' ' | cut -c1-400)"
 
 list=$work/ember-list.txt
 gssh 'emberctl list' >"$list" 2>&1
@@ -409,9 +436,6 @@ printf '%s\n' "$u" | grep -q 'system boot' && printf '%s\n' "$u" | grep -q 'run-
 	fail distro-utmp-records "$(printf '%s' "$u" | tr '\n' ' ')"
 
 # ---- the same services as systemd ------------------------------------------------------
-# Not started under ember, by design (docs/distro.md): the per-login user manager
-# systemd-logind asks systemd for (user@UID: ember-activator does not start it).
-exempt='^(user@[0-9]+)$'
 if [ -s "$ref" ]; then
 	awk 'NR > 1 && $2 == "ready" && $1 !~ /\./ { print $1 }' "$list" | sort >"$work/ember-services.txt"
 	# A service that came up and then ended on its own, cleanly (systemd-hostnamed exits
@@ -424,7 +448,7 @@ if [ -s "$ref" ]; then
 	only_systemd=$(comm -23 "$ref" "$work/ember-services.txt" | grep -v '^ember-test-')
 	echo "distro: services up under systemd, not under ember: $(echo ${only_systemd:-none})"
 	echo "distro: services up under ember, not under systemd: $(echo ${only_ember:-none})"
-	missing=$(printf '%s\n' "$only_systemd" | grep -Ev "$exempt" | grep -v '^$')
+	missing=$(printf '%s\n' "$only_systemd" | grep -v '^$')
 	[ -z "$missing" ] && pass distro-same-services-as-systemd ||
 		fail distro-same-services-as-systemd "not up under ember: $(echo $missing)"
 fi

@@ -1,0 +1,226 @@
+/* ember-session for systemd's per-user manager (user@UID.service, PAMName=systemd-user):
+ * what pam_systemd and a systemd host give it (docs/dbus.md, "The per-user manager").
+ *
+ * `systemd --user` starts only where /run/systemd/system/ exists (sd_booted()). ember
+ * does not make that directory: it is the sign every systemd tool and package script
+ * reads as "systemd is PID 1, use its manager API", which ember does not offer. The user
+ * manager gets it in a mount namespace of its own instead, and its children with it:
+ * there /run/systemd is a small tmpfs holding an empty system/ and, bound in, each entry
+ * of the real /run/systemd (the journal's sockets, logind's state, ...), so what they
+ * read and write is the host's own. Nothing of it is seen outside. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "log.h"
+#include "session.h"
+
+/* pam_systemd makes no session for the user manager: logind itself asked for that unit,
+ * and a session of it would keep the user's sessions from ever ending. It only gets the
+ * runtime directory. */
+void user_manager_env(uid_t uid)
+{
+	static char var[64]; /* putenv keeps the pointer */
+	struct stat st;
+
+	snprintf(var, sizeof var, "XDG_RUNTIME_DIR=/run/user/%u", (unsigned)uid);
+	if (stat(var + 16, &st) == 0 && S_ISDIR(st.st_mode) && putenv(var) != 0)
+		log_warn("%s: %m", var);
+}
+
+/* pam_systemd's legacy export: where the user's runtime directory has the user bus
+ * (dbus.socket of the user manager, which logind started before it answered), programs
+ * that do not look for it themselves are told. */
+void user_bus_env(uid_t uid)
+{
+	static char var[80]; /* putenv keeps the pointer */
+	char rt[40];
+	const char *have = getenv("XDG_RUNTIME_DIR");
+
+	snprintf(rt, sizeof rt, "/run/user/%u", (unsigned)uid);
+	if (!have || strcmp(have, rt) != 0)
+		return;
+	snprintf(var, sizeof var, "DBUS_SESSION_BUS_ADDRESS=unix:path=%s/bus", rt);
+	if (access(var + 35, F_OK) == 0 && putenv(var) != 0)
+		log_warn("%s: %m", var);
+}
+
+/* mountinfo's octal escapes (\040 for a space) undone in place. */
+static void unescape_mount_point(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* Is mount point mp path itself or one of its parents ("/run" of "/run/systemd")? */
+static size_t covers(const char *mp, const char *path)
+{
+	size_t n = strlen(mp);
+
+	if (strcmp(mp, "/") == 0)
+		return 1;
+	return strncmp(mp, path, n) == 0 && (path[n] == '/' || path[n] == '\0') ? n : 0;
+}
+
+/* The mount point of the mount path lies on, from /proc/self/mountinfo (the last,
+ * topmost, of the longest). 0, or -1 when none is found. */
+int user_manager_mount_of(const char *path, char *out, size_t size)
+{
+	char line[4096], mp[PATH_MAX];
+	size_t best = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		size_t n;
+		/* id parent major:minor root mount-point ... */
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
+			continue;
+		unescape_mount_point(mp);
+		if ((n = covers(mp, path)) >= best && n > 0 && strlen(mp) < size) {
+			best = n;
+			strcpy(out, mp);
+		}
+	}
+	fclose(f);
+	return best ? 0 : -1;
+}
+
+/* An empty regular file to bind a non-directory onto. 0, or -1. */
+static int make_file(int dir_fd, const char *name)
+{
+	int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+/* One entry of the real directory (host, an O_PATH fd) in the view (view, its path):
+ * a directory or a file of any kind is bound onto a stand-in of the same kind, a
+ * symbolic link copied. The bind's source is the entry opened without following it, so
+ * what is bound is what was looked at. An entry gone meanwhile is left out. 0, or -1. */
+static int bind_entry(int host, const char *view, int view_fd, const char *name)
+{
+	char src[32], dst[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int fd, r = -1;
+
+	if ((fd = openat(host, name, O_PATH | O_NOFOLLOW | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0)
+		goto out;
+	if (S_ISLNK(st.st_mode)) {
+		if ((n = readlinkat(host, name, target, sizeof target - 1)) >= 0) {
+			target[n] = '\0';
+			r = symlinkat(target, view_fd, name);
+		}
+		goto out;
+	}
+	if (snprintf(dst, sizeof dst, "%s/%s", view, name) >= (int)sizeof dst) {
+		errno = ENAMETOOLONG;
+		goto out;
+	}
+	snprintf(src, sizeof src, "/proc/self/fd/%d", fd);
+	if (S_ISDIR(st.st_mode) ? mkdirat(view_fd, name, 0755) < 0 : make_file(view_fd, name) < 0)
+		goto out;
+	r = mount(src, dst, NULL, MS_BIND | MS_REC, NULL);
+out:
+	if (r < 0 && errno == ENOENT)
+		r = 0;
+	if (fd >= 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return r;
+}
+
+static void bind_entries(int host, const char *view)
+{
+	char shown[3 * NAME_MAX + 1];
+	int list_fd = openat(host, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int view_fd = open(view, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = list_fd >= 0 ? fdopendir(list_fd) : NULL;
+	struct dirent *e;
+
+	if (!d || view_fd < 0) {
+		log_warn("%s: cannot list the real directory: %m", view);
+		if (list_fd >= 0)
+			close(list_fd);
+	} else {
+		while ((e = readdir(d)) != NULL) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			if (bind_entry(host, view, view_fd, e->d_name) < 0)
+				log_warn("%s/%s: not in the user manager's view: %m", view,
+					 escape_text(e->d_name, shown, sizeof shown));
+		}
+		closedir(d);
+	}
+	if (view_fd >= 0)
+		close(view_fd);
+}
+
+/* The new namespace's copy of the mount holding dir receives the host's mounts but
+ * sends none back: the view stays the user manager's. The other mounts keep the host's
+ * propagation (a user's FUSE mount under /run/user/UID is seen outside where the host
+ * shares its mounts). */
+static int keep_view_inside(const char *dir)
+{
+	char mp[PATH_MAX];
+
+	if (user_manager_mount_of(dir, mp, sizeof mp) < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	return mount(NULL, mp, NULL, MS_SLAVE, NULL);
+}
+
+int user_manager_view(const char *dir)
+{
+	char system[PATH_MAX];
+	int host;
+
+	if (snprintf(system, sizeof system, "%s/system", dir) >= (int)sizeof system) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (access(system, F_OK) == 0)
+		return 0; /* systemd's own, or made by hand: nothing to add */
+	/* the real directory, opened in the new namespace: a bind takes its source from
+	 * the namespace it is made in */
+	if (unshare(CLONE_NEWNS) < 0 || keep_view_inside(dir) < 0 ||
+	    (host = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -1;
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") < 0 ||
+	    mkdir(system, 0755) < 0) {
+		int e = errno;
+		close(host);
+		errno = e;
+		return -1;
+	}
+	bind_entries(host, dir);
+	close(host);
+	return 0;
+}
