@@ -15,8 +15,10 @@
 #            systemd-analyze's kernel + userspace time to its default target)
 #   pid1_rss, pid1_pss   /proc/1/smaps_rollup, kB
 #   helpers  kB (Pss) of the init's own processes besides PID 1 that run after boot
-#            (ember-*; for systemd its user manager and "(sd-pam)", which logind asked for
-#            when the measuring SSH login arrived)
+#            (ember-*; for systemd "(sd-pam)", which it keeps beside the user manager)
+#   usermgr  kB (Pss) of systemd's per-user managers (`systemd --user`, comm "systemd"
+#            but not PID 1), which logind asks for when the measuring SSH login arrives:
+#            the same program under both inits since ember runs user@UID too
 #   init_forks  processes PID 1 itself created after the initramfs handed over to it
 #            (the kernel's sched_process_fork trace event, on for both inits from the
 #            command line; counted where the forking task is PID 1 named ember-init or
@@ -107,8 +109,8 @@ EOF
 )
 stamp_console() { python3 -u -c "$STAMP_CONSOLE" "$1"; }
 
-# The guest's numbers after boot, as "ssh_guest pid1_rss pid1_pss helpers init_forks forks
-# pid1_cpu" (see the top).
+# The guest's numbers after boot, as "ssh_guest pid1_rss pid1_pss helpers usermgr init_forks
+# forks pid1_cpu" (see the top).
 GUEST_NUMBERS=$(cat <<'EOF'
 kb() { awk "/^$2:/ { print \$2 }" /proc/$1/smaps_rollup 2>/dev/null; }
 if [ "$(cat /proc/1/comm)" = systemd ]; then
@@ -120,9 +122,12 @@ lease=$(journalctl -b -o short-monotonic --no-pager 2>/dev/null |
 	sed -n 's/^\[ *\([0-9.]*\)\] [^ ]* NetworkManager\[[0-9]*\]: .*new lease.*/\1/p' | head -n 1)
 sshg=$(awk -v r="${ready:-0}" -v l="${lease:-nan}" 'BEGIN { r /= 1e6
 	if (l == "nan" || r == 0) print "nan"; else printf "%.2f\n", (r > l ? r : l) }')
-h=0
-for p in $(ps -e -o pid=,comm= | awk '$1 != 1 && ($2 ~ /^ember-/ || $2 == "systemd" || $2 == "(sd-pam)") { print $1 }'); do
+h=0 um=0
+for p in $(ps -e -o pid=,comm= | awk '$1 != 1 && ($2 ~ /^ember-/ || $2 == "(sd-pam)") { print $1 }'); do
 	h=$((h + $(kb $p Pss || echo 0)))
+done
+for p in $(ps -e -o pid=,comm= | awk '$1 != 1 && $2 == "systemd" { print $1 }'); do
+	um=$((um + $(kb $p Pss || echo 0)))
 done
 t=/sys/kernel/tracing
 [ -e $t/trace ] || mount -t tracefs tracefs $t
@@ -130,13 +135,13 @@ t=/sys/kernel/tracing
 f=$(awk '/^# entries-in-buffer/ { split($3, a, "/"); lost = a[1] != a[2] }
 	/sched_process_fork: comm=(ember-init|systemd) pid=1 / { n++ }
 	END { print lost ? "nan" : n + 0 }' $t/trace)
-echo "$sshg $(kb 1 Rss) $(kb 1 Pss) $h $f $(awk '/^processes/ { print $2 }' /proc/stat)" \
+echo "$sshg $(kb 1 Rss) $(kb 1 Pss) $h $um $f $(awk '/^processes/ { print $2 }' /proc/stat)" \
 	"$(awk -v hz=$(getconf CLK_TCK) '{ printf "%.2f", ($14 + $15) / hz }' /proc/1/stat)"
 EOF
 )
 
-# boot INIT N: one boot; appends "init ssh up ssh_guest pid1_rss pid1_pss helpers init_forks
-# forks pid1_cpu down".
+# boot INIT N: one boot; appends "init ssh up ssh_guest pid1_rss pid1_pss helpers usermgr
+# init_forks forks pid1_cpu down".
 boot() {
 	which=$1 n=$2 log=$W/console-$1-$2.log
 	cp --sparse=always "$img/disk.img" "$W/disk.img"
@@ -163,9 +168,9 @@ boot() {
 		[ "$up" != nan ] || { sleep 2; i=$((i + 2)); }
 	done
 	sleep 10 # late starters settle before memory is read
-	nums=$(gssh "$GUEST_NUMBERS" 2>/dev/null) || nums="nan nan nan nan nan nan nan"
+	nums=$(gssh "$GUEST_NUMBERS" 2>/dev/null) || nums="nan nan nan nan nan nan nan nan"
 	set -- $nums
-	[ $# = 7 ] || nums="nan nan nan nan nan nan nan"
+	[ $# = 8 ] || nums="nan nan nan nan nan nan nan nan"
 	# Where the time went, as each init tells it (read after the numbers above).
 	case $which in
 	ember) gssh 'emberctl analyze' >"$W/analyze-$which-$n.txt" 2>&1 || true ;;
@@ -187,7 +192,7 @@ boot() {
 }
 
 : >"$W/results"
-echo "init ssh_s up_s ssh_guest_s pid1_rss_kB pid1_pss_kB helpers_kB init_forks forks pid1_cpu_s down_s"
+echo "init ssh_s up_s ssh_guest_s pid1_rss_kB pid1_pss_kB helpers_kB usermgr_kB init_forks forks pid1_cpu_s down_s"
 p=1
 while [ $p -le "$PAIRS" ]; do
 	if [ $((p % 2)) = 1 ]; then boot ember $p; boot systemd $p; else boot systemd $p; boot ember $p; fi
@@ -197,8 +202,8 @@ done
 col() { awk -v w="$1" -v c="$2" '$1 == w { print $c }' "$W/results"; }
 echo
 echo "over $PAIRS pairs: medians, ember/systemd of the medians, median of the per-pair ratios, the pairs"
-for c in 2:ssh_s 3:up_s 4:ssh_guest_s 5:pid1_rss_kB 6:pid1_pss_kB 7:helpers_kB 8:init_forks 9:forks \
-	10:pid1_cpu_s 11:down_s; do
+for c in 2:ssh_s 3:up_s 4:ssh_guest_s 5:pid1_rss_kB 6:pid1_pss_kB 7:helpers_kB 8:usermgr_kB \
+	9:init_forks 10:forks 11:pid1_cpu_s 12:down_s; do
 	i=${c%%:*} name=${c#*:}
 	col ember "$i" >"$W/e.tmp"
 	col systemd "$i" >"$W/s.tmp"
