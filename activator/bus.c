@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "activator.h"
-#include "ember.h"
+#include "ctl-client.h"
 #include "escape.h"
 #include "exitcode.h"
 #include "io.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "activator.h"
-#include "ember.h"
+#include "ctl-client.h"
 #include "escape.h"
 #include "log.h"
 #include "unit-name.h"

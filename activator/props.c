@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "activator.h"
-#include "ember.h"
+#include "ctl-client.h"
 #include "parse.h"
 #include "unit-name.h"
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "activator.h"
-#include "ember.h"
+#include "ctl-client.h"
 #include "escape.h"
 #include "io.h"
 #include "log.h"

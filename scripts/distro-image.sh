@@ -59,6 +59,9 @@ printf '# The serial getty (getty.target) owns the console (distro/debian/README
 # ... and systemd's private socket, where systemd's utmp recorder asks the manager
 # before the system bus is up (docs/dbus.md).
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-private.socket
+# ... and the units Debian's udev rules ask for (SYSTEMD_WANTS=: bluetooth.target when a
+# controller appears, systemd-backlight@, systemd-rfkill), started as systemd would.
+"$root/usr/bin/emberctl" --root "$root" -q enable ember-udev-wants
 # ... and Debian's poweroff/reboot (systemctl) reach ember through the /run/initctl FIFO.
 install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember-initctl"
 mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"

@@ -8,7 +8,7 @@ set -eu
 dest=$1 prefix=$2 sysconf=$3 bin=$4 man=$5
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 
-sbin_programs="ember-init ember-modload netnat boot-measure ember-caps ember-sandbox ember-session empowerd ember-busname-wait ember-activator"
+sbin_programs="ember-init ember-modload netnat boot-measure ember-caps ember-sandbox ember-session empowerd ember-busname-wait ember-activator ember-udev-wants"
 for f in "$bin"/*; do
 	[ -f "$f" ] || continue
 	name=$(basename "$f")
@@ -41,6 +41,10 @@ for u in ember-activator.service ember-private.socket ember-private@.service; do
 	sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/activator/$u" >"$units/$u"
 	chmod 0644 "$units/$u"
 done
+# The units udev's rules ask for (ember-udev-wants(8)), for a system with systemd's udev
+# rules: `emberctl enable ember-udev-wants`.
+sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/udevwants/ember-udev-wants.service" >"$units/ember-udev-wants.service"
+chmod 0644 "$units/ember-udev-wants.service"
 install -D -m 0644 "$TOP/activator/ember-activator.conf" "$dest$prefix/share/dbus-1/system.d/ember-activator.conf"
 # Example configuration: never overwrite what an administrator already has.
 install -d -m 0755 "$dest$sysconf/ember/services" "$dest$prefix/lib/ember/services"

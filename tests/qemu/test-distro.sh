@@ -2,7 +2,8 @@
 # A real distribution (issue 16): the Debian 12 disk of scripts/distro-image.sh, booted
 # with ember-init as PID 1, runs the packages' own units. Checked from the host over SSH
 # (127.0.0.1 only, a key made for this test): the D-Bus names of NetworkManager,
-# ModemManager and polkit are owned (bluez: see docs/distro.md), nmcli and mmcli answer,
+# ModemManager and polkit are owned (bluez: activatable, and owned once a virtual
+# Bluetooth controller appears: ember-udev-wants), nmcli and mmcli answer,
 # no service failed but the three bad ones this test adds (refused, failing, missing
 # device: reported, the boot goes on; tests/qemu/distro-extra), a zram swap made by
 # Debian's systemd-zram-generator is on, emberctl analyze shows the boot, the serial getty
@@ -496,6 +497,22 @@ late=$(printf '%s\n' "$jumped" | tail -n +2 | tr '{' '\n' |
 seen=$(gssh 'dmesg' 2>/dev/null | grep -c 'the clock was set')
 [ -z "$late" ] && [ "${seen:-0}" -ge 1 ] && pass distro-timers-clock-step ||
 	fail distro-timers-clock-step "after the step: ${late:-ok}; 'clock was set' logged ${seen:-0} times; $(printf '%s' "$jumped" | head -c 600)"
+
+# ---- a device's udev rules ask for units (SYSTEMD_WANTS=, ember-udev-wants(8)) ----------
+# A Bluetooth controller appears (the kernel's virtual HCI driver: /dev/vhci held open
+# makes hci0): Debian's udev rules tag it with SYSTEMD_WANTS=bluetooth.target, and
+# bluetoothd comes up from bluez's own enablement, as systemd does it. Last, after the
+# comparison with systemd's boot (which had no controller).
+bt=$(gssh 'modprobe hci_vhci && { setsid sh -c "exec 3<>/dev/vhci; exec sleep 300" </dev/null >/dev/null 2>&1 & }
+	owned() { busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus NameHasOwner s org.bluez 2>/dev/null | grep -q true; }
+	i=0; while [ $i -lt 60 ] && ! owned; do sleep 0.5; i=$((i+1)); done
+	sleep 1; ls /sys/class/bluetooth; emberctl is-active bluetooth.target bluetooth
+	owned && echo bluez-owned
+	{ journalctl -u ember-udev-wants -q -o cat; emberctl log ember-udev-wants; } 2>/dev/null |
+		grep -o "starting bluetooth.target" | head -n 1' 2>&1)
+echo "distro: bluetooth: $(printf '%s' "$bt" | tr '\n' ' ')"
+[ "$(printf '%s' "$bt" | tr '\n' ' ')" = "hci0 active active bluez-owned starting bluetooth.target" ] &&
+	pass distro-udev-wants-bluetooth || fail distro-udev-wants-bluetooth "$(printf '%s' "$bt" | tr '\n' ' ' | cut -c1-400)"
 
 # ---- poweroff: a file written just before it survives, the file system is clean --------
 token="ember-$(date +%s)-$$"

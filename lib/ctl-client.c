@@ -1,9 +1,7 @@
-/* One control request to ember-init and its reply, bounded in time: ember-activator must
- * keep answering the bus, so a PID 1 that does not answer costs it one timeout, never a
- * hang. */
-#include "ember.h"
-
-#include "dbus-client.h" /* dbus_now_ms() */
+/* One control request to ember-init and its reply, bounded in time: its callers
+ * (ember-activator on the bus, ember-udev-wants on udev's events) must keep serving, so a
+ * PID 1 that does not answer costs them one timeout, never a hang. */
+#include "ctl-client.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -11,7 +9,16 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 #define RECORDS_MAX 8192 /* a status reply is one record of well under this */
 
@@ -41,7 +48,7 @@ static ssize_t next_packet(int fd, char *buf, size_t size, long long deadline, c
 {
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		long long left = deadline - dbus_now_ms();
+		long long left = deadline - now_ms();
 		ssize_t n;
 		if (left <= 0 || poll(&p, 1, (int)left) == 0) {
 			snprintf(err, errlen, "no complete answer from ember-init in time");
@@ -105,7 +112,7 @@ static int request(const char *socket_path, const struct ctl_request *req, long 
 		   const char *field, char *value, size_t value_size, char *err, size_t errlen)
 {
 	char buf[CTL_REQUEST_MAX + 1], rec[RECORDS_MAX];
-	long long deadline = dbus_now_ms() + timeout_ms;
+	long long deadline = now_ms() + timeout_ms;
 	int fd, len, status;
 
 	len = ctl_request_format(req, buf, sizeof buf, err, errlen);

@@ -1,7 +1,8 @@
-#ifndef EMBER_ACTIVATOR_EMBER_H
-#define EMBER_ACTIVATOR_EMBER_H
-/* ember-activator's side towards ember-init: one control-protocol request per call
- * (docs/control-protocol.md), over the same socket emberctl uses. */
+#ifndef EMBER_LIB_CTL_CLIENT_H
+#define EMBER_LIB_CTL_CLIENT_H
+/* A helper's side towards ember-init (ember-activator, ember-udev-wants): one
+ * control-protocol request per call (docs/control-protocol.md), over the same socket
+ * emberctl uses. */
 #include <stddef.h>
 
 #include "ctl.h"

@@ -1,0 +1,213 @@
+/* ember-udev-wants: starts, through ember-init's control socket, the units a device's
+ * udev rules ask for (SYSTEMD_WANTS=), as systemd does when a device tagged "systemd"
+ * appears: bluetooth.target for a Bluetooth controller, systemd-backlight@ and
+ * systemd-rfkill for a phone's backlight and radios (ember-udev-wants(8)).
+ *
+ * Devices there before it started come from udev's database; later ones from udev's
+ * netlink group, taken only from udevd (a sender port, credentials of root). A list it
+ * has started for a device is not asked for again until it changes or the device goes.
+ * PID 1 stays out of it: it reads no udev data itself. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ctl-client.h"
+#include "escape.h"
+#include "exitcode.h"
+#include "log.h"
+#include "udev-wants.h"
+
+#define UDEV_GROUP 2u            /* udevd's events, after its rules ran */
+#define CONTROL_TIMEOUT_MS 10000
+#define DB_ENTRY_MAX 16384       /* a database entry is read up to this */
+
+static const char *control = CTL_SOCKET_PATH;
+static const char *udev_dir = "/run/udev";
+static struct udev_seen seen;
+
+static void usage(void)
+{
+	printf("usage: ember-udev-wants [--control PATH] [--udev-dir DIR]\n"
+	       "Start the units udev's rules ask for with SYSTEMD_WANTS= (ember-udev-wants(8)).\n"
+	       "  --control PATH   ember-init's control socket (default: $%s or %s)\n"
+	       "  --udev-dir DIR   udev's run directory, its database (default /run/udev)\n"
+	       "  -h, --help       this help\n"
+	       "      --version    version\n",
+	       CTL_SOCKET_ENV, CTL_SOCKET_PATH);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	const char *value;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			usage();
+			exit(EXIT_OK);
+		} else if (strcmp(argv[i], "--version") == 0) {
+			print_version("ember-udev-wants");
+			exit(EXIT_OK);
+		} else if ((value = cli_option_value(argc, argv, &i, "--control"))) {
+			control = value;
+		} else if ((value = cli_option_value(argc, argv, &i, "--udev-dir"))) {
+			udev_dir = value;
+		} else {
+			log_error("%.64s: unknown argument (see --help)", argv[i]);
+			exit(EXIT_USAGE);
+		}
+	}
+}
+
+/* Each unit of the device's list, unless this list was started for it already. */
+static void start_wants(const struct udev_device_wants *w)
+{
+	char name[CTL_NAME_MAX], bad[256], err[CTL_PACKET_MAX], dev[3 * UDEV_DEVPATH_MAX];
+	size_t pos = 0;
+	int r;
+
+	if (!udev_seen_update(&seen, w))
+		return;
+	escape_text(w->devpath, dev, sizeof dev);
+	while ((r = udev_wants_next(w->wants, &pos, name, sizeof name, bad, sizeof bad)) != 0) {
+		if (r < 0) {
+			log_warn("%s: SYSTEMD_WANTS=: \"%s\" is not a unit name; skipped", dev, bad);
+			continue;
+		}
+		log_info("%s: starting %s", dev, name);
+		/* held: the device wants it, so it counts as needed (bluetooth.target has
+		 * StopWhenUnneeded=yes), as systemd's device unit does */
+		if (ember_request_opts(control, CTL_START, name, CTL_OPT_HOLD, CONTROL_TIMEOUT_MS, err,
+				       sizeof err) != CTL_STATUS_OK)
+			log_warn("%s: %s: %s", dev, name, err[0] ? err : "not started");
+	}
+}
+
+/* One database entry, read whole or not at all. */
+static void db_entry(int data_fd, const char *id)
+{
+	static char text[DB_ENTRY_MAX + 1];
+	struct udev_device_wants w;
+	char err[128], shown[256];
+	int fd = openat(data_fd, id, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, text, DB_ENTRY_MAX + 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0 || n > DB_ENTRY_MAX)
+		return; /* gone meanwhile, or not udev's */
+	text[n] = '\0';
+	if (strlen(text) != (size_t)n) /* a NUL inside: not udev's */
+		return;
+	if (udev_db_parse(id, text, &w, err, sizeof err) < 0)
+		log_warn("%s/data/%s: %s", udev_dir, escape_text(id, shown, sizeof shown), err);
+	else if (!w.removed && w.wants[0])
+		start_wants(&w);
+}
+
+/* Devices udev processed before this program listened: the ones tagged "systemd". */
+static void scan_database(void)
+{
+	char path[512];
+	int data_fd;
+	DIR *tags;
+	struct dirent *e;
+
+	snprintf(path, sizeof path, "%s/data", udev_dir);
+	if ((data_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return; /* no udev database (yet): its events will come */
+	snprintf(path, sizeof path, "%s/tags/systemd", udev_dir);
+	if ((tags = opendir(path))) {
+		while ((e = readdir(tags)) != NULL)
+			if (e->d_name[0] != '.')
+				db_entry(data_fd, e->d_name);
+		closedir(tags);
+	}
+	close(data_fd);
+}
+
+static int open_monitor(void)
+{
+	struct sockaddr_nl a = { .nl_family = AF_NETLINK, .nl_groups = UDEV_GROUP };
+	int one = 1, size = 1 << 20;
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0) {
+		log_error("udev's netlink group: %m");
+		exit(EXIT_SYSTEM);
+	}
+	/* a burst at boot (the trigger replays every device) must not be lost */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) < 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+	return fd;
+}
+
+/* Only udevd speaks on its group: a message from the kernel (port 0), from a process
+ * that is not root, or cut short is dropped. */
+static bool from_udevd(const struct msghdr *m, const struct sockaddr_nl *sender, ssize_t n)
+{
+	const struct cmsghdr *c = CMSG_FIRSTHDR(m);
+	struct ucred cred;
+
+	if (n <= 0 || (m->msg_flags & MSG_TRUNC) || sender->nl_pid == 0 || !c ||
+	    c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_CREDENTIALS)
+		return false;
+	memcpy(&cred, CMSG_DATA(c), sizeof cred);
+	return cred.uid == 0;
+}
+
+static void serve(int fd)
+{
+	static char buf[UDEV_MSG_MAX];
+	char control_buf[CMSG_SPACE(sizeof(struct ucred))];
+
+	for (;;) {
+		struct sockaddr_nl sender;
+		struct iovec iov = { buf, sizeof buf };
+		struct msghdr m = { .msg_name = &sender, .msg_namelen = sizeof sender,
+				    .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = control_buf, .msg_controllen = sizeof control_buf };
+		struct udev_device_wants w;
+		char err[160];
+		ssize_t n = recvmsg(fd, &m, 0);
+
+		if (n < 0 && errno == ENOBUFS) {
+			log_warn("udev events were lost (a burst): reading udev's database again");
+			scan_database();
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			log_error("udev's netlink group: %m");
+			exit(EXIT_SYSTEM);
+		}
+		if (!from_udevd(&m, &sender, n))
+			continue;
+		if (udev_event_parse(buf, (size_t)n, &w, err, sizeof err) < 0)
+			log_warn("a udev event refused: %s", err);
+		else if (w.removed || w.wants[0])
+			start_wants(&w);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *env = getenv(CTL_SOCKET_ENV);
+	int fd;
+
+	log_open("ember-udev-wants");
+	if (env && env[0])
+		control = env;
+	parse_args(argc, argv);
+	fd = open_monitor(); /* listening first: a device processed meanwhile is not missed */
+	scan_database();
+	serve(fd);
+}
