@@ -213,9 +213,15 @@ int user_manager_view(const char *dir)
 	if (unshare(CLONE_NEWNS) < 0 || keep_view_inside(dir) < 0 ||
 	    (host = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -1;
-	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") < 0 ||
-	    mkdir(system, 0755) < 0) {
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") < 0) {
 		int e = errno;
+		close(host);
+		errno = e;
+		return -1;
+	}
+	if (mkdir(system, 0755) < 0) { /* the empty tmpfs must not hide the real entries */
+		int e = errno;
+		umount2(dir, MNT_DETACH);
 		close(host);
 		errno = e;
 		return -1;
