@@ -45,13 +45,8 @@ static void parse_args(int argc, char **argv, struct activator *a)
 	const char *value;
 
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage();
-			exit(EXIT_OK);
-		} else if (strcmp(argv[i], "--version") == 0) {
-			print_version("ember-activator");
-			exit(EXIT_OK);
-		} else if (strcmp(argv[i], "--peer") == 0) {
+		cli_help_version(argv[i], "ember-activator", usage);
+		if (strcmp(argv[i], "--peer") == 0) {
 			peer_mode = true;
 		} else if ((value = cli_option_value(argc, argv, &i, "--address"))) {
 			a->address = value;

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
@@ -10,6 +11,18 @@
 void print_version(const char *prog)
 {
 	printf("%s (ember) %s\n", prog, EMBER_VERSION);
+}
+
+void cli_help_version(const char *arg, const char *prog, void (*usage)(void))
+{
+	if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+		usage();
+		exit(EXIT_OK);
+	}
+	if (strcmp(arg, "--version") == 0) {
+		print_version(prog);
+		exit(EXIT_OK);
+	}
 }
 
 const char *cli_option_value(int argc, char **argv, int *i, const char *name)

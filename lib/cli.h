@@ -5,6 +5,10 @@
 /* "NAME (ember) VERSION" on stdout, as every program's --version prints it. */
 void print_version(const char *prog);
 
+/* -h/--help (usage() on stdout) and --version end the program with success; any other
+ * argument returns. */
+void cli_help_version(const char *arg, const char *prog, void (*usage)(void));
+
 /* A long option's value, given as "--name value" or "--name=value": the value, or NULL
  * when argv[*i] is not --name. Advances *i past a separate value; a missing one ends
  * the program with a usage error. */

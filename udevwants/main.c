@@ -48,13 +48,8 @@ static void parse_args(int argc, char **argv)
 	const char *value;
 
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			usage();
-			exit(EXIT_OK);
-		} else if (strcmp(argv[i], "--version") == 0) {
-			print_version("ember-udev-wants");
-			exit(EXIT_OK);
-		} else if ((value = cli_option_value(argc, argv, &i, "--control"))) {
+		cli_help_version(argv[i], "ember-udev-wants", usage);
+		if ((value = cli_option_value(argc, argv, &i, "--control"))) {
 			control = value;
 		} else if ((value = cli_option_value(argc, argv, &i, "--udev-dir"))) {
 			udev_dir = value;
