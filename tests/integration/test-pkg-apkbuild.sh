@@ -189,7 +189,7 @@ have_empower=no
 [ -d "$TOP/empower" ] && have_empower=yes
 
 for sub in ember-doc ember-bash-completion ember-zsh-completion ember-caps ember-modload \
-	ember-netnat ember-boot-measure ember-empower ember-dbus; do
+	ember-netnat ember-boot-measure ember-empower ember-dbus ember-udev; do
 	if ! grep -qx "split-failed $sub" "$T/split.log"; then
 		pass "split-$sub"
 	elif [ "$sub" = ember-empower ] && [ $have_empower = no ]; then
@@ -213,6 +213,7 @@ want_pkg() {
 	boot-measure) echo ember-boot-measure ;;
 	empower|empowerd) echo ember-empower ;;
 	ember-activator) echo ember-dbus ;;
+	ember-udev-wants) echo ember-udev ;;
 	*) echo "(no package: add it to the APKBUILD)" ;;
 	esac
 }
@@ -236,6 +237,9 @@ expect_path ember-modload /usr/sbin/ember-modload
 expect_path ember-netnat /usr/sbin/netnat
 expect_path ember-boot-measure /usr/sbin/boot-measure
 expect_path ember-dbus /usr/sbin/ember-activator
+expect_path ember-udev /usr/sbin/ember-udev-wants
+expect_path ember-udev /usr/lib/ember/services/ember-udev-wants.service
+expect_path ember-udev /usr/lib/ember/services/systemd-udevd.service.wants/ember-udev-wants.service
 expect_path ember-dbus /usr/lib/ember/services/ember-activator.service
 expect_path ember-dbus /usr/lib/ember/services/ember-private.socket
 expect_path ember-dbus /usr/lib/ember/services/ember-private@.service
