@@ -150,7 +150,6 @@ int udev_db_parse(const char *id, const char *text, struct udev_device_wants *ou
 	p.devpath_len = strlen(key);
 	p.tags = tagged ? ":systemd:" : NULL;
 	p.tags_len = tagged ? 9 : 0;
-	p.action = NULL;
 	return conclude(&p, out, err, errlen);
 }
 

@@ -31,9 +31,8 @@ int udev_event_parse(const char *buf, size_t len, struct udev_device_wants *out,
 int udev_db_parse(const char *id, const char *text, struct udev_device_wants *out, char *err,
 		  size_t errlen);
 
-/* The next unit of a SYSTEMD_WANTS= list into name (canonical: ".service" added to a
- * word without a suffix is not done: systemd takes the words as unit names), from *pos.
- * 1 with name set, 0 at the end, -1 for a word that is not a unit name (skipped: *pos
+/* The next unit of a SYSTEMD_WANTS= list into name, canonical (a word without a suffix
+ * is a service, as systemd's name mangling makes it), from *pos. 1 with name set, 0 at the end, -1 for a word that is not a unit name (skipped: *pos
  * moves past it, bad holds it, escaped for logging). */
 int udev_wants_next(const char *list, size_t *pos, char *name, size_t size, char *bad,
 		    size_t badsize);
