@@ -413,18 +413,28 @@ static const struct { const char *machine; const char *arch; } architectures[] =
 	{ "sh", "sh" }, { "alpha", "alpha" }, { "m68k", "m68k" }, { "arc", "arc" },
 };
 
-static bool test_architecture(const struct condition_probe *p, const char *value)
+const char *condition_architecture(const struct condition_probe *p, char *buf, size_t size)
 {
 	struct utsname u;
 
-	if (strcmp(value, "native") == 0)
-		return true;
 	if (!p->uname || p->uname(p->ctx, &u) < 0)
-		return false;
+		return NULL;
 	for (size_t i = 0; i < sizeof architectures / sizeof *architectures; i++)
 		if (str_starts_with(u.machine, architectures[i].machine))
-			return strcmp(value, architectures[i].arch) == 0;
-	return strcmp(value, u.machine) == 0;
+			return architectures[i].arch;
+	snprintf(buf, size, "%s", u.machine);
+	return buf;
+}
+
+static bool test_architecture(const struct condition_probe *p, const char *value)
+{
+	char machine[sizeof ((struct utsname *)0)->machine];
+	const char *arch;
+
+	if (strcmp(value, "native") == 0)
+		return true;
+	arch = condition_architecture(p, machine, sizeof machine);
+	return arch && strcmp(value, arch) == 0;
 }
 
 /* Is word one of the NUL-separated strings of a device-tree property? */
@@ -594,8 +604,7 @@ static bool on_ac_power(const struct condition_probe *p)
 	return scan.online || !scan.offline;
 }
 
-/* First boot: /etc/machine-id missing, empty or "uninitialized" (systemd's test). */
-static bool first_boot(const struct condition_probe *p)
+bool condition_first_boot(const struct condition_probe *p)
 {
 	char id[64];
 	ssize_t n = fact(p, "/etc/machine-id", id, sizeof id);
@@ -876,7 +885,7 @@ bool condition_test(const struct condition_probe *p, enum condition_kind kind, c
 	case CONDITION_AC_POWER:
 		return parse_bool(value, &yes) == 0 && on_ac_power(p) == yes;
 	case CONDITION_FIRST_BOOT:
-		return parse_bool(value, &yes) == 0 && first_boot(p) == yes;
+		return parse_bool(value, &yes) == 0 && condition_first_boot(p) == yes;
 	case CONDITION_NEEDS_UPDATE: return needs_update(p, value);
 	case CONDITION_USER: return test_user(p, value);
 	case CONDITION_GROUP: return test_group(p, value);

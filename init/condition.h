@@ -74,4 +74,10 @@ bool condition_test(const struct condition_probe *probe, enum condition_kind kin
  * *container tells which family it belongs to. */
 const char *condition_detect_virtualization(const struct condition_probe *probe,
 					    bool *container);
+/* systemd's name for the machine's architecture ("x86-64", "arm64"; uname's own word,
+ * copied to buf, when systemd has none), or NULL when uname fails. */
+const char *condition_architecture(const struct condition_probe *probe, char *buf,
+				   size_t size);
+/* First boot: /etc/machine-id missing, empty or "uninitialized" (systemd's test). */
+bool condition_first_boot(const struct condition_probe *probe);
 #endif

@@ -47,6 +47,7 @@ struct found {
 	size_t ndirs;
 	struct generator gen[GENERATORS_MAX];
 	size_t count;
+	char *envp[GENERATOR_ENV_MAX + 2]; /* PATH, the caller's facts, NULL */
 };
 
 static bool seen(const struct found *f, const char *name)
@@ -137,8 +138,6 @@ static pid_t spawn(struct found *f, const struct generator *g)
 {
 	char *path = f->path;
 	char *argv[] = { path, f->out[0], f->out[1], f->out[2], NULL };
-	char *envp[] = { "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-			 "SYSTEMD_SCOPE=system", "SYSTEMD_IN_INITRD=0", NULL };
 	pid_t pid;
 
 	if (snprintf(path, sizeof f->path, "%s/%s", f->dir[g->dir], g->name) >= (int)sizeof f->path)
@@ -151,7 +150,7 @@ static pid_t spawn(struct found *f, const struct generator *g)
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (null >= 0)
 			dup2(null, STDIN_FILENO);
-		execve(path, argv, envp);
+		execve(path, argv, f->envp);
 		_exit(127);
 	}
 	return pid;
@@ -209,9 +208,21 @@ static void kill_late(struct found *f, long timeout_ms, struct generators_result
 	wait_some(f, KILLED_GRACE_MS, res);
 }
 
-static void run_all(struct found *f, const char *search, const char *out_base, long timeout_ms,
-		    struct generators_result *res)
+/* execve() takes char *const[]: the strings are the caller's and never written. */
+static void set_env(struct found *f, const char *const *env)
 {
+	size_t n = 0;
+
+	f->envp[n++] = (char *)GENERATOR_PATH;
+	for (; env && *env && n <= GENERATOR_ENV_MAX; env++)
+		f->envp[n++] = (char *)*env;
+	f->envp[n] = NULL;
+}
+
+static void run_all(struct found *f, const char *search, const char *out_base, long timeout_ms,
+		    const char *const *env, struct generators_result *res)
+{
+	set_env(f, env);
 	if (snprintf(f->list, sizeof f->list, "%s", search ? search : GENERATOR_SEARCH_DEFAULT) >=
 	    (int)sizeof f->list)
 		log_warn("generators: search path too long, cut");
@@ -239,7 +250,7 @@ static void run_all(struct found *f, const char *search, const char *out_base, l
 }
 
 void generators_run(const char *search, const char *out_base, long timeout_ms,
-		    struct generators_result *res)
+		    const char *const *env, struct generators_result *res)
 {
 	struct found *f = mmap(NULL, sizeof *f, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -249,7 +260,7 @@ void generators_run(const char *search, const char *out_base, long timeout_ms,
 		log_error("generators: no memory for a run: %m");
 		return;
 	}
-	run_all(f, search, out_base, timeout_ms, res);
+	run_all(f, search, out_base, timeout_ms, env, res);
 	munmap(f, sizeof *f);
 	if (res->ran || res->masked)
 		log_info("generators: %u run, %u failed, %u killed, %u masked", res->ran,

@@ -11,6 +11,8 @@
 #define GENERATORS_MAX 64           /* programs run per load; more are skipped, said once */
 #define GENERATOR_TIMEOUT_MS 90000  /* systemd's DEFAULT_TIMEOUT_USEC */
 #define GENERATOR_OUT_BASE "/run/systemd"
+#define GENERATOR_PATH "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#define GENERATOR_ENV_MAX 8         /* assignments beside PATH; more are dropped */
 #define GENERATOR_DIR_EARLY "/run/systemd/generator.early"
 #define GENERATOR_DIR_NORMAL "/run/systemd/generator"
 #define GENERATOR_DIR_LATE "/run/systemd/generator.late"
@@ -28,7 +30,9 @@ struct generators_result {
  * generator.late; PID 1: GENERATOR_OUT_BASE), then run every generator found in search
  * (a ':'-separated list, NULL: GENERATOR_SEARCH_DEFAULT). A name found again in a later
  * directory is the same generator (the first wins); one that is a link to /dev/null or
- * an empty file is masked. Never fails as a whole: what went wrong is logged. */
+ * an empty file is masked. Each runs with GENERATOR_PATH and env (NAME=value strings,
+ * NULL-terminated; NULL for none): systemd.generator(7)'s $SYSTEMD_SCOPE and the facts
+ * after it. Never fails as a whole: what went wrong is logged. */
 void generators_run(const char *search, const char *out_base, long timeout_ms,
-		    struct generators_result *res);
+		    const char *const *env, struct generators_result *res);
 #endif

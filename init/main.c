@@ -22,6 +22,7 @@
 #include "apifs.h"
 #include "cli.h"
 #include "cmdline.h"
+#include "condition.h" /* the facts generators are told */
 #include "generators.h"
 #include "sysctl.h" /* empower: ember.legacy_tiocsti= */
 #include "console.h"
@@ -697,11 +698,41 @@ static const char *generator_search(void)
 	return pid1.opts.services[0] ? NULL : GENERATOR_SEARCH_DEFAULT;
 }
 
+/* What systemd tells its generators about the system (systemd.generator(7)). Taken at
+ * the first run and kept, as systemd takes them at boot: a machine-id written since
+ * must not make a daemon-reload's generators think the first boot is over. */
+static const char *const *generator_env(void)
+{
+	static char virt[64], arch[64], machine[64];
+	static const char *env[6];
+	const struct condition_probe *p = &condition_probe_system;
+	const char *id, *name;
+	bool container;
+	size_t n = 0;
+
+	if (env[0])
+		return env;
+	env[n++] = "SYSTEMD_SCOPE=system";
+	env[n++] = access("/etc/initrd-release", F_OK) == 0 ? "SYSTEMD_IN_INITRD=1"
+							      : "SYSTEMD_IN_INITRD=0";
+	env[n++] = condition_first_boot(p) ? "SYSTEMD_FIRST_BOOT=1" : "SYSTEMD_FIRST_BOOT=0";
+	id = condition_detect_virtualization(p, &container);
+	if (strcmp(id, "none") != 0 &&
+	    snprintf(virt, sizeof virt, "SYSTEMD_VIRTUALIZATION=%s:%s",
+		     container ? "container" : "vm", id) < (int)sizeof virt)
+		env[n++] = virt;
+	name = condition_architecture(p, machine, sizeof machine);
+	if (name && snprintf(arch, sizeof arch, "SYSTEMD_ARCHITECTURE=%s", name) < (int)sizeof arch)
+		env[n++] = arch;
+	return env;
+}
+
 static void run_generators(void)
 {
 	struct generators_result res;
 
-	generators_run(generator_search(), GENERATOR_OUT_BASE, GENERATOR_TIMEOUT_MS, &res);
+	generators_run(generator_search(), GENERATOR_OUT_BASE, GENERATOR_TIMEOUT_MS,
+		       generator_env(), &res);
 }
 
 static void start_supervisor(void)

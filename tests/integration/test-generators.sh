@@ -4,8 +4,10 @@
 # systemd's places (early before the unit directory, normal and late after it), a
 # generator's broken unit or failure reported while the boot goes on (one whose file
 # name holds ESC and a newline named escaped in the log), run again by
-# daemon-reload with the last run's output gone, and not run at all with
-# ember.services= unless ember.generators= says where they are.
+# daemon-reload with the last run's output gone, told systemd.generator(7)'s facts
+# ($SYSTEMD_FIRST_BOOT from /etc/machine-id, $SYSTEMD_VIRTUALIZATION, $SYSTEMD_ARCHITECTURE,
+# $SYSTEMD_IN_INITRD), and not run at all with ember.services= unless ember.generators=
+# says where they are.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 S=$tmp/services M=$tmp/mark G1=$tmp/gen1 G2=$tmp/gen2
@@ -18,6 +20,7 @@ cat >"$G1/units" <<EOF
 #!/bin/sh
 n=\$(( \$(cat $M/runs 2>/dev/null | wc -l) + 1 ))
 echo "run \$n \$SYSTEMD_SCOPE" >>$M/runs
+env | grep '^SYSTEMD_' | LC_ALL=C sort >$M/env
 touch "\$1/run-\$n"
 mkdir -p "\$1/multi-user.target.wants"
 w() { ln -sf "../\$2" "\$1/multi-user.target.wants/\$2"; }
@@ -69,10 +72,19 @@ chmod +x "$tmp/guest.sh"
 boot() { # LOG [ember.generators=...]
 	log=$1; shift
 	timeout 60 unshare --pid --mount --uts --fork --mount-proc sh -c \
-		'mount -t tmpfs -o mode=0755 ember-run /run && exec "$0" "$@"' \
-		env container=ember-test "$BIN/ember-init" ember.services="$S" "$@" \
-		ember.run="$tmp/guest.sh" ember.shell=none >"$log" 2>&1
+		"mount -t tmpfs -o mode=0755 ember-run /run && ${PREP:-:} && exec \"\$0\" \"\$@\"" \
+		env container=ember-test "$BIN/ember-init" ember.services="$S" \
+		ember.run="${RUN:-$tmp/guest.sh}" ember.shell=none "$@" >"$log" 2>&1
 }
+# What systemd would tell them here: the host's architecture in systemd's words, the
+# container this test runs ember-init in, not an initrd; first boot as /etc/machine-id says.
+case $(uname -m) in
+x86_64) arch=x86-64 ;; aarch64) arch=arm64 ;; i?86) arch=x86 ;; arm*) arch=arm ;; *) arch=$(uname -m) ;;
+esac
+expect_env() { # FIRST_BOOT
+	printf 'SYSTEMD_ARCHITECTURE=%s\nSYSTEMD_FIRST_BOOT=%s\nSYSTEMD_IN_INITRD=0\nSYSTEMD_SCOPE=system\nSYSTEMD_VIRTUALIZATION=container:ember-test\n' "$arch" "$1"
+}
+first=0; [ -s /etc/machine-id ] && ! grep -q '^uninitialized' /etc/machine-id || first=1
 boot "$tmp/log" ember.generators="$G2:$G1"
 guest_results "$tmp/log" $?
 grep -q 'generator fails exited with status 4' "$tmp/log" && pass failing-generator-reported ||
@@ -87,10 +99,22 @@ grep -q '^name exited' "$tmp/log" && fail no-forged-log-line "a line starts with
 	pass no-forged-log-line
 grep -q 'generators: 3 run, 2 failed, 0 killed, 1 masked' "$tmp/log" && pass others-run-beside-it ||
 	fail others-run-beside-it "$(grep -a 'generators:' "$tmp/log" | head -n 2)"
+[ "$(cat "$M/env")" = "$(expect_env $first)" ] && pass told-the-facts ||
+	fail told-the-facts "$(tr '\n' ' ' <"$M/env")"
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
 
 # Without ember.generators=, a unit directory of its own means no generators.
 rm -f "$M/runs"
 boot "$tmp/log2"
 [ ! -e "$M/runs" ] && pass not-run-with-own-unit-dir || fail not-run-with-own-unit-dir "$(cat "$M/runs")"
+
+# A first boot (an empty /etc/machine-id, in this boot's own mount namespace): the
+# generators are told so.
+: >"$tmp/empty-machine-id"
+printf '#!/bin/sh\necho GUEST-CHECKS-DONE\n' >"$tmp/quiet.sh"; chmod +x "$tmp/quiet.sh"
+rm -f "$M/env"
+PREP="mount --bind $tmp/empty-machine-id /etc/machine-id" RUN=$tmp/quiet.sh \
+	boot "$tmp/log3" ember.generators="$G2:$G1"
+[ "$(cat "$M/env" 2>&1)" = "$(expect_env 1)" ] && pass first-boot-told ||
+	fail first-boot-told "$(tr '\n' ' ' <"$M/env" 2>&1)"
 finish

@@ -76,7 +76,7 @@ static void setup(void)
 			exit(1);
 	}
 	snprintf(script, sizeof script,
-		 "#!/bin/sh\necho \"$0 $# $1 $2 $3 $SYSTEMD_SCOPE\" >%s/writer.args\n"
+		 "#!/bin/sh\necho \"$0 $# $1 $2 $3 $SYSTEMD_SCOPE $FACT ${PATH%%%%:*}\" >%s/writer.args\n"
 		 "printf '[Service]\\nExecStart=/bin/true\\n' >\"$1/gen.service\"\n"
 		 "mkdir -p \"$1/multi-user.target.wants\"\n"
 		 "ln -s ../gen.service \"$1/multi-user.target.wants/gen.service\"\n", root);
@@ -96,6 +96,7 @@ static void setup(void)
 
 static void runs_what_it_should(void)
 {
+	static const char *const env[] = { "SYSTEMD_SCOPE=system", "FACT=told", NULL };
 	struct generators_result res;
 	char search[600];
 	struct timespec t0, t1;
@@ -103,7 +104,7 @@ static void runs_what_it_should(void)
 	snprintf(search, sizeof search, "%s/a:%s/b:relative/ignored", root, root);
 	snprintf(out, sizeof out, "%s/out", root);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	generators_run(search, out, 300, &res);
+	generators_run(search, out, 300, env, &res);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 
 	CHECK(res.ran == 3);    /* a/writer, a/fails, b/hangs */
@@ -116,7 +117,7 @@ static void runs_what_it_should(void)
 	CHECK(exists("out/generator/gen.service"));
 	CHECK(exists("out/generator/multi-user.target.wants/gen.service"));
 	snprintf(out, sizeof out, "%s/a/writer 3 %s/out/generator %s/out/generator.early "
-		 "%s/out/generator.late system\n", root, root, root, root);
+		 "%s/out/generator.late system told /usr/local/sbin\n", root, root, root, root);
 	CHECK_STR(slurp("writer.args"), out);
 	CHECK(exists("out/generator.late"));
 	/* the last run's output is gone; a planted link went, not what it points to */
@@ -136,7 +137,7 @@ static void nothing_to_run(void)
 	mkdir(at("out2"), 0755);
 	mkdir(at("out2/generator"), 0755);
 	put("out2/generator/stale.service", "[Service]\n", 0644); /* a generator since removed */
-	generators_run(search, base, 300, &res);
+	generators_run(search, base, 300, NULL, &res);
 	CHECK(res.ran == 0 && res.failed == 0 && res.killed == 0);
 	/* none made: an empty systemd directory would switch the loader to the default
 	 * target on a system of ember's own units */
@@ -170,7 +171,7 @@ static void run_hostile(void)
 
 	snprintf(search, sizeof search, "%s/c\033d", root);
 	snprintf(base, sizeof base, "%s/out3", root);
-	generators_run(search, base, 2000, &hostile_res);
+	generators_run(search, base, 2000, NULL, &hostile_res);
 }
 
 /* File names (and a directory) with ESC and a newline: every one is named escaped, so no
