@@ -162,13 +162,13 @@ long long runtime_next_deadline(const struct unit *u)
 	return d;
 }
 
-/* Up, or on its way up: a unit in this state keeps what it wants running. */
+/* Not down yet: a unit on its way up, up, on its way down or about to restart keeps what
+ * it wants running, as in systemd (a slice outlives the services still stopping in it). */
 static bool pins(const struct unit *o)
 {
-	if (o->stop_wanted)
-		return false;
 	return o->state == UNIT_WAITING || o->state == UNIT_STARTING || o->state == UNIT_RUNNING ||
-	       o->state == UNIT_READY;
+	       o->state == UNIT_READY || o->state == UNIT_STOPPING || o->main_pid > 0 ||
+	       o->control_pid > 0 || o->restart_pending;
 }
 
 bool runtime_unneeded(const struct unit *u)

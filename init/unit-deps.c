@@ -27,11 +27,14 @@ const char *unit_requirement(const struct service *s, size_t i, char *buf)
 	return "";
 }
 
+/* A oneshot that ran to success counts as done. Not one with RemainAfterExit=: it stays
+ * up when it finishes, so STOPPED means it was stopped since (logind's runtime directory
+ * after a logout), and what requires it must run it again. */
 static bool active(const struct unit *u)
 {
 	return u->state == UNIT_READY || u->state == UNIT_RUNNING ||
 	       (u->state == UNIT_STOPPED && u->svc->type == SERVICE_ONESHOT &&
-		u->exit_status == 0 && u->started_us >= 0);
+		!u->svc->remain_after_exit && u->exit_status == 0 && u->started_us >= 0);
 }
 
 static bool up(const struct unit *u)

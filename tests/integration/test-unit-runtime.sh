@@ -211,6 +211,37 @@ ExecStart=/bin/sleep 1000
 WantedBy=multi-user.target
 EOF
 $E --root="$tmp" -q enable puller >/dev/null 2>&1 || fail enable-puller "emberctl enable failed"
+# logind's pair: a runtime directory (a oneshot that remains) that a user manager requires
+# and is ordered after. Stopped and started again, the manager must find it made again.
+unit "$LIB/rtdir.service" <<EOF
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/sh -c 'sleep 0.3; mkdir -p $M/rtdir'
+ExecStop=/bin/rmdir $M/rtdir
+EOF
+unit "$LIB/usermgr.service" <<EOF
+[Unit]
+Requires=rtdir.service
+After=rtdir.service
+[Service]
+ExecStart=/bin/sh -c 'test -d $M/rtdir || exit 1; exec sleep 1000'
+EOF
+# A StopWhenUnneeded= unit stays while what wants it is still on its way down (systemd:
+# a unit that is not inactive pins it), as a slice outlives the services in it.
+unit "$LIB/slowpin.service" <<EOF
+[Unit]
+Wants=pinned.service
+[Service]
+ExecStart=/bin/sh -c 'trap "sleep 1; rm -f $M/slowpin-up; exit 0" TERM; touch $M/slowpin-up; while :; do sleep 0.1; done'
+EOF
+unit "$LIB/pinned.service" <<EOF
+[Unit]
+StopWhenUnneeded=yes
+[Service]
+ExecStart=/bin/sleep 1000
+ExecStop=/bin/sh -c 'if [ -e $M/slowpin-up ]; then echo early; else echo after; fi >$M/pinned.order'
+EOF
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -330,6 +361,19 @@ sleep 1
 [ "\$held" = X0 ] && [ "\$(state helperd)" = ready ] && ok held-unit-stays-needed || bad held-unit-stays-needed "reply '\$held', helperd is \$(state helperd)"
 "\$E" stop helperd; wait_state helperd stopped; "\$E" start helperd; sleep 0.5
 expect stop-by-name-ends-hold helperd "stopped stopping"
+# Requires= on a oneshot that remains: stopped, it is started again with what requires it,
+# and first (After=).
+"\$E" start usermgr; expect requirer-up usermgr ready
+"\$E" stop rtdir; wait_state usermgr stopped; wait_state rtdir stopped
+[ ! -d \$M/rtdir ] && ok required-oneshot-stopped || bad required-oneshot-stopped "rtdir is \$(state rtdir)"
+"\$E" start usermgr; wait_state usermgr "ready failed"
+[ "\$(state usermgr)" = ready ] && [ -d \$M/rtdir ] && ok stopped-oneshot-pulled-in-again ||
+	bad stopped-oneshot-pulled-in-again "usermgr is \$(state usermgr), rtdir is \$(state rtdir)"
+# StopWhenUnneeded=: kept until what wants it is down.
+"\$E" start slowpin; expect pinned-up pinned ready
+"\$E" stop slowpin; wait_state pinned stopped 200
+[ "\$(cat \$M/pinned.order 2>&1)" = after ] && ok unneeded-waits-for-stopping-pin ||
+	bad unneeded-waits-for-stopping-pin "pinned stopped while slowpin was: \$(cat \$M/pinned.order 2>&1)"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 exit 0
 EOS
