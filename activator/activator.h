@@ -106,6 +106,10 @@ void unit_job_start(struct activator *a, const struct dbus_msg *call, enum ctl_v
 		    const char *unit);
 void unit_job_tick(struct activator *a);
 bool unit_jobs_pending(const struct activator *a);
+/* Properties.Get of a job's State on its object path (logind asks whether its job for a
+ * user's units is still pending): "running" while ember watches it, else NoSuchJob, as
+ * systemd says of a job that is gone (true); false when m asks for something else. */
+bool job_property(struct activator *a, const struct dbus_msg *m);
 
 /* sd_notify READY=1 to $NOTIFY_SOCKET, when there is one. */
 void notify_ready(void);

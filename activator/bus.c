@@ -437,7 +437,7 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 		return;
 	}
 	if (field_is(m->interface, "org.freedesktop.DBus.Properties") && field_is(m->member, "Get") &&
-	    unit_property(a, m))
+	    (unit_property(a, m) || job_property(a, m)))
 		return;
 	if (field_is(m->member, "StartUnit") && (!m->interface || field_is(m->interface, MANAGER_IFACE)) &&
 	    dbus_body_strings(m, args, 2) == 0 && power_verb(args[0]) != CTL_VERB_COUNT) {

@@ -2,6 +2,7 @@
  * (docs/dbus.md, "Units"): for root callers (the bus says who), carried out through
  * ember-init's control socket. The reply is a job path; JobRemoved follows once the unit
  * got where the job was taking it, which is what callers such as timedated wait for. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "unit-name.h"
 
 #define CONTROL_TIMEOUT_MS 5000
+#define JOB_IFACE "org.freedesktop.systemd1.Job"
 
 static const struct {
 	const char *member;
@@ -113,6 +115,48 @@ void unit_job_tick(struct activator *a)
 		j->used = false;
 		bus_job_removed(a, j->id, j->unit, result ? result : "timeout");
 	}
+}
+
+static bool job_pending(const struct activator *a, uint32_t id)
+{
+	for (size_t i = 0; i < UNIT_JOB_MAX; i++)
+		if (a->jobs[i].used && a->jobs[i].id == id)
+			return true;
+	for (size_t i = 0; i < SCOPE_MAX; i++) /* sessions: a scope's start job */
+		if (a->scopes[i].used && a->scopes[i].job == id)
+			return true;
+	return false;
+}
+
+/* The job's number from its object path: 0 when the path is not a job's. */
+static uint32_t job_of_path(const char *path)
+{
+	const char *p = path + strlen(JOB_PATH_PREFIX);
+	uint32_t id = 0;
+
+	if (strncmp(path, JOB_PATH_PREFIX, strlen(JOB_PATH_PREFIX)) != 0 || !*p)
+		return 0;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9' || id > (UINT32_MAX - 9) / 10)
+			return 0;
+		id = id * 10 + (uint32_t)(*p - '0');
+	}
+	return id;
+}
+
+bool job_property(struct activator *a, const struct dbus_msg *m)
+{
+	const char *args[2];
+	uint32_t id;
+
+	if (!m->path || dbus_body_strings(m, args, 2) < 0 || strcmp(args[0], JOB_IFACE) != 0 ||
+	    strcmp(args[1], "State") != 0 || !(id = job_of_path(m->path)))
+		return false;
+	if (job_pending(a, id))
+		reply_return(a, m, "v", "running");
+	else
+		reply_error(a, m, "org.freedesktop.systemd1.NoSuchJob", "no such job (it is done)");
+	return true;
 }
 
 bool unit_jobs_pending(const struct activator *a)

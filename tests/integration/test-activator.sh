@@ -154,6 +154,17 @@ i=0; while { [ "\$(worker_pid)" = "\$p1" ] || [ "\$(state worker)" != ready ]; }
 [ "\$(worker_pid)" != "\$p1" ] && [ "\$(state worker)" = ready ] && ok unit-restart-over-bus || bad unit-restart-over-bus "pid \$p1 -> \$(worker_pid)"
 mgr StopUnit ss worker.service replace >/dev/null
 wait_state worker stopped && ok unit-stop-over-bus || bad unit-stop-over-bus "worker is \$(state worker)"
+# A job's State while it is pending ("running"), NoSuchJob once it is done, as systemd
+# answers logind (which otherwise takes an error for a job still pending).
+jp=\$(mgr StartUnit ss slowstart.service replace | sed -n 's/^o "\(.*\)"/\1/p')
+js=\$(timeout 40 busctl get-property org.freedesktop.systemd1 "\$jp" org.freedesktop.systemd1.Job State 2>&1)
+wait_state slowstart ready; sleep 0.8
+je=\$(error_of --dest=org.freedesktop.systemd1 "\$jp" org.freedesktop.DBus.Properties.Get string:org.freedesktop.systemd1.Job string:State)
+jo=\$(error_of --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1/job/x1 org.freedesktop.DBus.Properties.Get string:org.freedesktop.systemd1.Job string:State)
+[ -n "\$jp" ] && [ "\$js" = 's "running"' ] && [ "\$je" = org.freedesktop.systemd1.NoSuchJob ] &&
+	[ "\$jo" = org.freedesktop.DBus.Error.UnknownMethod ] && ok job-state-answered ||
+	bad job-state-answered "job '\$jp': '\$js', then '\$je'; bad path: '\$jo'"
+mgr StopUnit ss slowstart.service replace >/dev/null
 out=\$(mgr StartUnit ss failing.service replace)
 wait_state failing failed
 out=\$(mgr StartUnit ss missing.service replace)

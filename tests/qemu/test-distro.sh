@@ -346,6 +346,20 @@ um=$(gssh 'emberctl is-active user@0 user@1000
 echo "distro: user managers: $(printf '%s' "$um" | tr '\n' ' ')"
 [ "$(printf '%s' "$um" | tr '\n' ' ')" = "active active running unit-ran user-bus view-has-system view-has-journal host-clean late late-gone" ] &&
 	pass distro-user-managers || fail distro-user-managers "$(printf '%s' "$um" | tr '\n' ' ' | cut -c1-400)"
+# Log out and in again: logind stops user@0 and user-runtime-dir@0 10 s after root's last
+# session (UserStopDelaySec=), and the next login's user@0 requires the runtime directory
+# back, made before it starts (it failed without /run/user/0 before 2026-12-06).
+pid0=$(gssh 'emberctl --json status user@0 | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2' 2>/dev/null)
+sleep 18
+re=$(gssh 'emberctl --json status user@0 | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2
+	emberctl is-active user@0 user-runtime-dir@0
+	journalctl -b -o cat -t ember-init | grep -c "^user@0: stopped"
+	journalctl -b -o cat -t ember-init | grep -c "^user@0: main process exited"' 2>&1)
+echo "distro: user@0 before logout pid $pid0; after: $(printf '%s' "$re" | tr '\n' ' ')"
+set -- $re
+[ -n "$pid0" ] && [ "${1:-}" != "$pid0" ] && [ "${2:-}" = active ] && [ "${3:-}" = active ] &&
+	[ "${4:-0}" -ge 1 ] && [ "${5:-}" = 0 ] && pass distro-user-manager-after-relogin ||
+	fail distro-user-manager-after-relogin "pid $pid0 -> $(printf '%s' "$re" | tr '\n' ' ' | cut -c1-300)"
 
 list=$work/ember-list.txt
 gssh 'emberctl list' >"$list" 2>&1
