@@ -27,6 +27,7 @@
 #include "socket-accept.h"
 #include "supervisor.h"
 #include "unit-automount.h"
+#include "unit-timer.h"
 #include "fdstore.h" /* unit-runtime2 */
 
 #define STATE_MAX (1024 * 1024) /* 256 units of ~3 KiB at most, and Accept=yes connections */
@@ -83,6 +84,7 @@ static const struct field {
 	UF("timer_last_us", timer_last_us, F_LL, false),
 	UF("timer_last_wall", timer_last_wall, F_LL, false),
 	UF("timer_start_wall", timer_start_wall, F_LL, false),
+	UF("timer_random_ms", timer_random_ms, F_UNS, false),
 	UF("dynamic_uid", dynamic_uid, F_UNS, false), /* DynamicUser=: still held */
 	/* sockets-accept: U2 lifecycle results and U4 socket units' fds and counters */
 	UF("result", result, F_U8, false),
@@ -586,6 +588,8 @@ static void adopt_line(const char *line, const char *end, unsigned *adopted)
 	/* a re-execution from a version that kept the timer's last elapse in ms */
 	if (u->timer_last_us < 0 && number_of(line, end, "timer_last_ms", &v) && v >= 0)
 		u->timer_last_us = v * 1000;
+	if (u->svc->kind == UNIT_TIMER)
+		timer_unit_adopted(u, number_of(line, end, "timer_random_ms", &v));
 	hex_of(line, end, "status", u->status_text, sizeof u->status_text);
 	hex_of(line, end, "error", u->error, sizeof u->error);
 	(*adopted)++;

@@ -97,7 +97,7 @@ struct unit {
 	long long timer_last_wall;   /* last elapse, seconds since the epoch (Persistent=), -1 */
 	long long timer_start_wall;  /* when the timer started, seconds since the epoch */
 	long long timer_next_wall;   /* next calendar elapse, seconds since the epoch, -1 */
-	uint32_t timer_random_ms;    /* RandomizedDelaySec= drawn for the coming elapse */
+	unsigned timer_random_ms;    /* RandomizedDelaySec= drawn for the coming elapse */
 	unsigned timer_gen;          /* the generation timer_due_ms was computed in */
 	unsigned timer_wall_gen;     /* the clock generation timer_next_wall was computed in */
 	unsigned dynamic_uid;        /* DynamicUser=: the id of the current run, 0: none */

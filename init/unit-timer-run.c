@@ -166,6 +166,12 @@ static void draw_delay(struct unit *u)
 	u->timer_random_ms = r % range;
 }
 
+void timer_unit_adopted(struct unit *u, bool carried)
+{
+	if (!carried || u->timer_random_ms >= u->svc->timer.random_delay_ms)
+		draw_delay(u);
+}
+
 /* ---- the next elapse ---------------------------------------------------------------- */
 
 static const struct unit *target_of(const struct unit *u)

@@ -54,6 +54,11 @@ void unit_timer_validate(struct service *svc, const struct service_diag *diag);
 void timer_units_set_startup(long long startup_ms);
 /* Starting a timer: 0 (it is active, waiting), or -1 with err (nothing to trigger). */
 int timer_unit_start(struct unit *u, char *err, size_t size);
+/* A timer adopted over daemon-reexec: its RandomizedDelaySec= delay was handed over
+ * (carried), or is drawn now (from a PID 1 that did not hand it over, or one that no
+ * longer fits a changed RandomizedDelaySec=). Without this the coming elapse would lose
+ * its delay, and every device upgraded at once would elapse at the same moment. */
+void timer_unit_adopted(struct unit *u, bool carried);
 /* Every supervisor turn: elapses what is due (starts its unit). TIMER_DONE: nothing
  * left to wait for and RemainAfterElapse=no, the caller stops it; TIMER_LIMIT: it
  * elapsed more than TIMER_TRIGGER_BURST times within TIMER_TRIGGER_WINDOW_MS (as

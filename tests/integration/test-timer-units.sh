@@ -2,7 +2,8 @@
 # Timer units under the real ember-init as PID 1 of a PID+mount namespace, enabled into
 # timers.target as a package enables them:
 #  - OnBootSec= long past (the host booted long ago) elapses once at start, and not again
-#    after daemon-reexec (the last elapse carries over)
+#    after daemon-reexec (the last elapse carries over, and so does the delay
+#    RandomizedDelaySec= drew for the next one)
 #  - OnActiveSec= + OnUnitActiveSec= repeat at the interval, no faster; a stopped timer
 #    starts nothing more
 #  - OnCalendar= with seconds elapses on the wall clock's even seconds
@@ -41,7 +42,9 @@ unit orphan.timer '[Timer]\nOnActiveSec=1s\n'
 stamp_job spin;  unit spin.timer '[Timer]\nOnActiveSec=0\nOnUnitInactiveSec=0\n'
 # A unit that never ran gives OnUnitInactiveSec= nothing to count from.
 stamp_job idle;  unit idle.timer '[Timer]\nOnUnitInactiveSec=1s\n'
-for t in boot every cal pers fresh ahead once long orphan spin idle; do
+# RandomizedDelaySec=: the delay drawn for the coming elapse stays over daemon-reexec.
+stamp_job rand;  unit rand.timer '[Timer]\nOnCalendar=*-*-* 00:00:00 UTC\nRandomizedDelaySec=12h\n'
+for t in boot every cal pers fresh ahead once long orphan spin idle rand; do
 	printf '[Install]\nWantedBy=timers.target\n' >>"$LIB/$t.timer"
 	ln -s "$LIB/$t.timer" "$ETC/timers.target.wants/$t.timer"
 done
@@ -101,7 +104,7 @@ expect remain-no-stops once.timer stopped
 "\$E" list | grep -q "cal.timer" && ok timer-listed || bad timer-listed "\$("\$E" list | head)"
 # list-timers: the active ones (not once.timer, done; not orphan.timer, failed)
 lt=\$("\$E" list-timers)
-echo "\$lt" | grep -q "8 timers listed" && ok list-timers-active || bad list-timers-active "\$lt"
+echo "\$lt" | grep -q "9 timers listed" && ok list-timers-active || bad list-timers-active "\$lt"
 echo "\$lt" | grep -E "^[A-Z][a-z][a-z] [0-9-]+ [0-9:]+ .* cal.timer +cal\$" >/dev/null && ok list-timers-next || bad list-timers-next "\$lt"
 "\$E" --json list-timers | grep -q '"name":"pers.timer"[^}]*"last_elapse_s":[1-9][^}]*"sub_state":"waiting"' && ok list-timers-json || bad list-timers-json "\$("\$E" --json list-timers)"
 st=\$("\$E" status cal.timer)
@@ -111,8 +114,13 @@ echo "\$st" | grep -q "Triggers: cal\$" && echo "\$st" | grep -q "Trigger: .* (i
 sleep 0.5; n=\$(lines \$M/every); sleep 3
 [ "\$(lines \$M/every)" = "\$n" ] && ok stopped-timer-starts-nothing || bad stopped-timer-starts-nothing "\$n -> \$(lines \$M/every)"
 
+next_of() { "\$E" --json list-timers | tr '{' '\n' | sed -n "s/.*\"name\":\"\$1\".*\"next_elapse_s\":\([0-9-]*\).*/\1/p"; }
+rand0=\$(next_of rand.timer)
 "\$E" daemon-reexec && sleep 2
 expect reexec-timer-active cal.timer ready
+rand1=\$(next_of rand.timer)
+[ -n "\$rand0" ] && [ "\$rand0" = "\$rand1" ] && [ \$((rand0 % 86400)) != 0 ] && ok reexec-random-delay-kept ||
+	bad reexec-random-delay-kept "next elapse \$rand0 before, \$rand1 after"
 n=\$(lines \$M/cal); sleep 3
 [ "\$(lines \$M/cal)" -gt "\$n" ] && ok reexec-calendar-goes-on || bad reexec-calendar-goes-on "\$n -> \$(lines \$M/cal)"
 [ "\$(lines \$M/boot)" = 1 ] && ok reexec-boot-not-again || bad reexec-boot-not-again "\$(lines \$M/boot) runs"
@@ -124,6 +132,7 @@ printf '[Timer]\nOnCalendar=\nOnCalendar=*-*-* 00:00:00 UTC\n' >$ETC/cal.timer.d
 "\$E" reload >/dev/null
 next=\$("\$E" --json list-timers | tr '{' '\n' | sed -n 's/.*"name":"cal.timer".*"next_elapse_s":\([0-9-]*\).*/\1/p')
 [ -n "\$next" ] && [ \$((next % 86400)) = 0 ] && ok reload-new-calendar || bad reload-new-calendar "next elapse \$next"
+[ "\$(next_of rand.timer)" = "\$rand0" ] && ok reload-random-delay-kept || bad reload-random-delay-kept "next elapse \$rand0, after the reload \$(next_of rand.timer)"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 echo GUEST-CHECKS-DONE
 exit 0

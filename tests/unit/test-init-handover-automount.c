@@ -14,6 +14,7 @@
 #include "socket-accept.h"
 #include "supervisor.h"
 #include "unit-automount.h"
+#include "unit-timer.h"
 
 static struct service svc[2];
 static struct unit units[2];
@@ -23,6 +24,13 @@ static struct unit units[2];
 static const struct { uint32_t token; bool expire; } owed[] = { { 7, false }, { 4294967295u, true } };
 static struct { uint32_t token; bool expire; } again[8];
 static size_t n_again;
+
+static int adopted_carried = -1; /* timer_unit_adopted()'s last argument, -1: not called */
+void timer_unit_adopted(struct unit *u, bool carried)
+{
+	(void)u;
+	adopted_carried = carried;
+}
 
 size_t supervisor_count(void) { return 2; }
 const struct unit *supervisor_unit(size_t i) { return &units[i]; }
@@ -208,6 +216,24 @@ static void timer_last_elapse_from_older_record(void)
 	CHECK(units[1].timer_last_us == 5);
 }
 
+/* A timer's drawn RandomizedDelaySec= travels; a record without it (an older PID 1) says
+ * so, and the timer code draws one. Only timer units are asked. */
+static void timer_random_delay_travels(void)
+{
+	setup();
+	svc[1].kind = UNIT_TIMER;
+	units[1].timer_random_ms = 0;
+	adopt_text("ember-state 1\np run_pid=0\nu web timer_random_ms=4242\n");
+	CHECK(units[1].timer_random_ms == 4242);
+	CHECK(adopted_carried == 1);
+	adopt_text("ember-state 1\np run_pid=0\nu web timer_last_us=5\n");
+	CHECK(adopted_carried == 0);
+	svc[1].kind = UNIT_SERVICE;
+	adopted_carried = -1;
+	adopt_text("ember-state 1\np run_pid=0\nu web timer_random_ms=1\n");
+	CHECK(adopted_carried == -1);
+}
+
 int main(void)
 {
 	RUN(owed_answers_are_written_after_the_units);
@@ -216,5 +242,6 @@ int main(void)
 	RUN(idle_check_child_comes_back);
 	RUN(bad_idle_check_records_are_dropped);
 	RUN(timer_last_elapse_from_older_record);
+	RUN(timer_random_delay_travels);
 	return harness_done();
 }
