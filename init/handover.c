@@ -362,9 +362,9 @@ size_t handover_format(char *buf, size_t size, const struct handover_pid1 *p)
 
 	put(&o, "%s", STATE_MAGIC);
 	put(&o, "p run_pid=%d shell_pid=%d rescue=%d started_us=%lld boot_ready_us=%lld "
-		"generation=%u crashes=%u crash_ms=%lld\n",
+		"generation=%u crashes=%u crash_ms=%lld notify_fd=%d\n",
 	    (int)p->run_pid, (int)p->shell_pid, p->rescue ? 1 : 0, p->started_us, p->boot_ready_us,
-	    p->generation, p->crashes, p->crash_ms);
+	    p->generation, p->crashes, p->crash_ms, p->notify_fd);
 	for (size_t i = 0; i < supervisor_count(); i++)
 		put_unit(&o, supervisor_unit(i));
 	/* unit-runtime2: the fd store, "f UNIT fd=N name=HEX" */
@@ -434,10 +434,14 @@ int handover_exec(const struct handover_pid1 *p)
 	ho.envp[envc + 1] = NULL;
 	unit_fds_inherit(true);
 	connection_fds_inherit(true); /* sockets-accept */
+	if (p->notify_fd >= 0)
+		fcntl(p->notify_fd, F_SETFD, 0);
 	execve(ho.exe, ho.argv, ho.envp);
 	e = errno;
 	unit_fds_inherit(false);
 	connection_fds_inherit(false);
+	if (p->notify_fd >= 0)
+		fcntl(p->notify_fd, F_SETFD, FD_CLOEXEC);
 	ho.envp[envc] = NULL;
 	close(fd);
 	errno = e;
@@ -498,6 +502,7 @@ bool handover_parse_pid1(const char *text, struct handover_pid1 *p)
 
 	memset(p, 0, sizeof *p);
 	p->boot_ready_us = -1;
+	p->notify_fd = -1;
 	if (strncmp(text, STATE_MAGIC, strlen(STATE_MAGIC)) != 0)
 		return false;
 	line = strstr(text, "\np ");
@@ -523,6 +528,8 @@ bool handover_parse_pid1(const char *text, struct handover_pid1 *p)
 		p->crashes = (unsigned)v;
 	if (number_of(line, end, "crash_ms", &v))
 		p->crash_ms = v;
+	if (number_of(line, end, "notify_fd", &v) && v >= 3 && v <= INT_MAX)
+		p->notify_fd = (int)v;
 	return true;
 }
 

@@ -25,6 +25,8 @@ struct handover_pid1 {
 	unsigned generation;    /* how many times PID 1 was re-executed */
 	unsigned crashes;       /* real crashes in a row, each within CRASH_WINDOW of the last */
 	long long crash_ms;     /* when the last one was (CLOCK_BOOTTIME) */
+	int notify_fd;          /* the sd_notify socket, kept open: a service that connected
+				 * to it once (journald) must still reach PID 1; -1 none */
 };
 
 /* Remember how this PID 1 was started (its path, arguments, environment), to start the

@@ -425,6 +425,7 @@ static void fill_handover(struct handover_pid1 *h)
 	h->generation = pid1.handed.generation + 1;
 	h->crashes = pid1.handed.crashes;
 	h->crash_ms = pid1.handed.crash_ms;
+	h->notify_fd = pid1.notify_fd;
 }
 
 static void reexec_now(void)
@@ -631,7 +632,7 @@ static void open_sockets(void)
 {
 	if (io_mkdir_p(RUN_DIR, 0755) < 0)
 		log_error("%s: %m", RUN_DIR);
-	pid1.notify_fd = notify_open(NOTIFY_PATH);
+	pid1.notify_fd = notify_reopen(pid1.reexecuted ? pid1.handed.notify_fd : -1, NOTIFY_PATH);
 	if (pid1.notify_fd < 0)
 		log_error("%s: cannot open the notify socket: %m; Type=notify services will time out",
 			  NOTIFY_PATH);

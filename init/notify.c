@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -46,6 +48,39 @@ int notify_open(const char *path)
 	}
 	/* Services run as any user: everyone may send; credentials decide what counts. */
 	chmod(path, 0666);
+	return fd;
+}
+
+/* Is fd a datagram socket bound at path, with the path still there? */
+static bool bound_at(int fd, const char *path)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof sa;
+	struct stat st;
+	int type = 0;
+	socklen_t tlen = sizeof type;
+
+	memset(&sa, 0, sizeof sa);
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) < 0 || type != SOCK_DGRAM ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0 || sa.sun_family != AF_UNIX ||
+	    len <= offsetof(struct sockaddr_un, sun_path))
+		return false;
+	sa.sun_path[sizeof sa.sun_path - 1] = '\0';
+	return strcmp(sa.sun_path, path) == 0 && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+int notify_reopen(int fd, const char *path)
+{
+	int one = 1;
+
+	if (fd < 0)
+		return notify_open(path);
+	if (!bound_at(fd, path) || fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0) {
+		close(fd);
+		return notify_open(path);
+	}
 	return fd;
 }
 

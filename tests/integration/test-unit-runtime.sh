@@ -67,6 +67,30 @@ WatchdogSec=1
 ExecStart=$P watchdog 150 200
 ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT" >>$M/wdreexec.log'
 EOF
+# As journald does: one datagram socket connected to NOTIFY_SOCKET at start, used for
+# every WATCHDOG=1 after. daemon-reexec must keep that socket, not bind a new one at the
+# same path (the connected one would then reach nothing: ECONNREFUSED, and the watchdog
+# kills the service).
+cat >"$tmp/wdconn.py" <<'EOF'
+import os, socket, sys, time
+path = os.environ["NOTIFY_SOCKET"]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.connect(path)
+s.send(b"READY=1")
+while True:
+    time.sleep(0.2)
+    try:
+        s.send(b"WATCHDOG=1")
+    except OSError as e:
+        print("send failed:", e, flush=True)
+EOF
+unit "$OWN/wdconn.service" <<EOF
+[Service]
+Type=notify
+WatchdogSec=1
+ExecStart=/usr/bin/python3 $tmp/wdconn.py
+ExecStopPost=/bin/sh -c 'echo "\$SERVICE_RESULT" >>$M/wdconn.log'
+EOF
 
 # ---- the fd store ----
 unit "$OWN/fdkeep.service" <<EOF
@@ -277,6 +301,7 @@ tok=\$("\$E" log fdkeep | sed -n 's/.*stored \\(token-[0-9]*\\)\$/\\1/p' | head 
 "\$E" log fdkeep | grep -q "restored mystore: \$tok\$" && ok fdstore-same-file || bad fdstore-same-file "stored \$tok; \$("\$E" log fdkeep)"
 # Re-execute while wdreexec still pings; its deadline must carry over.
 expect wdreexec-up wdreexec ready
+expect wdconn-up wdconn ready
 "\$E" daemon-reexec >/dev/null 2>&1 || bad daemon-reexec-1 "refused"
 sleep 0.5
 
@@ -295,6 +320,9 @@ wait_file \$M/wdreexec.log '^watchdog' && ok watchdog-result-survives-reexec || 
 sleep 1
 [ "\$(state wdalive)" = ready ] && [ ! -e \$M/wdalive.log ] && ok watchdog-pinged-service-kept || bad watchdog-pinged-service-kept "\$(state wdalive) \$(cat \$M/wdalive.log 2>&1)"
 [ "\$(state wdoff)" = ready ] && [ ! -e \$M/wdoff.log ] && ok watchdog-sec-0-is-off || bad watchdog-sec-0-is-off "\$(state wdoff) \$(cat \$M/wdoff.log 2>&1)"
+[ "\$(state wdconn)" = ready ] && [ "\$(restarts wdconn)" = 0 ] && [ ! -e \$M/wdconn.log ] &&
+	! "\$E" log wdconn | grep -q 'send failed' && ok notify-socket-kept-over-reexec ||
+	bad notify-socket-kept-over-reexec "\$(state wdconn), \$(restarts wdconn) restarts, \$(cat \$M/wdconn.log 2>&1) \$("\$E" log wdconn | tail -n 2)"
 
 # The fd store.
 "\$E" daemon-reexec >/dev/null 2>&1 || bad daemon-reexec-2 "refused"

@@ -216,6 +216,21 @@ static void timer_last_elapse_from_older_record(void)
 	CHECK(units[1].timer_last_us == 5);
 }
 
+/* The notify socket's fd travels in the "p" record; an older record (none) or a value
+ * that cannot be a socket of ours (0-2, negative) gives -1: a new socket is bound. */
+static void notify_fd_travels(void)
+{
+	static char buf[64 * 1024];
+	struct handover_pid1 p = { .boot_ready_us = -1, .notify_fd = 7 }, q;
+
+	setup();
+	CHECK(handover_format(buf, sizeof buf, &p) > 0);
+	CHECK(handover_parse_pid1(buf, &q) && q.notify_fd == 7);
+	CHECK(handover_parse_pid1("ember-state 1\np run_pid=0\n", &q) && q.notify_fd == -1);
+	CHECK(handover_parse_pid1("ember-state 1\np notify_fd=2\n", &q) && q.notify_fd == -1);
+	CHECK(handover_parse_pid1("ember-state 1\np notify_fd=-5\n", &q) && q.notify_fd == -1);
+}
+
 /* A timer's drawn RandomizedDelaySec= travels; a record without it (an older PID 1) says
  * so, and the timer code draws one. Only timer units are asked. */
 static void timer_random_delay_travels(void)
@@ -243,5 +258,6 @@ int main(void)
 	RUN(bad_idle_check_records_are_dropped);
 	RUN(timer_last_elapse_from_older_record);
 	RUN(timer_random_delay_travels);
+	RUN(notify_fd_travels);
 	return harness_done();
 }
