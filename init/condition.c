@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "machine-id.h" /* the first boot flag */
 #include "parse.h"
 #include "service.h"
 
@@ -604,12 +605,34 @@ static bool on_ac_power(const struct condition_probe *p)
 	return scan.online || !scan.offline;
 }
 
+/* The last "key=bool" word of the kernel command line, into *yes: false when none. */
+static bool kernel_bool(const struct condition_probe *p, const char *key, bool *yes)
+{
+	char buf[FACT_MAX], word[FACT_MAX];
+	const char *s = buf;
+	size_t len = strlen(key);
+	bool found = false;
+
+	if (fact(p, "/proc/cmdline", buf, sizeof buf) < 0)
+		return false;
+	for (char *c = buf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	while (next_word(&s, word, sizeof word))
+		if (strncmp(word, key, len) == 0 && word[len] == '=' && parse_bool(word + len + 1, yes) == 0)
+			found = true;
+	return found;
+}
+
+/* systemd's test: PID 1 found a first boot (machine-id.c made the flag), unless the
+ * kernel command line says otherwise. */
 bool condition_first_boot(const struct condition_probe *p)
 {
-	char id[64];
-	ssize_t n = fact(p, "/etc/machine-id", id, sizeof id);
+	bool yes;
 
-	return n <= 0 || id[0] == '\n' || str_starts_with(id, "uninitialized");
+	if (kernel_bool(p, "systemd.condition-first-boot", &yes))
+		return yes;
+	return p->access && p->access(p->ctx, MACHINE_ID_FIRST_BOOT_FLAG, F_OK) == 0;
 }
 
 /* /usr changed after DIR/.updated was last touched (or it never was). */

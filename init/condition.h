@@ -78,6 +78,8 @@ const char *condition_detect_virtualization(const struct condition_probe *probe,
  * copied to buf, when systemd has none), or NULL when uname fails. */
 const char *condition_architecture(const struct condition_probe *probe, char *buf,
 				   size_t size);
-/* First boot: /etc/machine-id missing, empty or "uninitialized" (systemd's test). */
+/* First boot: PID 1 found /etc/machine-id missing or "uninitialized" at boot (it made
+ * /run/systemd/first-boot, init/machine-id.h), or systemd.condition-first-boot= on the
+ * kernel command line says so (systemd's test). */
 bool condition_first_boot(const struct condition_probe *probe);
 #endif

@@ -34,6 +34,7 @@
 #include "handover.h"
 #include "io.h"
 #include "log.h"
+#include "machine-id.h"
 #include "measure.h"
 #include "notify.h"
 #include "parse.h"
@@ -778,6 +779,17 @@ static void start_supervisor(void)
 		adopt_handed_over();
 }
 
+/* systemd's machine ID (machine-id(5)), once per boot, before any unit runs. */
+static void setup_machine_id(void)
+{
+	struct machine_id_paths paths = { MACHINE_ID_ETC, MACHINE_ID_RUN, MACHINE_ID_DBUS,
+					  MACHINE_ID_FIRST_BOOT_FLAG, !pid1.container };
+	char id[40];
+
+	if (!pid1.reexecuted)
+		(void)machine_id_setup(&paths, id); /* logged; the boot goes on either way */
+}
+
 static void boot(int argc, char **argv)
 {
 	int failed;
@@ -795,6 +807,7 @@ static void boot(int argc, char **argv)
 	read_cmdline(argc, argv);
 	open_kmsg();
 	open_console_log();
+	setup_machine_id();
 	if (!pid1.container)
 		sysctl_apply_boot(pid1.cmdline); /* empower: ember.legacy_tiocsti= */
 	if (!pid1.container) {

@@ -84,7 +84,7 @@ esac
 expect_env() { # FIRST_BOOT
 	printf 'SYSTEMD_ARCHITECTURE=%s\nSYSTEMD_FIRST_BOOT=%s\nSYSTEMD_IN_INITRD=0\nSYSTEMD_SCOPE=system\nSYSTEMD_VIRTUALIZATION=container:ember-test\n' "$arch" "$1"
 }
-first=0; [ -s /etc/machine-id ] && ! grep -q '^uninitialized' /etc/machine-id || first=1
+first=0; [ -e /etc/machine-id ] && ! grep -q '^uninitialized' /etc/machine-id || first=1
 boot "$tmp/log" ember.generators="$G2:$G1"
 guest_results "$tmp/log" $?
 grep -q 'generator fails exited with status 4' "$tmp/log" && pass failing-generator-reported ||
@@ -108,13 +108,36 @@ rm -f "$M/runs"
 boot "$tmp/log2"
 [ ! -e "$M/runs" ] && pass not-run-with-own-unit-dir || fail not-run-with-own-unit-dir "$(cat "$M/runs")"
 
-# A first boot (an empty /etc/machine-id, in this boot's own mount namespace): the
-# generators are told so.
+# An image made to be copied: /etc/machine-id "uninitialized" (in this boot's own mount
+# namespace) is a first boot. ember-init makes an ID, mounts it over the file read-only
+# (the disk keeps "uninitialized" for systemd-machine-id-commit), makes systemd's
+# first-boot flag, and the generators are told so. An empty file is not a first boot
+# (systemd since v247): it gets an ID too, but in a container (as here) ember-init never
+# writes one into /etc: it is mounted over, and the file stays empty.
+printf 'uninitialized\n' >"$tmp/image-machine-id"
 : >"$tmp/empty-machine-id"
-printf '#!/bin/sh\necho GUEST-CHECKS-DONE\n' >"$tmp/quiet.sh"; chmod +x "$tmp/quiet.sh"
+cat >"$tmp/quiet.sh" <<'EOS'
+#!/bin/sh
+id=$(cat /etc/machine-id)
+echo "$id" | grep -qx '[0-9a-f]\{32\}' && echo "machine-id valid" || echo "machine-id '$id'"
+[ -e /run/systemd/first-boot ] && echo first-boot-flag
+[ -w /etc/machine-id ] || echo read-only
+echo GUEST-CHECKS-DONE
+EOS
+chmod +x "$tmp/quiet.sh"
 rm -f "$M/env"
-PREP="mount --bind $tmp/empty-machine-id /etc/machine-id" RUN=$tmp/quiet.sh \
+PREP="mount --bind $tmp/image-machine-id /etc/machine-id" RUN=$tmp/quiet.sh \
 	boot "$tmp/log3" ember.generators="$G2:$G1"
 [ "$(cat "$M/env" 2>&1)" = "$(expect_env 1)" ] && pass first-boot-told ||
 	fail first-boot-told "$(tr '\n' ' ' <"$M/env" 2>&1)"
+g=$(grep -aE '^(machine-id|first-boot-flag|read-only)' "$tmp/log3" | tr '\n' ' ')
+[ "$g" = "machine-id valid first-boot-flag read-only " ] && [ "$(cat "$tmp/image-machine-id")" = uninitialized ] &&
+	pass first-boot-transient-machine-id || fail first-boot-transient-machine-id "guest: $g; disk: $(cat "$tmp/image-machine-id")"
+rm -f "$M/env"
+PREP="mount --bind $tmp/empty-machine-id /etc/machine-id" RUN=$tmp/quiet.sh \
+	boot "$tmp/log4" ember.generators="$G2:$G1"
+g=$(grep -aE '^(machine-id|first-boot-flag|read-only)' "$tmp/log4" | tr '\n' ' ')
+[ "$(cat "$M/env" 2>&1)" = "$(expect_env 0)" ] && [ "$g" = "machine-id valid read-only " ] &&
+	[ ! -s "$tmp/empty-machine-id" ] && pass empty-machine-id-not-first-boot ||
+	fail empty-machine-id-not-first-boot "env: $(tr '\n' ' ' <"$M/env" 2>&1); guest: $g; disk: $(cat "$tmp/empty-machine-id")"
 finish

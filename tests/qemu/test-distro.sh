@@ -361,6 +361,26 @@ set -- $re
 	[ "${4:-0}" -ge 1 ] && [ "${5:-}" = 0 ] && pass distro-user-manager-after-relogin ||
 	fail distro-user-manager-after-relogin "pid $pid0 -> $(printf '%s' "$re" | tr '\n' ' ' | cut -c1-300)"
 
+# ---- daemon-reexec on the running distribution (what an upgrade of ember does) ---------
+# Every unit keeps its state and main PID, every timer its next elapse (the random delay
+# included), and journald still reaches PID 1 through the notify socket it connected to
+# at start: a service restarted after the re-execution hands journald a new stream, which
+# journald stores with PID 1 (FDSTORE=1). Before 2026-12-06 that failed ("Connection
+# refused"), and three minutes later ember's watchdog killed journald.
+rx=$(gssh 'snap() { emberctl list | awk "NR > 1 && NF > 3 { print \$1, \$2, \$3 }" | sort
+		emberctl list-timers | awk "NR > 1 && /\.timer/ { print \$1, \$2, \$3, \$NF }"; }
+	snap >/tmp/rx-before
+	jpid=$(emberctl --json status systemd-journald | grep -o "\"main_pid\":[0-9]*")
+	emberctl daemon-reexec || echo reexec-refused
+	sleep 2; snap >/tmp/rx-after
+	cmp -s /tmp/rx-before /tmp/rx-after && echo same || diff /tmp/rx-before /tmp/rx-after | head -n 6
+	emberctl restart cron; sleep 3
+	[ "$(emberctl --json status systemd-journald | grep -o "\"main_pid\":[0-9]*")" = "$jpid" ] && echo journald-kept
+	journalctl -b -o cat -t systemd-journald --since "-30s" | grep -c "Failed to send"' 2>&1)
+echo "distro: daemon-reexec: $(printf '%s' "$rx" | tr '\n' ' ' | cut -c1-400)"
+[ "$(printf '%s' "$rx" | tr '\n' ' ')" = "same journald-kept 0" ] && pass distro-reexec-keeps-services ||
+	fail distro-reexec-keeps-services "$(printf '%s' "$rx" | tr '\n' ' ' | cut -c1-400)"
+
 list=$work/ember-list.txt
 gssh 'emberctl list' >"$list" 2>&1
 echo "distro: emberctl list:"

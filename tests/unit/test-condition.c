@@ -378,12 +378,19 @@ static void power_boot_update(void)
 	files[nfiles - 1].content = "1\n";
 	CHECK(HOLDS(CONDITION_AC_POWER, "yes") && !HOLDS(CONDITION_AC_POWER, "no"));
 
+	/* FirstBoot: what PID 1 found at boot (its flag), not the machine-id file now, which
+	 * PID 1 filled in meanwhile; the kernel command line overrides both ways. */
 	reset();
-	CHECK(HOLDS(CONDITION_FIRST_BOOT, "yes")); /* no machine id yet */
-	add(REG("/etc/machine-id", "uninitialized\n"));
-	CHECK(HOLDS(CONDITION_FIRST_BOOT, "yes"));
-	files[0].content = "0123456789abcdef0123456789abcdef\n";
 	CHECK(HOLDS(CONDITION_FIRST_BOOT, "no") && !HOLDS(CONDITION_FIRST_BOOT, "yes"));
+	add(REG("/etc/machine-id", "uninitialized\n"));
+	CHECK(HOLDS(CONDITION_FIRST_BOOT, "no"));
+	add(REG("/run/systemd/first-boot", ""));
+	CHECK(HOLDS(CONDITION_FIRST_BOOT, "yes"));
+	add(REG("/proc/cmdline", "quiet systemd.condition-first-boot=no\n"));
+	CHECK(HOLDS(CONDITION_FIRST_BOOT, "no"));
+	reset();
+	add(REG("/proc/cmdline", "systemd.condition-first-boot=1 ro\n"));
+	CHECK(HOLDS(CONDITION_FIRST_BOOT, "yes"));
 
 	reset();
 	add((struct fake_file){ "/usr", S_IFDIR | 0755, "", 0, 2000, 1 });

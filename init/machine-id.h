@@ -1,0 +1,41 @@
+/* The machine ID at boot, as systemd's PID 1 sets it up (machine-id(5)): journald names
+ * its directory after it, dbus refuses to start without one, and an image made to be
+ * copied to many devices ships /etc/machine-id empty or "uninitialized" so that each
+ * device makes its own. */
+#ifndef EMBER_INIT_MACHINE_ID_H
+#define EMBER_INIT_MACHINE_ID_H
+#include <stdbool.h>
+
+#define MACHINE_ID_ETC "/etc/machine-id"
+#define MACHINE_ID_RUN "/run/machine-id"             /* the transient one, mounted over */
+#define MACHINE_ID_DBUS "/var/lib/dbus/machine-id"    /* taken over when valid */
+#define MACHINE_ID_FIRST_BOOT_FLAG "/run/systemd/first-boot" /* ConditionFirstBoot= */
+
+struct machine_id_paths {
+	const char *etc, *run, *dbus, *flag;
+	bool persist; /* may write the ID into etc; not in a container, whose /etc is the
+		       * host's or its manager's to set (and a test's is the host's) */
+};
+
+/* What machine_id_setup() did. */
+enum machine_id_outcome {
+	MACHINE_ID_KEPT,       /* /etc/machine-id was valid */
+	MACHINE_ID_WRITTEN,    /* it was empty or invalid: a new ID written into it */
+	MACHINE_ID_TRANSIENT,  /* first boot, or /etc read-only: the ID in run, mounted over */
+	MACHINE_ID_FAILED,     /* none could be set up (logged) */
+};
+
+/* A first boot: etc is missing or says "uninitialized" (an empty file is not one, as in
+ * systemd since v247). */
+bool machine_id_first_boot(const char *etc);
+
+/* Once at boot, before any unit: a valid etc is kept; otherwise an ID is taken from dbus
+ * (a regular file with a valid ID) or drawn at random (a version 4 UUID, as systemd's),
+ * and written into etc when that is writable, persist is set and this is not a first
+ * boot; on a first
+ * boot (etc is made to say "uninitialized" if it was missing) or with etc read-only, it
+ * goes to run and is bind-mounted, read-only, over etc, for systemd-machine-id-commit to
+ * write to disk later. A first boot also creates flag, which ConditionFirstBoot= and the
+ * generators' $SYSTEMD_FIRST_BOOT read. The ID is in id (33 bytes) unless FAILED. */
+enum machine_id_outcome machine_id_setup(const struct machine_id_paths *paths, char *id);
+#endif
