@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "io.h"
+#include "unit-kinds.h" /* the mount table */
 #include "passwd.h"
 
 static ssize_t real_read_file(void *ctx, const char *path, char *buf, size_t size)
@@ -122,6 +124,19 @@ static long real_cpus(void *ctx)
 	return CPU_COUNT(&set);
 }
 
+/* The mount table says, not the devices: a bind mount within one file system, or of a
+ * file (the transient /etc/machine-id), is a mount point too. */
+static bool real_is_mount_point(void *ctx, const char *path)
+{
+	char canonical[PATH_MAX];
+	dev_t dev;
+
+	(void)ctx;
+	if (!realpath(path, canonical))
+		return false;
+	return unit_mount_is_mountpoint(canonical) || unit_mount_autofs_dev(canonical, &dev) == 0;
+}
+
 const struct condition_probe condition_probe_system = {
 	.ctx = NULL,
 	.read_file = real_read_file,
@@ -136,4 +151,5 @@ const struct condition_probe condition_probe_system = {
 	.user_id = real_user_id,
 	.group_id = real_group_id,
 	.cpus = real_cpus,
+	.is_mount_point = real_is_mount_point,
 };

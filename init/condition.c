@@ -845,12 +845,15 @@ static int any_entry(void *arg, const char *name)
 	return 1;
 }
 
-/* A mount point sits on another device than its parent, or is the root itself. */
+/* The probe's mount table; without one, a mount point sits on another device than its
+ * parent, or is the root itself. */
 static bool mount_point(const struct condition_probe *p, const char *path)
 {
 	char parent[SERVICE_PATH_MAX];
 	struct stat st, up;
 
+	if (p->is_mount_point)
+		return p->is_mount_point(p->ctx, path);
 	if (p->stat(p->ctx, path, &st, false) < 0 || !S_ISDIR(st.st_mode))
 		return false;
 	snprintf(parent, sizeof parent, "%s/..", path);

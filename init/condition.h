@@ -61,6 +61,9 @@ struct condition_probe {
 	int (*user_id)(void *ctx, const char *name, uid_t *uid);
 	int (*group_id)(void *ctx, const char *name, gid_t *gid);
 	long (*cpus)(void *ctx); /* CPUs this process may run on */
+	/* Is something mounted at path (symlinks followed), a file bind-mounted over
+	 * included? NULL: told by the device of path and its parent. */
+	bool (*is_mount_point)(void *ctx, const char *path);
 };
 
 /* The running system. */

@@ -15,6 +15,9 @@ mkdir -p "$S" "$M" "$G1" "$G2"
 chmod 755 "$tmp"
 svc() { printf "[Service]\nExecStart=/bin/sh -c 'echo %s >>$M/%s; exec sleep 1000'\n" "$2" "$1"; }
 svc shadow dir >"$S/shadow.service"
+# As Debian's systemd-machine-id-commit.service: runs only where /etc/machine-id is a
+# mount point of its own (a file bind-mounted over: the transient ID of a first boot).
+printf "[Unit]\nConditionPathIsMountPoint=/etc/machine-id\n[Service]\nType=oneshot\nExecStart=/bin/sh -c 'echo mounted >>$M/commit'\n" >"$S/commit.service"
 svc shadow2 dir >"$S/shadow2.service"
 cat >"$G1/units" <<EOF
 #!/bin/sh
@@ -99,6 +102,7 @@ grep -q '^name exited' "$tmp/log" && fail no-forged-log-line "a line starts with
 	pass no-forged-log-line
 grep -q 'generators: 3 run, 2 failed, 0 killed, 1 masked' "$tmp/log" && pass others-run-beside-it ||
 	fail others-run-beside-it "$(grep -a 'generators:' "$tmp/log" | head -n 2)"
+[ ! -e "$M/commit" ] && pass mount-point-condition-not-met || fail mount-point-condition-not-met "$(cat "$M/commit")"
 [ "$(cat "$M/env")" = "$(expect_env $first)" ] && pass told-the-facts ||
 	fail told-the-facts "$(tr '\n' ' ' <"$M/env")"
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
@@ -133,6 +137,8 @@ PREP="mount --bind $tmp/image-machine-id /etc/machine-id" RUN=$tmp/quiet.sh \
 g=$(grep -aE '^(machine-id|first-boot-flag|read-only)' "$tmp/log3" | tr '\n' ' ')
 [ "$g" = "machine-id valid first-boot-flag read-only " ] && [ "$(cat "$tmp/image-machine-id")" = uninitialized ] &&
 	pass first-boot-transient-machine-id || fail first-boot-transient-machine-id "guest: $g; disk: $(cat "$tmp/image-machine-id")"
+[ "$(cat "$M/commit" 2>&1)" = mounted ] && pass mounted-file-is-mount-point ||
+	fail mounted-file-is-mount-point "$(cat "$M/commit" 2>&1)"
 rm -f "$M/env"
 PREP="mount --bind $tmp/empty-machine-id /etc/machine-id" RUN=$tmp/quiet.sh \
 	boot "$tmp/log4" ember.generators="$G2:$G1"

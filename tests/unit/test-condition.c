@@ -206,7 +206,7 @@ static long fake_cpus(void *ctx)
 
 static const struct condition_probe fake = {
 	NULL, fake_read, fake_stat, fake_access, fake_dir_each, fake_glob, fake_ro,
-	fake_getenv, fake_uname, fake_identity, fake_user, fake_group, fake_cpus,
+	fake_getenv, fake_uname, fake_identity, fake_user, fake_group, fake_cpus, NULL,
 };
 
 #define HOLDS(kind, value) condition_test(&fake, kind, value)
