@@ -61,6 +61,7 @@ static void put_text(struct reply *r, const char *payload, size_t len)
 {
 	size_t start = 0;
 
+	r->text_len += len;
 	if (!r->text_tty) {
 		fwrite(payload, 1, len, r->text);
 	} else {

@@ -21,6 +21,7 @@ struct reply {
 	size_t records_len;
 	int status;         /* from the 'X' packet; -1 before it */
 	FILE *text;         /* where 'T' payloads go */
+	size_t text_len;    /* bytes of them so far */
 	bool text_tty;      /* text is a terminal: escape control bytes in 'T' */
 	FILE *errors;       /* where 'E' messages go, as "emberctl: message" */
 };

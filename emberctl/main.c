@@ -721,6 +721,16 @@ static unsigned long long journal_of(const struct options *o, const char *name,
 	return cursor;
 }
 
+/* Nothing in ember's buffer for a service: where journald runs, its output is there
+ * (StandardOutput=journal, systemd's default). Said on stderr, so pipes stay clean. */
+static void hint_journal(const char *name)
+{
+	if (access("/run/systemd/journal/stdout", F_OK) == 0)
+		fprintf(stderr, "emberctl: no lines for %s in ember's buffer; where journald runs, "
+			"services' output goes to the journal: journalctl -u %s\n", shown(name),
+			shown(name));
+}
+
 static int cmd_log(const struct options *o)
 {
 	bool stamped = o->lines_arg || o->since || o->all;
@@ -738,6 +748,8 @@ static int cmd_log(const struct options *o)
 		int status;
 		req.options = o->follow ? CTL_OPT_FOLLOW : 0;
 		status = exchange(o, &req, &r, stderr, false);
+		if (status == CTL_STATUS_OK && r.text_len == 0 && !o->follow)
+			hint_journal(o->names[0]);
 		reply_free(&r);
 		return status;
 	}
@@ -774,6 +786,8 @@ static int cmd_log(const struct options *o)
 	journal_sort(&j);
 	journal_print(stdout, &j, journal_first(&j, since_ms, lines), o->all, boot_to_real, o->tty);
 	fflush(stdout);
+	if (j.count == 0 && !o->all && !o->follow)
+		hint_journal(o->names[0]);
 	if (o->follow) {
 		struct ctl_request req = request_for(CTL_LOG, o->names[0]);
 		struct reply r;
