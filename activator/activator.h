@@ -22,7 +22,8 @@ struct watch {
 };
 
 /* What a root-only call asks for, carried out once the bus says the caller is root. */
-enum ask_kind { ASK_POWER, ASK_SCOPE_START, ASK_SCOPE_STOP, ASK_SCOPE_ABANDON, ASK_UNIT_JOB };
+enum ask_kind { ASK_POWER, ASK_SCOPE_START, ASK_SCOPE_STOP, ASK_SCOPE_ABANDON, ASK_UNIT_JOB,
+		ASK_UNIT_FILES };
 
 #define UNIT_JOB_MAX 16     /* unit jobs watched until JobRemoved */
 #define UNIT_JOB_MS 90000   /* the longest one is watched (systemd's default start timeout) */
@@ -44,7 +45,9 @@ struct asking {
 	char caller[256];        /* its unique name */
 	enum ask_kind kind;
 	enum ctl_verb verb;      /* ASK_POWER: CTL_POWEROFF, ...; ASK_UNIT_JOB: CTL_START, ... */
-	struct scope_request req; /* ASK_SCOPE_*: req.name is the scope; ASK_UNIT_JOB: the unit */
+	struct scope_request req; /* ASK_SCOPE_*: req.name is the scope; ASK_UNIT_JOB: the unit;
+				   * ASK_UNIT_FILES: req.wants, the unit files */
+	int files_op;             /* ASK_UNIT_FILES: enum unit_files_op */
 };
 
 struct activator {
@@ -110,6 +113,20 @@ bool unit_jobs_pending(const struct activator *a);
  * user's units is still pending): "running" while ember watches it, else NoSuchJob, as
  * systemd says of a job that is gone (true); false when m asks for something else. */
 bool job_property(struct activator *a, const struct dbus_msg *m);
+
+/* Unit files over D-Bus (unitfiles.c): EnableUnitFiles, DisableUnitFiles and Reload of
+ * root callers, carried out by emberctl and ember-init; the unit-file state for
+ * Properties.GetAll ("enabled", "disabled", "static", ...; "" when emberctl cannot say).
+ * unit_files_set_root: emberctl's --root for all of them (--unit-root). */
+enum unit_files_op { UNIT_FILES_ENABLE, UNIT_FILES_DISABLE, UNIT_FILES_RELOAD };
+int unit_files_op(const char *member); /* enum unit_files_op, or -1 */
+void unit_files_set_root(const char *root);
+void unit_files_carry_out(struct activator *a, const struct dbus_msg *call, int op,
+			  const struct scope_request *req);
+void unit_file_state(const char *unit, char *out, size_t size);
+/* Properties.GetAll of a unit's org.freedesktop.systemd1.Unit properties (Id, LoadState,
+ * ActiveState, SubState, UnitFileState): true when answered (props.c). */
+bool unit_properties_all(struct activator *a, const struct dbus_msg *m);
 
 /* sd_notify READY=1 to $NOTIFY_SOCKET, when there is one. */
 void notify_ready(void);

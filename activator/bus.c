@@ -256,8 +256,10 @@ static enum ctl_verb power_verb(const char *unit)
 /* Calls only root may make (StartUnit of poweroff/reboot/halt.target, as logind sends it
  * when someone powers the machine off through it; a unit's start, stop, restart, reload;
  * a session's scope): carried out once the bus has said who the caller is. */
-static void ask_root(struct activator *a, const struct dbus_msg *m, enum ask_kind kind,
-		     enum ctl_verb verb, const struct scope_request *req)
+/* The request waiting for the bus's answer, or NULL (the caller was answered). */
+static struct asking *ask_root(struct activator *a, const struct dbus_msg *m,
+			       enum ask_kind kind, enum ctl_verb verb,
+			       const struct scope_request *req)
 {
 	struct dbus_out o = { .type = DBUS_METHOD_CALL, .path = BUS_PATH, .interface = BUS_DRIVER,
 			      .member = "GetConnectionUnixUser", .destination = BUS_DRIVER,
@@ -276,13 +278,18 @@ static void ask_root(struct activator *a, const struct dbus_msg *m, enum ask_kin
 		q->verb = verb;
 		q->req = *req;
 		snprintf(q->caller, sizeof q->caller, "%s", m->sender);
-		return;
+		return q;
 	}
 	reply_error(a, m, "org.freedesktop.DBus.Error.LimitsExceeded", "too many requests at once");
+	return NULL;
 }
 
 static const char *ask_name(const struct asking *q)
 {
+	static const char *const files[] = { "EnableUnitFiles", "DisableUnitFiles", "Reload" };
+
+	if (q->kind == ASK_UNIT_FILES)
+		return files[q->files_op];
 	return q->kind == ASK_POWER || q->kind == ASK_UNIT_JOB ? ctl_verb_name(q->verb)
 	       : q->kind == ASK_SCOPE_START ? "StartTransientUnit"
 	       : q->kind == ASK_SCOPE_STOP ? "StopUnit" : "AbandonScope";
@@ -297,6 +304,7 @@ static void carry_out(struct activator *a, const struct asking *q, const struct 
 	case ASK_SCOPE_STOP: scope_stop(a, caller, q->req.name); return;
 	case ASK_SCOPE_ABANDON: scope_abandon(a, caller, q->req.name); return;
 	case ASK_UNIT_JOB: unit_job_start(a, caller, q->verb, q->req.name); return;
+	case ASK_UNIT_FILES: unit_files_carry_out(a, caller, q->files_op, &q->req); return;
 	case ASK_POWER: break;
 	}
 	log_info("%s requested by %.64s over D-Bus", ctl_verb_name(q->verb), q->caller);
@@ -322,6 +330,7 @@ static bool handle_caller_uid(struct activator *a, const struct dbus_msg *m)
 				    q->kind == ASK_POWER
 				    ? "only root may power the machine off or restart it through ember"
 				    : q->kind == ASK_UNIT_JOB ? "only root may start or stop units through ember"
+				    : q->kind == ASK_UNIT_FILES ? "only root may enable or disable units through ember"
 				    : "only root may make or end scopes through ember");
 			log_warn("%s from %.64s refused: %s", ask_name(q), q->caller,
 				 m->type == DBUS_METHOD_RETURN ? "not root" : "the bus does not know it");
@@ -423,6 +432,43 @@ static bool unit_call(struct activator *a, const struct dbus_msg *m)
 	return true;
 }
 
+/* Manager.EnableUnitFiles(as, runtime, force), DisableUnitFiles(as, runtime) and
+ * Reload() (unitfiles.c), for root callers. The names are checked first. */
+static bool unit_files_call(struct activator *a, const struct dbus_msg *m)
+{
+	static const char *const sigs[] = { "asbb", "asb", "" };
+	struct scope_request req = { .name = "" };
+	const char *names[DBUS_TRANSIENT_UNITS_MAX];
+	int op = unit_files_op(m->member);
+	struct asking *q;
+	char why[96];
+	size_t n = 0;
+
+	if (op < 0 || (m->interface && !field_is(m->interface, MANAGER_IFACE)))
+		return false;
+	if (op != UNIT_FILES_RELOAD &&
+	    dbus_body_string_array(m, sigs[op], names, DBUS_TRANSIENT_UNITS_MAX, &n) < 0) {
+		reply_error(a, m, "org.freedesktop.DBus.Error.InvalidArgs",
+			    "expected unit file names (at most 8) and the flags");
+		return true;
+	}
+	if (op == UNIT_FILES_RELOAD && m->signature && m->signature[0]) {
+		reply_error(a, m, "org.freedesktop.DBus.Error.InvalidArgs", "Reload takes no arguments");
+		return true;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strchr(names[i], '/') || unit_job_check_name(names[i], why, sizeof why) < 0) {
+			reply_error(a, m, "org.freedesktop.systemd1.NoSuchUnit", "ember has no unit of that name or kind");
+			return true;
+		}
+		snprintf(req.wants[i], sizeof req.wants[i], "%s", names[i]);
+	}
+	req.want_count = n;
+	if ((q = ask_root(a, m, ASK_UNIT_FILES, CTL_VERB_COUNT, &req)))
+		q->files_op = op;
+	return true;
+}
+
 static void handle_call(struct activator *a, const struct dbus_msg *m)
 {
 	const char *args[2];
@@ -439,6 +485,9 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 	if (field_is(m->interface, "org.freedesktop.DBus.Properties") && field_is(m->member, "Get") &&
 	    (unit_property(a, m) || job_property(a, m)))
 		return;
+	if (field_is(m->interface, "org.freedesktop.DBus.Properties") && field_is(m->member, "GetAll") &&
+	    unit_properties_all(a, m))
+		return;
 	if (field_is(m->member, "StartUnit") && (!m->interface || field_is(m->interface, MANAGER_IFACE)) &&
 	    dbus_body_strings(m, args, 2) == 0 && power_verb(args[0]) != CTL_VERB_COUNT) {
 		ask_root(a, m, ASK_POWER, power_verb(args[0]), &no_scope);
@@ -447,6 +496,8 @@ static void handle_call(struct activator *a, const struct dbus_msg *m)
 	if (scope_call(a, m)) /* sessions */
 		return;
 	if (unit_call(a, m)) /* units */
+		return;
+	if (unit_files_call(a, m)) /* unit files */
 		return;
 	reply_unknown_method(a, m, "ember-init runs this system; ember-activator does not implement",
 			     shown, sizeof shown);

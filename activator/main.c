@@ -22,7 +22,7 @@
 
 static void usage(void)
 {
-	printf("usage: ember-activator [--address ADDRESS] [--control PATH]\n"
+	printf("usage: ember-activator [--address ADDRESS] [--control PATH] [--unit-root DIR]\n"
 	       "       ember-activator --peer [--control PATH]\n"
 	       "Own org.freedesktop.systemd1 on the system bus for ember-init: start the units\n"
 	       "D-Bus activation asks for, and answer calls meant for systemd.\n"
@@ -31,6 +31,7 @@ static void usage(void)
 	       "  --address ADDRESS  bus address (default: $DBUS_SYSTEM_BUS_ADDRESS or\n"
 	       "                     unix:path=/run/dbus/system_bus_socket)\n"
 	       "  --control PATH     ember-init's control socket (default: $%s or %s)\n"
+	       "  --unit-root DIR    unit files are enabled under DIR (an image, a test)\n"
 	       "  -h, --help         this help\n"
 	       "      --version      version\n"
 	       "Exit codes: 0 the bus went away, 1 the name is owned by someone else or the bus\n"
@@ -50,6 +51,8 @@ static void parse_args(int argc, char **argv, struct activator *a)
 			peer_mode = true;
 		} else if ((value = cli_option_value(argc, argv, &i, "--address"))) {
 			a->address = value;
+		} else if ((value = cli_option_value(argc, argv, &i, "--unit-root"))) {
+			unit_files_set_root(value);
 		} else if ((value = cli_option_value(argc, argv, &i, "--control"))) {
 			a->control = value;
 		} else {

@@ -109,3 +109,40 @@ bool unit_property(struct activator *a, const struct dbus_msg *m)
 	reply_return(a, m, "v", status == 0 && value[0] ? value : unloaded_value(name, args[1]));
 	return true;
 }
+
+/* The values of Properties.GetAll: what ember-init says of the unit, and emberctl's
+ * unit-file state. systemd-timedated reads LoadState, ActiveState and UnitFileState of
+ * the NTP daemon's unit this way before it reports or switches automatic time. */
+bool unit_properties_all(struct activator *a, const struct dbus_msg *m)
+{
+	static const char *const keys[] = { "Id", "LoadState", "ActiveState", "SubState",
+					    "UnitFileState" };
+	static const char *const fields[] = { "load_state", "active_state", "sub_state" };
+	char unit[256], name[CTL_NAME_MAX], got[3][64], file_state[64], err[CTL_PACKET_MAX];
+	const char *values[5], *args[1];
+	uint8_t buf[1024];
+	struct dbus_body body = { buf, 0, sizeof buf, false };
+	struct dbus_out o = { .type = DBUS_METHOD_RETURN, .reply_serial = m->serial,
+			      .destination = m->sender, .signature = "a{sv}", .body = &body };
+
+	if (!m->path || dbus_body_strings(m, args, 1) < 0 ||
+	    (args[0][0] && strcmp(args[0], UNIT_IFACE) != 0) || unit_of_path(m->path, unit, sizeof unit) < 0 ||
+	    unit_name_canonical(unit, name, sizeof name, NULL) < 0 || !ctl_name_valid(name))
+		return false;
+	for (size_t i = 0; i < 3; i++) {
+		int status = ember_request(a->control, CTL_STATUS, name, CONTROL_TIMEOUT_MS, fields[i],
+					   got[i], sizeof got[i], err, sizeof err);
+		if (status != 0 || !got[i][0])
+			snprintf(got[i], sizeof got[i], "%s", unloaded_value(name, keys[i + 1]));
+	}
+	unit_file_state(unit, file_state, sizeof file_state);
+	values[0] = unit;
+	values[1] = got[0];
+	values[2] = got[1];
+	values[3] = got[2];
+	values[4] = file_state;
+	dbus_put_dict_sv(&body, keys, values, 5);
+	if (!(m->flags & NO_REPLY_EXPECTED))
+		bus_send(a, &o);
+	return true;
+}

@@ -468,6 +468,31 @@ int dbus_body_transient_unit(const struct dbus_msg *m, struct dbus_transient *t)
 	return skip_value(&r, "a(sa(sv))", 0) < 0 || r.pos != r.end ? -1 : 0;
 }
 
+int dbus_body_string_array(const struct dbus_msg *m, const char *sig, const char **out,
+			   size_t max, size_t *n)
+{
+	struct reader r = body_reader(m);
+	uint32_t len, b;
+	size_t end;
+
+	*n = 0;
+	if (!m->signature || strncmp(m->signature, "as", 2) != 0 || strcmp(m->signature, sig) != 0 ||
+	    strspn(sig + 2, "b") != strlen(sig + 2) || read_u32(&r, &len) < 0 ||
+	    len > r.end - r.pos)
+		return -1;
+	end = r.pos + len;
+	while (r.pos < end) {
+		const char *s;
+		if (read_string(&r, &s) < 0 || r.pos > end || *n >= max)
+			return -1;
+		out[(*n)++] = s;
+	}
+	for (const char *t = sig + 2; *t; t++) /* the flags after it: well-formed booleans */
+		if (read_u32(&r, &b) < 0 || b > 1)
+			return -1;
+	return r.pos == r.end ? 0 : -1;
+}
+
 /* ---- writing (little-endian) ---------------------------------------------------------- */
 
 struct writer {
@@ -606,6 +631,27 @@ void dbus_put_empty_array(struct dbus_body *b, char element)
 	struct writer w = body_writer(b);
 	put_u32(&w, 0);
 	pad(&w, type_alignment(element)); /* the padding before the first element is there */
+	body_done(b, &w);
+}
+
+void dbus_put_dict_sv(struct dbus_body *b, const char *const *keys, const char *const *values,
+		      size_t n)
+{
+	static const uint8_t string_sig[3] = { 1, 's', 0 };
+	struct writer w = body_writer(b);
+	size_t len_at, start;
+
+	put_u32(&w, 0);
+	len_at = w.pos - 4;
+	pad(&w, 8); /* the dict entries' alignment: not counted in the length */
+	start = w.pos;
+	for (size_t i = 0; i < n; i++) {
+		pad(&w, 8);
+		put_string(&w, keys[i]);
+		put(&w, string_sig, 3);
+		put_string(&w, values[i]);
+	}
+	put_u32_at(&w, len_at, (uint32_t)(w.pos - start));
 	body_done(b, &w);
 }
 

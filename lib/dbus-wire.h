@@ -74,6 +74,12 @@ struct dbus_transient {
 };
 int dbus_body_transient_unit(const struct dbus_msg *m, struct dbus_transient *t);
 
+/* A body "as" followed by booleans, exactly sig ("asb", "asbb": Disable/EnableUnitFiles):
+ * up to max strings into out (pointing into the message), their number in *n. The
+ * booleans are checked, not returned. 0, or -1 when malformed or more than max. */
+int dbus_body_string_array(const struct dbus_msg *m, const char *sig, const char **out,
+			   size_t max, size_t *n);
+
 /* A method call to the bus driver (org.freedesktop.DBus) named member, with no argument
  * (arg NULL), a string, or a string and a uint32 (with_u32). Little-endian. Returns the
  * message's length, or 0 when it does not fit in size. */
@@ -114,6 +120,9 @@ void dbus_put_bool(struct dbus_body *b, bool v);
 void dbus_put_string(struct dbus_body *b, const char *s); /* 's' or 'o' */
 void dbus_put_empty_array(struct dbus_body *b, char element); /* "a" + element type */
 void dbus_put_variant_u64(struct dbus_body *b, uint64_t v); /* 'v' holding a 't' */
+/* "a{sv}" whose n values are strings (Properties.GetAll's answer). */
+void dbus_put_dict_sv(struct dbus_body *b, const char *const *keys, const char *const *values,
+		      size_t n);
 
 /* "AUTH EXTERNAL <hex of the decimal uid>\r\n" into buf. Its length, or 0 if too small. */
 size_t dbus_auth_line(char *buf, size_t size, unsigned long uid);

@@ -38,7 +38,12 @@ ln -s ../ember-activator.service "$tmp/services/dbus.service.wants/" # the link,
 [ "$(readlink "$tmp/inst/etc/ember/services/dbus.service.wants/ember-activator.service")" = \
 	/usr/lib/ember/services/ember-activator.service ] && pass enable-links-into-dbus-wants ||
 	fail enable-links-into-dbus-wants "$(ls -l "$tmp/inst/etc/ember/services/dbus.service.wants" 2>&1)"
-sed -i "s|^ExecStart=.*|ExecStart=$BIN/ember-activator|" "$tmp/services/ember-activator.service"
+sed -i "s|^ExecStart=.*|ExecStart=$BIN/ember-activator --unit-root $tmp/inst|" "$tmp/services/ember-activator.service"
+# A unit file as an NTP daemon's package ships it, in the tree the activator enables
+# units in (--unit-root): systemd-timedated's switch for automatic time enables it.
+mkdir -p "$tmp/inst/lib/systemd/system"
+printf '[Unit]\nDescription=an NTP daemon\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n' \
+	>"$tmp/inst/lib/systemd/system/ntpish.service"
 cp "$CORPUS/dbus/lib/systemd/system/dbus.service" \
 	"$CORPUS/dbus-system-bus-common/lib/systemd/system/dbus.socket" "$tmp/services/"
 for f in "$A"/*.service; do
@@ -154,6 +159,32 @@ i=0; while { [ "\$(worker_pid)" = "\$p1" ] || [ "\$(state worker)" != ready ]; }
 [ "\$(worker_pid)" != "\$p1" ] && [ "\$(state worker)" = ready ] && ok unit-restart-over-bus || bad unit-restart-over-bus "pid \$p1 -> \$(worker_pid)"
 mgr StopUnit ss worker.service replace >/dev/null
 wait_state worker stopped && ok unit-stop-over-bus || bad unit-stop-over-bus "worker is \$(state worker)"
+# ---- unit files over D-Bus, as systemd-timedated switches automatic time: the unit's
+# UnitFileState (Properties.GetAll), EnableUnitFiles, DisableUnitFiles, Reload; root only.
+LINK=$tmp/inst/etc/systemd/system/multi-user.target.wants/ntpish.service
+ufs() { timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1/unit/ntpish_2eservice \
+	org.freedesktop.DBus.Properties GetAll s org.freedesktop.systemd1.Unit 2>&1 | grep -o '"UnitFileState" s "[a-z-]*"'; }
+all=\$(timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1/unit/worker_2eservice \
+	org.freedesktop.DBus.Properties GetAll s org.freedesktop.systemd1.Unit 2>&1)
+echo "\$all" | grep -q '"Id" s "worker.service"' && echo "\$all" | grep -q '"LoadState" s "loaded"' &&
+	echo "\$all" | grep -q '"ActiveState" s "inactive"' && ok unit-getall-answered || bad unit-getall-answered "\$all"
+[ "\$(ufs)" = '"UnitFileState" s "disabled"' ] && ok unit-file-state-disabled || bad unit-file-state-disabled "\$(ufs)"
+out=\$(nobody timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager EnableUnitFiles asbb 1 ntpish.service false true 2>&1)
+sleep 0.3
+echo "\$out" | grep -q 'Access denied' && [ ! -e \$LINK ] && ok enable-unit-files-root-only || bad enable-unit-files-root-only "\$out"
+out=\$(mgr EnableUnitFiles asbb 1 ntpish.service false true)
+[ "\$out" = 'ba(sss) true 0' ] && [ -L \$LINK ] && [ "\$(ufs)" = '"UnitFileState" s "enabled"' ] &&
+	ok enable-unit-files || bad enable-unit-files "\$out; link: \$(ls -l \$LINK 2>&1); \$(ufs)"
+out=\$(mgr Reload)
+[ -z "\$out" ] && "\$E" log ember-activator | grep -q 'daemon-reload requested over D-Bus' && ok reload-over-bus || bad reload-over-bus "\$out"
+out=\$(mgr DisableUnitFiles asb 1 ntpish.service false)
+[ "\$out" = 'a(sss) 0' ] && [ ! -e \$LINK ] && [ "\$(ufs)" = '"UnitFileState" s "disabled"' ] &&
+	ok disable-unit-files || bad disable-unit-files "\$out; \$(ufs)"
+out=\$(mgr EnableUnitFiles asbb 1 ../../../etc/passwd false true)
+echo "\$out" | grep -q 'ember has no unit' && ok enable-path-refused || bad enable-path-refused "\$out"
+out=\$(mgr EnableUnitFiles s ntpish.service)
+echo "\$out" | grep -qi 'expected unit file names' && [ ! -e \$LINK ] && ok enable-bad-body-refused || bad enable-bad-body-refused "\$out"
+
 # A job's State while it is pending ("running"), NoSuchJob once it is done, as systemd
 # answers logind (which otherwise takes an error for a job still pending).
 jp=\$(mgr StartUnit ss slowstart.service replace | sed -n 's/^o "\(.*\)"/\1/p')

@@ -180,6 +180,19 @@ host=$(gssh 'busctl get-property org.freedesktop.hostname1 /org/freedesktop/host
 	pass distro-bus-activation-hostnamed || fail distro-bus-activation-hostnamed "got '$host'; $(gssh 'journalctl -u ember-activator -q -o cat -n 3; emberctl log ember-activator' 2>&1 | tail -n 3 | tr '\n' ' ')"
 tz=$(gssh 'busctl get-property org.freedesktop.timedate1 /org/freedesktop/timedate1 org.freedesktop.timedate1 Timezone' 2>&1)
 case $tz in 's "'*) pass distro-bus-activation-timedated ;; *) fail distro-bus-activation-timedated "got '$tz'" ;; esac
+# A settings app's "automatic time" switch: timedated reads chrony's unit properties
+# (Properties.GetAll), then disables and stops it, or enables and starts it
+# (DisableUnitFiles/EnableUnitFiles, Reload, StopUnit/StartUnit), all through
+# ember-activator. Before 2026-12-06 even reading the NTP property failed.
+ntp=$(gssh 'T="org.freedesktop.timedate1 /org/freedesktop/timedate1 org.freedesktop.timedate1"
+	busctl get-property $T NTP
+	busctl call $T SetNTP bb false false && sleep 2
+	echo "$(emberctl is-active chrony) $(emberctl is-enabled chrony) $(busctl get-property $T NTP)"
+	busctl call $T SetNTP bb true false && sleep 3
+	echo "$(emberctl is-active chrony) $(emberctl is-enabled chrony) $(busctl get-property $T NTP)"' 2>&1)
+echo "distro: automatic time: $(printf '%s' "$ntp" | tr '\n' '|')"
+[ "$(printf '%s' "$ntp" | tr '\n' '|')" = "b true|inactive disabled b false|active enabled b true" ] &&
+	pass distro-timedated-set-ntp || fail distro-timedated-set-ntp "$(printf '%s' "$ntp" | tr '\n' '|' | cut -c1-300)"
 # A phone shell's other bus services, from their packages' units, each in its own
 # sandbox: accounts-daemon (enabled, up at boot under both inits) answers; upower and
 # geoclue (bus-activated only; geoclue runs as its own user) are started by a call.
