@@ -53,6 +53,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (dbus_body_transient_unit(&m, &t) == 0 && t.pid_count > DBUS_TRANSIENT_PIDS_MAX)
 			abort();
+		{ /* EnableUnitFiles / DisableUnitFiles: the names stay within the array */
+			const char *names[4];
+			size_t n = 0;
+			if (dbus_body_string_array(&m, "asbb", names, 4, &n) == 0 && n > 4)
+				abort();
+			if (dbus_body_string_array(&m, "asb", names, 4, &n) == 0 && n > 4)
+				abort();
+			for (size_t i = 0; i < n; i++) /* strlen: ASan sees a name not ended inside */
+				if ((const uint8_t *)names[i] < copy ||
+				    (const uint8_t *)names[i] + strlen(names[i]) >= copy + size)
+					abort();
+		}
 	}
 	free(copy);
 	return 0;

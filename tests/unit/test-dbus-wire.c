@@ -109,6 +109,59 @@ static size_t bool_reply(uint8_t *out, uint32_t value)
 	return w.n;
 }
 
+/* EnableUnitFiles(["a.service", "b.service"], runtime, force) as timedated sends it;
+ * count: the array's length in bytes as written (a wrong one is a hostile message). */
+static size_t enable_unit_files(uint8_t *out, const char *sig, int count_delta, uint32_t flag)
+{
+	struct w w = { .n = 0 };
+	size_t fields_end, body_start, len_at, array_start;
+
+	u8(&w, 'l'); u8(&w, DBUS_METHOD_CALL); u8(&w, 0); u8(&w, 1);
+	u32(&w, 0); u32(&w, 5); u32(&w, 0);
+	field_s(&w, 1, 'o', "/org/freedesktop/systemd1");
+	field_s(&w, 3, 's', "EnableUnitFiles");
+	field_s(&w, 8, 'g', sig);
+	fields_end = w.n;
+	pad(&w, 8);
+	body_start = w.n;
+	len_at = w.n;
+	u32(&w, 0);
+	array_start = w.n;
+	str(&w, "a.service");
+	str(&w, "b.service");
+	w.b[len_at] = (uint8_t)((int)(w.n - array_start) + count_delta);
+	u32(&w, flag);
+	if (strcmp(sig, "asbb") == 0)
+		u32(&w, 1);
+	w.b[4] = (uint8_t)(w.n - body_start);
+	w.b[12] = (uint8_t)(fields_end - 16);
+	memcpy(out, w.b, w.n);
+	return w.n;
+}
+
+static void string_arrays(void)
+{
+	uint8_t buf[512];
+	struct dbus_msg m;
+	const char *names[4];
+	size_t n, len;
+
+	len = enable_unit_files(buf, "asbb", 0, 0);
+	CHECK(dbus_msg_parse(buf, len, &m) == 0);
+	CHECK(dbus_body_string_array(&m, "asbb", names, 4, &n) == 0 && n == 2);
+	CHECK(n == 2 && strcmp(names[0], "a.service") == 0 && strcmp(names[1], "b.service") == 0);
+	CHECK(dbus_body_string_array(&m, "asb", names, 4, &n) < 0);   /* another signature */
+	CHECK(dbus_body_string_array(&m, "asbb", names, 1, &n) < 0);  /* more than max */
+	len = enable_unit_files(buf, "asbb", 0, 2); /* a boolean is 0 or 1 */
+	CHECK(dbus_msg_parse(buf, len, &m) == 0 && dbus_body_string_array(&m, "asbb", names, 4, &n) < 0);
+	len = enable_unit_files(buf, "asbb", 40, 0); /* the array says it runs past the body */
+	CHECK(dbus_msg_parse(buf, len, &m) == 0 && dbus_body_string_array(&m, "asbb", names, 4, &n) < 0);
+	len = enable_unit_files(buf, "asbb", -3, 0); /* it ends inside its last string */
+	CHECK(dbus_msg_parse(buf, len, &m) == 0 && dbus_body_string_array(&m, "asbb", names, 4, &n) < 0);
+	len = enable_unit_files(buf, "asb", 0, 1);
+	CHECK(dbus_msg_parse(buf, len, &m) == 0 && dbus_body_string_array(&m, "asb", names, 4, &n) == 0 && n == 2);
+}
+
 static void names(void)
 {
 	static const char *const good[] = { "org.freedesktop.DBus", "a.b", "org.ex-ample._x9",
@@ -392,6 +445,7 @@ static void addresses(void)
 
 int main(void)
 {
+	RUN(string_arrays);
 	RUN(names);
 	RUN(call_round_trips);
 	RUN(built_messages_round_trip);
