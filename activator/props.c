@@ -61,18 +61,28 @@ void unit_path_of(const char *unit, char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* What systemd would say of a unit ember-init has not loaded. The power targets are
- * loaded as far as anybody asking can tell: ember-init carries them out itself
- * (poweroff, reboot, halt), and logind refuses to power off unless poweroff.target's
- * LoadState is "loaded". One masked in ember's directories is reported masked. */
+/* What systemd would say of a unit ember-init has not loaded (systemd loads one when
+ * asked about it). The power targets are loaded as far as anybody asking can tell:
+ * ember-init carries them out itself (poweroff, reboot, halt), and logind refuses to
+ * power off unless poweroff.target's LoadState is "loaded". Any other unit is loaded
+ * when its file is there, as emberctl is-enabled finds it ("static", "enabled", ...),
+ * and masked when masked: logind answers CanSuspend "no" unless suspend.target is
+ * loaded, and a phone shell then offers no suspend. */
 static const char *unloaded_value(const char *unit, const char *property)
 {
 	bool power = strcmp(unit, "poweroff.target") == 0 || strcmp(unit, "reboot.target") == 0 ||
 		     strcmp(unit, "halt.target") == 0;
+	char state[64];
 
-	if (strcmp(property, "LoadState") == 0)
-		return power ? "loaded" : "not-found";
-	return strcmp(property, "ActiveState") == 0 ? "inactive" : "dead";
+	if (strcmp(property, "LoadState") != 0)
+		return strcmp(property, "ActiveState") == 0 ? "inactive" : "dead";
+	if (power)
+		return "loaded";
+	unit_file_state(unit, state, sizeof state);
+	if (strncmp(state, "masked", 6) == 0)
+		return "masked";
+	return state[0] && strcmp(state, "not-found") != 0 && strcmp(state, "bad") != 0 ? "loaded"
+										     : "not-found";
 }
 
 bool unit_property(struct activator *a, const struct dbus_msg *m)

@@ -43,9 +43,13 @@ static bool up(const struct unit *u)
 	       u->state == UNIT_READY || u->state == UNIT_WAITING;
 }
 
+/* Down, and may start. A oneshot that ran and ended counts as down here, as in systemd:
+ * a new start of what requires it runs it again (suspend.target's systemd-suspend, each
+ * time the phone sleeps); only Requisite= takes such a one as done. */
 bool unit_pull_in_wanted(const struct unit *r)
 {
-	return !up(r) && !active(r) && r->state != UNIT_MASKED && r->state != UNIT_INVALID;
+	return !up(r) && r->state != UNIT_READY && r->state != UNIT_RUNNING &&
+	       r->state != UNIT_MASKED && r->state != UNIT_INVALID;
 }
 
 const char *unit_requisite_inactive(const struct unit *u, char *buf)

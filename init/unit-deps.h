@@ -28,8 +28,8 @@ size_t unit_conflicting(const struct unit *u, struct unit **out, size_t max);
 size_t unit_bound_to(const struct unit *u, bool stopped, struct unit **out, size_t max);
 
 /* Should a start of another unit by name pull r in (r is in its Wants=, Requires=,
- * BindsTo=)? As systemd's start job: yes when r is down; not when it is up or waiting,
- * active (a oneshot that ran to its successful end), masked or invalid. */
+ * BindsTo=)? As systemd's start job: yes when r is down (a oneshot that ran and ended
+ * included); not when it is up or waiting, masked or invalid. */
 bool unit_pull_in_wanted(const struct unit *r);
 
 /* The default target the kernel command line asks for (systemd.unit=, ember.unit=)

@@ -44,6 +44,7 @@ sed -i "s|^ExecStart=.*|ExecStart=$BIN/ember-activator --unit-root $tmp/inst|" "
 mkdir -p "$tmp/inst/lib/systemd/system"
 printf '[Unit]\nDescription=an NTP daemon\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n' \
 	>"$tmp/inst/lib/systemd/system/ntpish.service"
+mkdir -p "$tmp/inst/etc/systemd/system" && ln -s /dev/null "$tmp/inst/etc/systemd/system/maskme.service"
 cp "$CORPUS/dbus/lib/systemd/system/dbus.service" \
 	"$CORPUS/dbus-system-bus-common/lib/systemd/system/dbus.socket" "$tmp/services/"
 for f in "$A"/*.service; do
@@ -169,6 +170,10 @@ all=\$(timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedes
 echo "\$all" | grep -q '"Id" s "worker.service"' && echo "\$all" | grep -q '"LoadState" s "loaded"' &&
 	echo "\$all" | grep -q '"ActiveState" s "inactive"' && ok unit-getall-answered || bad unit-getall-answered "\$all"
 [ "\$(ufs)" = '"UnitFileState" s "disabled"' ] && ok unit-file-state-disabled || bad unit-file-state-disabled "\$(ufs)"
+# A unit ember-init has not loaded is "loaded" when its file is there, as systemd loads
+# it when asked (logind's CanSuspend asks suspend.target's LoadState), masked when masked.
+[ "\$(prop ntpish_2eservice LoadState)" = loaded ] && [ "\$(prop maskme_2eservice LoadState)" = masked ] &&
+	ok unloaded-unit-load-state || bad unloaded-unit-load-state "ntpish '\$(prop ntpish_2eservice LoadState)', maskme '\$(prop maskme_2eservice LoadState)'"
 out=\$(nobody timeout 40 busctl call --timeout=30 org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager EnableUnitFiles asbb 1 ntpish.service false true 2>&1)
 sleep 0.3
 echo "\$out" | grep -q 'Access denied' && [ ! -e \$LINK ] && ok enable-unit-files-root-only || bad enable-unit-files-root-only "\$out"

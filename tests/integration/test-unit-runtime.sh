@@ -251,6 +251,20 @@ After=rtdir.service
 [Service]
 ExecStart=/bin/sh -c 'test -d $M/rtdir || exit 1; exec sleep 1000'
 EOF
+# As systemd's suspend.target: a target that requires a oneshot (no RemainAfterExit=)
+# and stops when unneeded. Each start of it runs the oneshot again: the phone sleeps
+# every time, not only the first.
+unit "$LIB/napper.service" <<EOF
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'echo nap >>$M/napper'
+EOF
+unit "$LIB/nap.target" <<EOF
+[Unit]
+Requires=napper.service
+After=napper.service
+StopWhenUnneeded=yes
+EOF
 # A StopWhenUnneeded= unit stays while what wants it is still on its way down (systemd:
 # a unit that is not inactive pins it), as a slice outlives the services in it.
 unit "$LIB/slowpin.service" <<EOF
@@ -397,6 +411,10 @@ expect stop-by-name-ends-hold helperd "stopped stopping"
 "\$E" start usermgr; wait_state usermgr "ready failed"
 [ "\$(state usermgr)" = ready ] && [ -d \$M/rtdir ] && ok stopped-oneshot-pulled-in-again ||
 	bad stopped-oneshot-pulled-in-again "usermgr is \$(state usermgr), rtdir is \$(state rtdir)"
+# A finished oneshot is down: what requires it runs it again.
+"\$E" start nap.target; wait_file \$M/napper nap; wait_state nap.target stopped
+"\$E" start nap.target; i=0; while [ "\$(grep -c nap \$M/napper)" -lt 2 ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ "\$(grep -c nap \$M/napper)" = 2 ] && ok finished-oneshot-runs-again || bad finished-oneshot-runs-again "napper ran \$(grep -c nap \$M/napper) time(s)"
 # StopWhenUnneeded=: kept until what wants it is down.
 "\$E" start slowpin; expect pinned-up pinned ready
 "\$E" stop slowpin; wait_state pinned stopped 200

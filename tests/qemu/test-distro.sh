@@ -193,6 +193,23 @@ ntp=$(gssh 'T="org.freedesktop.timedate1 /org/freedesktop/timedate1 org.freedesk
 echo "distro: automatic time: $(printf '%s' "$ntp" | tr '\n' '|')"
 [ "$(printf '%s' "$ntp" | tr '\n' '|')" = "b true|inactive disabled b false|active enabled b true" ] &&
 	pass distro-timedated-set-ntp || fail distro-timedated-set-ntp "$(printf '%s' "$ntp" | tr '\n' '|' | cut -c1-300)"
+# Suspend as a phone's power key or shell asks logind: CanSuspend says yes (logind asks
+# suspend.target's LoadState, which ember-init has not loaded), and Suspend sleeps twice
+# in a row (suspend.target runs the oneshot systemd-suspend.service every time; an RTC
+# alarm wakes the guest). Before 2026-12-06 CanSuspend said no, and a second suspend did
+# nothing.
+sl=$(gssh 'busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager CanSuspend
+	n0=$(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep")
+	for i in 1 2; do
+		echo 0 >/sys/class/rtc/rtc0/wakealarm; echo +5 >/sys/class/rtc/rtc0/wakealarm
+		busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Suspend b false
+		j=0; while [ $(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep") -lt $((n0 + i)) ] && [ $j -lt 40 ]; do sleep 0.5; j=$((j+1)); done
+	done
+	k=0; while ! nmcli -t -f STATE general | grep -q "^connected" && [ $k -lt 60 ]; do sleep 0.5; k=$((k+1)); done
+	echo "slept $(( $(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep") - n0 ))"' 2>&1)
+echo "distro: suspend: $(printf '%s' "$sl" | tr '\n' '|')"
+[ "$(printf '%s' "$sl" | tr '\n' '|')" = 's "yes"|slept 2' ] && pass distro-suspend-twice ||
+	fail distro-suspend-twice "$(printf '%s' "$sl" | tr '\n' '|' | cut -c1-300)"
 # A phone shell's other bus services, from their packages' units, each in its own
 # sandbox: accounts-daemon (enabled, up at boot under both inits) answers; upower and
 # geoclue (bus-activated only; geoclue runs as its own user) are started by a call.
