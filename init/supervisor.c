@@ -226,16 +226,37 @@ static void unit_classify(struct unit *u, const struct service *all, size_t n)
 	}
 }
 
-/* U1: the search path, the default target and the units started by name. */
-static void load_units(struct service *out, size_t *count)
+/* U1: the search path, the default target and the units named in extra (those started
+ * by name; on a reload also those that are up). */
+static void load_units(struct service *out, size_t *count, const char *const *extra,
+		       size_t nextra)
 {
 	struct service_load_config lc = {
 		.dirs = sv.cfg.dirs, .ndirs = sv.cfg.ndirs,
 		.default_target = sv.default_target[0] ? sv.default_target : NULL,
-		.extra = sv.extra_ptr, .nextra = sv.nextra,
+		.extra = extra, .nextra = nextra,
 	};
 
 	service_load_from(&lc, out, SERVICE_COUNT_MAX, count, &diag);
+}
+
+/* What a reload loads besides the default target's units: those started by name, and
+ * every unit that is up. As in systemd, a reload never unloads a running unit: one
+ * disabled meanwhile (timedated's DisableUnitFiles, then Reload, then StopUnit) runs on
+ * until it is stopped, instead of being stopped by the reload. The names are the loaded
+ * units' own, valid until the reload copies the new ones in. */
+static bool unit_up(const struct unit *u);
+static bool unit_in_progress(const struct unit *u);
+static size_t reload_roots(const char **roots, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < sv.nextra && n < max; i++)
+		roots[n++] = sv.extra_ptr[i];
+	for (size_t i = 0; i < sv.count && n < max; i++)
+		if (unit_up(&sv.units[i]) || unit_in_progress(&sv.units[i]))
+			roots[n++] = sv.units[i].svc->name;
+	return n;
 }
 
 void supervisor_init(const struct supervisor_config *cfg)
@@ -253,7 +274,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	unit_cmdline_target(sv.default_target, sizeof sv.default_target);
 	if (cfg->generate)
 		cfg->generate();
-	load_units(sv.services, &sv.count);
+	load_units(sv.services, &sv.count, (const char *const *)sv.extra_ptr, sv.nextra);
 	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
 	for (size_t i = 0; i < sv.count; i++) {
 		unit_reset(&sv.units[i], &sv.services[i]);
@@ -2671,9 +2692,10 @@ void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void 
 
 void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 {
+	static const char *roots[UNIT_EXTRA_MAX + SERVICE_COUNT_MAX];
 	size_t n = 0, kept = 0;
 
-	load_units(fresh.services, &n);
+	load_units(fresh.services, &n, roots, reload_roots(roots, sizeof roots / sizeof *roots));
 	for (size_t i = 0; i < n; i++) {
 		struct service *svc = &fresh.services[i];
 		const struct unit *old = supervisor_find(svc->name);

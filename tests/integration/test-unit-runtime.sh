@@ -235,6 +235,15 @@ ExecStart=/bin/sleep 1000
 WantedBy=multi-user.target
 EOF
 $E --root="$tmp" -q enable puller >/dev/null 2>&1 || fail enable-puller "emberctl enable failed"
+# Enabled, running, then disabled and reloaded (timedated's DisableUnitFiles and Reload
+# before its StopUnit): as in systemd, a reload does not unload a running unit.
+unit "$LIB/keeper.service" <<EOF
+[Service]
+ExecStart=/bin/sleep 1000
+[Install]
+WantedBy=multi-user.target
+EOF
+$E --root="$tmp" -q enable keeper >/dev/null 2>&1 || fail enable-keeper "emberctl enable failed"
 # logind's pair: a runtime directory (a oneshot that remains) that a user manager requires
 # and is ordered after. Stopped and started again, the manager must find it made again.
 unit "$LIB/rtdir.service" <<EOF
@@ -411,6 +420,11 @@ expect stop-by-name-ends-hold helperd "stopped stopping"
 "\$E" start usermgr; wait_state usermgr "ready failed"
 [ "\$(state usermgr)" = ready ] && [ -d \$M/rtdir ] && ok stopped-oneshot-pulled-in-again ||
 	bad stopped-oneshot-pulled-in-again "usermgr is \$(state usermgr), rtdir is \$(state rtdir)"
+# A disabled unit that runs stays loaded and running over a reload; a stop stops it.
+expect enabled-unit-up keeper ready
+"\$E" --root=$tmp -q disable keeper; "\$E" daemon-reload >/dev/null; sleep 0.5
+[ "\$(state keeper)" = ready ] && ok reload-keeps-disabled-running-unit || bad reload-keeps-disabled-running-unit "keeper is '\$(state keeper)'"
+"\$E" stop keeper; wait_state keeper stopped && ok disabled-unit-stops-by-name || bad disabled-unit-stops-by-name "keeper is '\$(state keeper)'"
 # A finished oneshot is down: what requires it runs it again.
 "\$E" start nap.target; wait_file \$M/napper nap; wait_state nap.target stopped
 "\$E" start nap.target; i=0; while [ "\$(grep -c nap \$M/napper)" -lt 2 ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
