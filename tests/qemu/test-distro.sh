@@ -195,16 +195,20 @@ echo "distro: automatic time: $(printf '%s' "$ntp" | tr '\n' '|')"
 	pass distro-timedated-set-ntp || fail distro-timedated-set-ntp "$(printf '%s' "$ntp" | tr '\n' '|' | cut -c1-300)"
 # Suspend as a phone's power key or shell asks logind: CanSuspend says yes (logind asks
 # suspend.target's LoadState, which ember-init has not loaded), and Suspend sleeps twice
-# in a row (suspend.target runs the oneshot systemd-suspend.service every time; an RTC
-# alarm wakes the guest). Before 2026-12-06 CanSuspend said no, and a second suspend did
-# nothing.
+# in a row (suspend.target runs the oneshot systemd-suspend.service every time). An RTC
+# alarm wakes the guest: set by a systemd-sleep hook right before each sleep, as logind
+# may wait up to 5 s for the daemons' delay locks first. Before 2026-12-06 CanSuspend
+# said no, and a second suspend did nothing.
 sl=$(gssh 'busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager CanSuspend
+	hook=/usr/lib/systemd/system-sleep/ember-test-wake
+	printf "#!/bin/sh\n[ \"\$1\" = pre ] || exit 0\necho 0 >/sys/class/rtc/rtc0/wakealarm\necho +4 >/sys/class/rtc/rtc0/wakealarm\n" >$hook
+	chmod +x $hook
 	n0=$(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep")
 	for i in 1 2; do
-		echo 0 >/sys/class/rtc/rtc0/wakealarm; echo +5 >/sys/class/rtc/rtc0/wakealarm
 		busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Suspend b false
-		j=0; while [ $(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep") -lt $((n0 + i)) ] && [ $j -lt 40 ]; do sleep 0.5; j=$((j+1)); done
+		j=0; while [ $(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep") -lt $((n0 + i)) ] && [ $j -lt 60 ]; do sleep 0.5; j=$((j+1)); done
 	done
+	rm -f $hook
 	k=0; while ! nmcli -t -f STATE general | grep -q "^connected" && [ $k -lt 60 ]; do sleep 0.5; k=$((k+1)); done
 	echo "slept $(( $(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep") - n0 ))"' 2>&1)
 echo "distro: suspend: $(printf '%s' "$sl" | tr '\n' '|')"
