@@ -67,8 +67,10 @@ void unit_path_of(const char *unit, char *out, size_t size)
  * power off unless poweroff.target's LoadState is "loaded". Any other unit is loaded
  * when its file is there, as emberctl is-enabled finds it ("static", "enabled", ...),
  * and masked when masked: logind answers CanSuspend "no" unless suspend.target is
- * loaded, and a phone shell then offers no suspend. */
-static const char *unloaded_value(const char *unit, const char *property)
+ * loaded, and a phone shell then offers no suspend. file_state: emberctl's answer
+ * already asked for, or NULL to ask (one emberctl run per question). */
+static const char *unloaded_value(const char *unit, const char *property,
+				  const char *file_state)
 {
 	bool power = strcmp(unit, "poweroff.target") == 0 || strcmp(unit, "reboot.target") == 0 ||
 		     strcmp(unit, "halt.target") == 0;
@@ -78,11 +80,14 @@ static const char *unloaded_value(const char *unit, const char *property)
 		return strcmp(property, "ActiveState") == 0 ? "inactive" : "dead";
 	if (power)
 		return "loaded";
-	unit_file_state(unit, state, sizeof state);
-	if (strncmp(state, "masked", 6) == 0)
+	if (!file_state) {
+		unit_file_state(unit, state, sizeof state);
+		file_state = state;
+	}
+	if (strncmp(file_state, "masked", 6) == 0)
 		return "masked";
-	return state[0] && strcmp(state, "not-found") != 0 && strcmp(state, "bad") != 0 ? "loaded"
-										     : "not-found";
+	return file_state[0] && strcmp(file_state, "not-found") != 0 &&
+	       strcmp(file_state, "bad") != 0 ? "loaded" : "not-found";
 }
 
 bool unit_property(struct activator *a, const struct dbus_msg *m)
@@ -107,7 +112,7 @@ bool unit_property(struct activator *a, const struct dbus_msg *m)
 		return true;
 	}
 	if (unit_name_canonical(unit, name, sizeof name, NULL) < 0 || !ctl_name_valid(name)) {
-		reply_return(a, m, "v", unloaded_value("", args[1]));
+		reply_return(a, m, "v", unloaded_value("", args[1], ""));
 		return true;
 	}
 	status = ember_request(a->control, CTL_STATUS, name, CONTROL_TIMEOUT_MS, field, value,
@@ -116,7 +121,7 @@ bool unit_property(struct activator *a, const struct dbus_msg *m)
 		reply_error(a, m, "org.freedesktop.DBus.Error.Failed", err);
 		return true;
 	}
-	reply_return(a, m, "v", status == 0 && value[0] ? value : unloaded_value(name, args[1]));
+	reply_return(a, m, "v", status == 0 && value[0] ? value : unloaded_value(name, args[1], NULL));
 	return true;
 }
 
@@ -139,13 +144,14 @@ bool unit_properties_all(struct activator *a, const struct dbus_msg *m)
 	    (args[0][0] && strcmp(args[0], UNIT_IFACE) != 0) || unit_of_path(m->path, unit, sizeof unit) < 0 ||
 	    unit_name_canonical(unit, name, sizeof name, NULL) < 0 || !ctl_name_valid(name))
 		return false;
+	unit_file_state(unit, file_state, sizeof file_state);
 	for (size_t i = 0; i < 3; i++) {
 		int status = ember_request(a->control, CTL_STATUS, name, CONTROL_TIMEOUT_MS, fields[i],
 					   got[i], sizeof got[i], err, sizeof err);
 		if (status != 0 || !got[i][0])
-			snprintf(got[i], sizeof got[i], "%s", unloaded_value(name, keys[i + 1]));
+			snprintf(got[i], sizeof got[i], "%s",
+				 unloaded_value(name, keys[i + 1], file_state));
 	}
-	unit_file_state(unit, file_state, sizeof file_state);
 	values[0] = unit;
 	values[1] = got[0];
 	values[2] = got[1];

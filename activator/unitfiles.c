@@ -68,7 +68,8 @@ static const char *emberctl_path(void)
 }
 
 /* Run emberctl with words (NULL-terminated) after the common options; its first line of
- * output into out when out is not NULL. Its exit status, or -1. */
+ * output into out when out is not NULL, else its output to ours (the journal: the links
+ * enable and disable made). Its exit status, or -1. */
 static int run_emberctl(const char *const *words, char *out, size_t size)
 {
 	const char *argv[EMBERCTL_ARGS_MAX + 2];
@@ -89,7 +90,8 @@ static int run_emberctl(const char *const *words, char *out, size_t size)
 	pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-		dup2(out ? fds[1] : null, STDOUT_FILENO);
+		if (out)
+			dup2(fds[1], STDOUT_FILENO);
 		dup2(null, STDIN_FILENO);
 		if (strchr(argv[0], '/'))
 			execv(argv[0], (char *const *)argv);

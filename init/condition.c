@@ -358,6 +358,17 @@ static bool test_virtualization(const struct condition_probe *p, const char *val
 
 /* ---- the kernel, the machine, the firmware --------------------------------------------- */
 
+/* The kernel command line into buf, its newlines made spaces: 0, or -1. */
+static int kernel_cmdline(const struct condition_probe *p, char *buf, size_t size)
+{
+	if (fact(p, "/proc/cmdline", buf, size) < 0)
+		return -1;
+	for (char *c = buf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	return 0;
+}
+
 /* Words of the kernel command line; value "x" matches "x" and "x=...", "x=y" only itself. */
 static bool test_kernel_command_line(const struct condition_probe *p, const char *value)
 {
@@ -366,11 +377,8 @@ static bool test_kernel_command_line(const struct condition_probe *p, const char
 	size_t len = strlen(value);
 	bool has_eq = strchr(value, '=') != NULL;
 
-	if (fact(p, "/proc/cmdline", buf, sizeof buf) < 0)
+	if (kernel_cmdline(p, buf, sizeof buf) < 0)
 		return false;
-	for (char *c = buf; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
 	while (next_word(&s, word, sizeof word)) {
 		if (strcmp(word, value) == 0)
 			return true;
@@ -613,11 +621,8 @@ static bool kernel_bool(const struct condition_probe *p, const char *key, bool *
 	size_t len = strlen(key);
 	bool found = false;
 
-	if (fact(p, "/proc/cmdline", buf, sizeof buf) < 0)
+	if (kernel_cmdline(p, buf, sizeof buf) < 0)
 		return false;
-	for (char *c = buf; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
 	while (next_word(&s, word, sizeof word))
 		if (strncmp(word, key, len) == 0 && word[len] == '=' && parse_bool(word + len + 1, yes) == 0)
 			found = true;

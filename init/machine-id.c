@@ -126,14 +126,12 @@ static void mark_first_boot(const char *flag)
 enum machine_id_outcome machine_id_setup(const struct machine_id_paths *p, char *id)
 {
 	bool first = machine_id_first_boot(p->etc);
+	/* fd < 0: nothing may be written (a container, a read-only /etc): transient */
 	int fd = p->persist ? open(p->etc, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0444) : -1;
 	enum machine_id_outcome done;
 
 	if (first)
 		mark_first_boot(p->flag);
-
-	if (fd < 0)
-		fd = open(p->etc, O_RDONLY | O_CLOEXEC | O_NOCTTY); /* a read-only /etc */
 	if (read_valid(p->etc, false, id)) {
 		if (fd >= 0)
 			close(fd);

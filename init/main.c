@@ -700,9 +700,8 @@ static const char *generator_search(void)
 	return pid1.opts.services[0] ? NULL : GENERATOR_SEARCH_DEFAULT;
 }
 
-/* What systemd tells its generators about the system (systemd.generator(7)). Taken at
- * the first run and kept, as systemd takes them at boot: a machine-id written since
- * must not make a daemon-reload's generators think the first boot is over. */
+/* What systemd tells its generators about the system (systemd.generator(7)): facts of
+ * the boot, taken at the first run and kept. */
 static const char *const *generator_env(void)
 {
 	static char virt[64], arch[64], machine[64];

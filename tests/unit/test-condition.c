@@ -391,6 +391,8 @@ static void power_boot_update(void)
 	reset();
 	add(REG("/proc/cmdline", "systemd.condition-first-boot=1 ro\n"));
 	CHECK(HOLDS(CONDITION_FIRST_BOOT, "yes"));
+	files[nfiles - 1].content = "systemd.condition-first-boot=maybe systemd.condition-first-boot\n";
+	CHECK(HOLDS(CONDITION_FIRST_BOOT, "no")); /* not a boolean, no value: ignored */
 
 	reset();
 	add((struct fake_file){ "/usr", S_IFDIR | 0755, "", 0, 2000, 1 });
