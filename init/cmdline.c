@@ -88,6 +88,11 @@ static void apply_word(struct boot_options *o, char *word)
 				 "in 0..%d, ignored", value, FAILED_RETRY_SEC_MAX);
 	} else if (strcmp(word, "ember.crash_shell") == 0) {
 		o->crash_shell = !value || (parse_bool(value, &b) == 0 && b);
+	} else if ((strcmp(word, "systemd.machine_id") == 0 ||
+		    strcmp(word, "systemd.machine-id") == 0) && value) {
+		/* checked where it is used; a longer value is no ID either */
+		if (str_copy(o->machine_id, sizeof o->machine_id, value) < 0)
+			str_copy(o->machine_id, sizeof o->machine_id, "(too long)");
 	}
 }
 

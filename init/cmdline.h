@@ -25,6 +25,7 @@ struct boot_options {
 	char ctl_group[64];      /* ember.ctl_group=NAME|GID: may change services too */
 	unsigned long failed_retry_sec; /* ember.failed_retry=SEC: retry given-up services, 0 never */
 	bool crash_shell;        /* ember.crash_shell=1: a shell, not re-execution, on a crash */
+	char machine_id[64];     /* systemd.machine_id=ID|firmware, as given (init/machine-id.h) */
 };
 
 /* Parse a kernel command line (the contents of /proc/cmdline). Unknown words are

@@ -11,22 +11,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "io.h"
 #include "log.h"
+#include "parse.h"
 
 #define ID_LEN 32
 
-/* 32 lowercase hex digits, then a newline or the end, and not all zeros. */
-static bool id_valid(const char *s)
+/* An ID in text: 32 hex digits (plain), or a UUID with its four dashes (8-4-4-4-12),
+ * then a newline or the end; not all zeros. Stored in id as 32 lowercase digits. */
+static bool id_parse(const char *s, bool dashed, char *id)
 {
 	bool nonzero = false;
+	int n = 0, i = 0;
 
-	for (int i = 0; i < ID_LEN; i++) {
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+	for (; n < ID_LEN; i++) {
+		if (dashed && (i == 8 || i == 13 || i == 18 || i == 23)) {
+			if (s[i] != '-')
+				return false;
+			continue;
+		}
+		int v = hex_digit_value(s[i]);
+		if (v < 0)
 			return false;
-		nonzero |= s[i] != '0';
+		id[n++] = "0123456789abcdef"[v];
+		nonzero |= v != 0;
 	}
-	return nonzero && (s[ID_LEN] == '\n' || s[ID_LEN] == '\0');
+	id[ID_LEN] = '\0';
+	return nonzero && (s[i] == '\n' || s[i] == '\0');
+}
+
+/* A file's ID in systemd's plain form, lowercase as machine-id(5) writes it. */
+static bool id_valid(const char *s)
+{
+	char id[ID_LEN + 1];
+
+	return id_parse(s, false, id) && strncmp(s, id, ID_LEN) == 0;
 }
 
 bool machine_id_first_boot(const char *etc)
@@ -83,7 +103,7 @@ static int write_line(int fd, const char *text)
 	return 0;
 }
 
-static enum machine_id_outcome transient(const struct machine_id_paths *p, const char *id)
+static enum machine_id_outcome transient(const struct machine_id_sources *p, const char *id)
 {
 	char line[ID_LEN + 2];
 	int fd;
@@ -123,29 +143,82 @@ static void mark_first_boot(const char *flag)
 		close(fd);
 }
 
-enum machine_id_outcome machine_id_setup(const struct machine_id_paths *p, char *id)
+/* The firmware's UUID (a VM manager's ID for the VM: QEMU's -uuid); none when missing,
+ * all zeros or all f (firmware that has no UUID to give). */
+static bool read_product(const struct machine_id_sources *p, char *id)
 {
-	bool first = machine_id_first_boot(p->etc);
+	char buf[64];
+	ssize_t n = io_read_file(p->product, buf, sizeof buf);
+
+	if (n < 0 && errno == ENOENT && p->product_dt)
+		n = io_read_file(p->product_dt, buf, sizeof buf);
+	return n >= 0 && id_parse(buf, true, id) && strspn(id, "f") != ID_LEN;
+}
+
+/* A new ID, from the first source that has one (systemd's order); says where from. */
+static bool acquire(const struct machine_id_sources *p, bool firmware, char *id)
+{
+	const char *from = "a random draw";
+
+	if (read_valid(p->run, true, id))
+		from = "an earlier stage of this boot (its transient file)";
+	else if (read_valid(p->dbus, true, id))
+		from = "D-Bus's machine ID";
+	else if (p->container && p->container_uuid &&
+		 (id_parse(p->container_uuid, false, id) || id_parse(p->container_uuid, true, id)))
+		from = "$container_uuid";
+	else if (!p->container && (p->vm || firmware) && p->product && read_product(p, id))
+		from = "the firmware's UUID";
+	else if (!draw(id)) {
+		log_error("machine-id: no random bytes for an ID: %m");
+		return false;
+	}
+	log_info("machine-id: an ID from %s", from);
+	return true;
+}
+
+/* systemd.machine_id=: an ID (plain or a UUID), or "firmware". */
+static bool requested_id(const struct machine_id_sources *p, bool *firmware, char *id)
+{
+	char shown[96];
+
+	*firmware = p->requested && strcmp(p->requested, "firmware") == 0;
+	if (!p->requested || *firmware)
+		return false;
+	if (id_parse(p->requested, false, id) || id_parse(p->requested, true, id))
+		return true;
+	log_warn("machine-id: systemd.machine_id=%s: not an ID or \"firmware\", ignored",
+		 escape_text(p->requested, shown, sizeof shown));
+	return false;
+}
+
+enum machine_id_outcome machine_id_setup(const struct machine_id_sources *p, char *id)
+{
+	bool first = machine_id_first_boot(p->etc), firmware;
+	bool requested = requested_id(p, &firmware, id);
+	char on_disk[ID_LEN + 1];
 	/* fd < 0: nothing may be written (a container, a read-only /etc): transient */
 	int fd = p->persist ? open(p->etc, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0444) : -1;
 	enum machine_id_outcome done;
 
 	if (first)
 		mark_first_boot(p->flag);
-	if (read_valid(p->etc, false, id)) {
+	if (read_valid(p->etc, false, on_disk) && (!requested || strcmp(on_disk, id) == 0)) {
+		memcpy(id, on_disk, sizeof on_disk);
 		if (fd >= 0)
 			close(fd);
 		return MACHINE_ID_KEPT;
 	}
-	if (!read_valid(p->dbus, true, id) && !draw(id)) {
-		log_error("machine-id: no random bytes for an ID: %m");
+	if (requested)
+		log_info("machine-id: the ID from the kernel command line");
+	else if (!acquire(p, firmware, id)) {
 		if (fd >= 0)
 			close(fd);
 		return MACHINE_ID_FAILED;
 	}
 	if (!first && p->persist && fd >= 0 && write_line(fd, id) == 0) {
 		close(fd);
-		log_info("machine-id: %s was empty or invalid: a new ID written", p->etc);
+		log_info("machine-id: written into %s", p->etc);
 		return MACHINE_ID_WRITTEN;
 	}
 	/* A first boot keeps "uninitialized" on disk until it is complete; a missing file

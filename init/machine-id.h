@@ -10,11 +10,21 @@
 #define MACHINE_ID_RUN "/run/machine-id"             /* the transient one, mounted over */
 #define MACHINE_ID_DBUS "/var/lib/dbus/machine-id"    /* taken over when valid */
 #define MACHINE_ID_FIRST_BOOT_FLAG "/run/systemd/first-boot" /* ConditionFirstBoot= */
+#define MACHINE_ID_PRODUCT "/sys/class/dmi/id/product_uuid" /* the firmware's (a VM's) UUID */
+#define MACHINE_ID_PRODUCT_DT "/proc/device-tree/vm,uuid"   /* the same, on a device tree */
 
-struct machine_id_paths {
+/* Where the ID is and where a new one may come from, in systemd's order. */
+struct machine_id_sources {
 	const char *etc, *run, *dbus, *flag;
 	bool persist; /* may write the ID into etc; not in a container, whose /etc is the
 		       * host's or its manager's to set (and a test's is the host's) */
+	const char *requested;      /* systemd.machine_id= as given (an ID, or "firmware"),
+				     * NULL when absent: an ID wins over etc's */
+	bool container;             /* the firmware's UUID is the host's: never taken */
+	const char *container_uuid; /* $container_uuid in a container (libvirt, LXC), or NULL */
+	bool vm;                    /* a VM whose firmware UUID is the VM's own (qemu, kvm,
+				     * amazon, xen): a new ID is taken from product */
+	const char *product, *product_dt; /* the firmware UUID files, the first found */
 };
 
 /* What machine_id_setup() did. */
@@ -29,13 +39,14 @@ enum machine_id_outcome {
  * systemd since v247). */
 bool machine_id_first_boot(const char *etc);
 
-/* Once at boot, before any unit: a valid etc is kept; otherwise an ID is taken from dbus
- * (a regular file with a valid ID) or drawn at random (a version 4 UUID, as systemd's),
- * and written into etc when that is writable, persist is set and this is not a first
- * boot; on a first
- * boot (etc is made to say "uninitialized" if it was missing) or with etc read-only, it
- * goes to run and is bind-mounted, read-only, over etc, for systemd-machine-id-commit to
- * write to disk later. A first boot also creates flag, which ConditionFirstBoot= and the
+/* Once at boot, before any unit: an ID given as requested replaces etc's, a valid etc is
+ * kept; otherwise an ID is taken, in this order, from run (a transient one made before
+ * ember, by an initramfs), dbus (a regular file with a valid ID), container_uuid, the
+ * firmware UUID (in a VM, or with requested "firmware"), or drawn at random (a version 4
+ * UUID, as systemd's); it is written into etc when that is writable, persist is set and
+ * this is not a first boot. On a first boot (etc is made to say "uninitialized" if it
+ * was missing) or with etc read-only, it goes to run and is bind-mounted, read-only, over
+ * etc, for systemd-machine-id-commit to write to disk later. A first boot also creates flag, which ConditionFirstBoot= and the
  * generators' $SYSTEMD_FIRST_BOOT read. The ID is in id (33 bytes) unless FAILED. */
-enum machine_id_outcome machine_id_setup(const struct machine_id_paths *paths, char *id);
+enum machine_id_outcome machine_id_setup(const struct machine_id_sources *src, char *id);
 #endif

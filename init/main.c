@@ -778,15 +778,37 @@ static void start_supervisor(void)
 		adopt_handed_over();
 }
 
+/* A VM whose firmware UUID is the VM manager's ID for it, which systemd takes for a new
+ * machine ID (not on bare metal, where every board of a model may carry the same). */
+static bool vm_with_own_uuid(void)
+{
+	static const char *const vms[] = { "qemu", "kvm", "amazon", "xen" };
+	bool container;
+	const char *id = condition_detect_virtualization(&condition_probe_system, &container);
+
+	for (size_t i = 0; !container && i < sizeof vms / sizeof vms[0]; i++)
+		if (strcmp(id, vms[i]) == 0)
+			return true;
+	return false;
+}
+
 /* systemd's machine ID (machine-id(5)), once per boot, before any unit runs. */
 static void setup_machine_id(void)
 {
-	struct machine_id_paths paths = { MACHINE_ID_ETC, MACHINE_ID_RUN, MACHINE_ID_DBUS,
-					  MACHINE_ID_FIRST_BOOT_FLAG, !pid1.container };
+	struct machine_id_sources src = {
+		.etc = MACHINE_ID_ETC, .run = MACHINE_ID_RUN, .dbus = MACHINE_ID_DBUS,
+		.flag = MACHINE_ID_FIRST_BOOT_FLAG, .persist = !pid1.container,
+		.requested = pid1.opts.machine_id[0] ? pid1.opts.machine_id : NULL,
+		.container = pid1.container,
+		.container_uuid = pid1.container ? getenv("container_uuid") : NULL,
+		.product = MACHINE_ID_PRODUCT, .product_dt = MACHINE_ID_PRODUCT_DT,
+	};
 	char id[40];
 
-	if (!pid1.reexecuted)
-		(void)machine_id_setup(&paths, id); /* logged; the boot goes on either way */
+	if (pid1.reexecuted)
+		return;
+	src.vm = !pid1.container && vm_with_own_uuid();
+	(void)machine_id_setup(&src, id); /* logged; the boot goes on either way */
 }
 
 static void boot(int argc, char **argv)

@@ -76,7 +76,7 @@ boot() { # LOG [ember.generators=...]
 	log=$1; shift
 	timeout 60 unshare --pid --mount --uts --fork --mount-proc sh -c \
 		"mount -t tmpfs -o mode=0755 ember-run /run && ${PREP:-:} && exec \"\$0\" \"\$@\"" \
-		env container=ember-test "$BIN/ember-init" ember.services="$S" \
+		env container=ember-test ${BOOT_ENV:-} "$BIN/ember-init" ember.services="$S" \
 		ember.run="${RUN:-$tmp/guest.sh}" ember.shell=none "$@" >"$log" 2>&1
 }
 # What systemd would tell them here: the host's architecture in systemd's words, the
@@ -117,13 +117,15 @@ boot "$tmp/log2"
 # (the disk keeps "uninitialized" for systemd-machine-id-commit), makes systemd's
 # first-boot flag, and the generators are told so. An empty file is not a first boot
 # (systemd since v247): it gets an ID too, but in a container (as here) ember-init never
-# writes one into /etc: it is mounted over, and the file stays empty.
+# writes one into /etc: it is mounted over, and the file stays empty; the ID is the one
+# the container's manager gave it in $container_uuid (libvirt, LXC), as under systemd.
 printf 'uninitialized\n' >"$tmp/image-machine-id"
 : >"$tmp/empty-machine-id"
 cat >"$tmp/quiet.sh" <<'EOS'
 #!/bin/sh
 id=$(cat /etc/machine-id)
 echo "$id" | grep -qx '[0-9a-f]\{32\}' && echo "machine-id valid" || echo "machine-id '$id'"
+echo "id-is $id"
 [ -e /run/systemd/first-boot ] && echo first-boot-flag
 [ -w /etc/machine-id ] || echo read-only
 # emberctl log of a service whose buffer is empty, where journald runs (this boot's own
@@ -148,10 +150,13 @@ g=$(grep -aE '^(machine-id|first-boot-flag|read-only)' "$tmp/log3" | tr '\n' ' '
 [ "$(cat "$M/commit" 2>&1)" = mounted ] && pass mounted-file-is-mount-point ||
 	fail mounted-file-is-mount-point "$(cat "$M/commit" 2>&1)"
 rm -f "$M/env"
-PREP="mount --bind $tmp/empty-machine-id /etc/machine-id" RUN=$tmp/quiet.sh \
-	boot "$tmp/log4" ember.generators="$G2:$G1"
+: >"$tmp/no-dbus-id" # D-Bus's ID comes first: this host's must not be taken
+PREP="mount --bind $tmp/empty-machine-id /etc/machine-id && { [ ! -e /var/lib/dbus/machine-id ] || mount --bind $tmp/no-dbus-id /var/lib/dbus/machine-id; }" \
+	RUN=$tmp/quiet.sh BOOT_ENV=container_uuid=7E2B9C41-5D3A-4F8E-B6C7-0A1D2E3F4B5C boot "$tmp/log4" ember.generators="$G2:$G1"
 g=$(grep -aE '^(machine-id|first-boot-flag|read-only)' "$tmp/log4" | tr '\n' ' ')
 [ "$(cat "$M/env" 2>&1)" = "$(expect_env 0)" ] && [ "$g" = "machine-id valid read-only " ] &&
 	[ ! -s "$tmp/empty-machine-id" ] && pass empty-machine-id-not-first-boot ||
 	fail empty-machine-id-not-first-boot "env: $(tr '\n' ' ' <"$M/env" 2>&1); guest: $g; disk: $(cat "$tmp/empty-machine-id")"
+grep -q '^id-is 7e2b9c415d3a4f8eb6c70a1d2e3f4b5c$' "$tmp/log4" && pass container-uuid-is-machine-id ||
+	fail container-uuid-is-machine-id "$(grep -a '^id-is' "$tmp/log4")"
 finish

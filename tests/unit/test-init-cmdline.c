@@ -38,6 +38,20 @@ static void generators_word(void)
 	CHECK_STR(o.generators, "");
 }
 
+/* systemd's word (either spelling), kept as given: init/machine-id.c checks it. */
+static void machine_id_word(void)
+{
+	struct boot_options o;
+	cmdline_parse("systemd.machine_id=0123456789abcdef0123456789abcdef", &o);
+	CHECK_STR(o.machine_id, "0123456789abcdef0123456789abcdef");
+	cmdline_parse("systemd.machine-id=firmware", &o);
+	CHECK_STR(o.machine_id, "firmware");
+	cmdline_parse("systemd.machine_id=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0", &o);
+	CHECK_STR(o.machine_id, "(too long)");
+	cmdline_parse("systemd.machine_id quiet", &o);
+	CHECK_STR(o.machine_id, "");
+}
+
 static void quoted_values_keep_spaces(void)
 {
 	struct boot_options o;
@@ -88,6 +102,7 @@ int main(void)
 	RUN(defaults_without_ember_words);
 	RUN(reads_ember_words);
 	RUN(generators_word);
+	RUN(machine_id_word);
 	RUN(quoted_values_keep_spaces);
 	RUN(rejects_relative_and_overlong_paths);
 	RUN(shell_none_and_bad_bools);

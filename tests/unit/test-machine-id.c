@@ -4,7 +4,10 @@
  * dbus's regular file is taken over, its symlink is not; a missing file or
  * "uninitialized" is a first boot: the flag is made, the disk says "uninitialized", and
  * the ID is mounted over it from the transient copy, read-only (in a mount namespace of
- * the test's own: needs root). */
+ * the test's own: needs root). Where a new ID comes from: systemd.machine_id= (an ID wins
+ * over the file's; "firmware"), the transient one of an earlier stage, $container_uuid in a
+ * container, the firmware's UUID in a VM (not on bare metal, not all zeros or all f, the
+ * device-tree file when DMI has none). */
 #include "harness.h"
 #include "../../init/machine-id.h"
 
@@ -17,8 +20,10 @@
 #include <unistd.h>
 
 static char root[] = "/tmp/ember-machine-id-XXXXXX";
-static char etc[512], run[512], dbus[512], flag[512];
-static struct machine_id_paths paths = { etc, run, dbus, flag, true };
+static char etc[512], run[512], dbus[512], flag[512], product[512], product_dt[512];
+static struct machine_id_sources paths = { .etc = etc, .run = run, .dbus = dbus, .flag = flag,
+					   .persist = true, .product = product,
+					   .product_dt = product_dt };
 
 static void put(const char *path, const char *text)
 {
@@ -52,6 +57,10 @@ static void fresh(void)
 	unlink(run);
 	unlink(dbus);
 	unlink(flag);
+	unlink(product);
+	unlink(product_dt);
+	paths.requested = paths.container_uuid = NULL;
+	paths.vm = paths.container = false;
 }
 
 /* 32 lowercase hex digits and a newline, version 4 bits set (a drawn one). */
@@ -129,11 +138,90 @@ static void first_boot_is_transient(void)
 	CHECK(stat(etc, &st) == 0 && access(etc, W_OK) < 0);
 	CHECK(umount(etc) == 0);
 	CHECK_STR(slurp(etc), "uninitialized\n"); /* the disk, for the commit later */
-	/* "uninitialized" on disk: the same again, a new ID each boot until committed */
+	/* "uninitialized" on disk: the same again, a new ID each boot until committed (run
+	 * is a new tmpfs each boot) */
 	unlink(flag);
+	unlink(run);
 	CHECK(machine_id_setup(&paths, id) == MACHINE_ID_TRANSIENT);
 	CHECK(exists(flag) && drawn_id(slurp(etc)));
 	umount(etc);
+}
+
+static const char *setup_id(enum machine_id_outcome want)
+{
+	static char id[40];
+	return machine_id_setup(&paths, id) == want ? id : "(another outcome)";
+}
+
+static void requested_id_wins(void)
+{
+	fresh();
+	put(etc, "0123456789abcdef0123456789abcdef\n");
+	paths.requested = "8B5A4C3E-1D2F-4A6B-9C8D-7E6F5A4B3C2D"; /* a UUID, upper case */
+	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "8b5a4c3e1d2f4a6b9c8d7e6f5a4b3c2d");
+	CHECK_STR(slurp(etc), "8b5a4c3e1d2f4a6b9c8d7e6f5a4b3c2d\n");
+	paths.requested = "8b5a4c3e1d2f4a6b9c8d7e6f5a4b3c2d"; /* the same, plain: nothing to do */
+	CHECK_STR(setup_id(MACHINE_ID_KEPT), "8b5a4c3e1d2f4a6b9c8d7e6f5a4b3c2d");
+	/* not an ID: ignored, the file's kept */
+	static const char *const bad[] = { "8b5a4c3e1d2f4a6b9c8d7e6f5a4b3c2", "xyz",
+					   "8b5a4c3e1d2f4a6b9c8d7e6f5a4b3c2d0", "",
+					   "00000000000000000000000000000000",
+					   "8b5a4c3e-1d2f4a6b-9c8d-7e6f5a4b3c2d" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		paths.requested = bad[i];
+		CHECK_STR(setup_id(MACHINE_ID_KEPT), "8b5a4c3e1d2f4a6b9c8d7e6f5a4b3c2d");
+	}
+}
+
+static void vm_uuid_taken(void)
+{
+	fresh();
+	put(etc, "");
+	put(product, "9F2C1B7A-0E3D-4C5B-8A69-1F2E3D4C5B6A\n");
+	paths.vm = true;
+	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "9f2c1b7a0e3d4c5b8a691f2e3d4c5b6a");
+	/* D-Bus's ID comes first */
+	put(etc, "");
+	put(dbus, "fedcba9876543210fedcba9876543210\n");
+	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "fedcba9876543210fedcba9876543210");
+	unlink(dbus);
+	/* firmware without a UUID to give */
+	put(etc, "");
+	put(product, "00000000-0000-0000-0000-000000000000\n");
+	setup_id(MACHINE_ID_WRITTEN);
+	CHECK(drawn_id(slurp(etc)));
+	put(etc, "");
+	put(product, "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF\n");
+	setup_id(MACHINE_ID_WRITTEN);
+	CHECK(drawn_id(slurp(etc)));
+	/* no DMI: the device tree's */
+	put(etc, "");
+	unlink(product);
+	put(product_dt, "0a1b2c3d-4e5f-4061-8293-a4b5c6d7e8f9");
+	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "0a1b2c3d4e5f40618293a4b5c6d7e8f9");
+	/* bare metal: every board of a model may carry the same UUID, drawn instead */
+	put(etc, "");
+	put(product, "9F2C1B7A-0E3D-4C5B-8A69-1F2E3D4C5B6A\n");
+	paths.vm = false;
+	setup_id(MACHINE_ID_WRITTEN);
+	CHECK(drawn_id(slurp(etc)));
+	/* ... unless systemd.machine_id=firmware asks for it; a valid file still wins */
+	put(etc, "");
+	paths.requested = "firmware";
+	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "9f2c1b7a0e3d4c5b8a691f2e3d4c5b6a");
+	put(etc, "0123456789abcdef0123456789abcdef\n");
+	CHECK_STR(setup_id(MACHINE_ID_KEPT), "0123456789abcdef0123456789abcdef");
+}
+
+/* /run/machine-id made by an earlier stage of this boot (an initramfs): the same ID. */
+static void earlier_stage_id_kept(void)
+{
+	fresh();
+	put(etc, "");
+	put(run, "3c2d1e0f9a8b47c6b5a4f3e2d1c0b9a8\n");
+	paths.vm = true;
+	put(product, "9F2C1B7A-0E3D-4C5B-8A69-1F2E3D4C5B6A\n");
+	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "3c2d1e0f9a8b47c6b5a4f3e2d1c0b9a8");
 }
 
 /* In a container nothing is written to etc: an empty one gets a transient ID. */
@@ -148,6 +236,19 @@ static void container_never_writes(void)
 	CHECK(drawn_id(slurp(etc)) && !exists(flag));
 	CHECK(umount(etc) == 0);
 	CHECK_STR(slurp(etc), "");
+	unlink(run);
+	/* $container_uuid is the container's ID; the firmware's is the host's, never taken */
+	paths.container = true;
+	paths.container_uuid = "5D4C3B2A-1F0E-4D9C-8B7A-6F5E4D3C2B1A";
+	CHECK_STR(setup_id(MACHINE_ID_TRANSIENT), "5d4c3b2a1f0e4d9c8b7a6f5e4d3c2b1a");
+	CHECK(umount(etc) == 0);
+	unlink(run);
+	paths.container_uuid = "not-a-uuid";
+	paths.requested = "firmware";
+	put(product, "9F2C1B7A-0E3D-4C5B-8A69-1F2E3D4C5B6A\n");
+	setup_id(MACHINE_ID_TRANSIENT);
+	CHECK(drawn_id(slurp(etc)));
+	CHECK(umount(etc) == 0);
 	paths.persist = true;
 }
 
@@ -159,9 +260,14 @@ int main(void)
 	snprintf(run, sizeof run, "%s/run-machine-id", root);
 	snprintf(dbus, sizeof dbus, "%s/dbus-machine-id", root);
 	snprintf(flag, sizeof flag, "%s/systemd/first-boot", root);
+	snprintf(product, sizeof product, "%s/product_uuid", root);
+	snprintf(product_dt, sizeof product_dt, "%s/vm,uuid", root);
 	RUN(valid_id_kept);
 	RUN(empty_file_gets_an_id_written);
 	RUN(dbus_id_taken_over_unless_a_link);
+	RUN(requested_id_wins);
+	RUN(vm_uuid_taken);
+	RUN(earlier_stage_id_kept);
 	if (geteuid() == 0 && unshare(CLONE_NEWNS) == 0 &&
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
 	{

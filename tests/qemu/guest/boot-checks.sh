@@ -47,6 +47,24 @@ if [ -e /etc/ember/init.conf ]; then
 	emberctl status from-conf >/dev/null && ok init-conf-read || bad init-conf-read "no from-conf service"
 fi
 
+# The machine ID (the host names the one expected and where from: the VM's UUID, QEMU's
+# -uuid, or systemd.machine_id=, which wins over it). The initramfs has no
+# /etc/machine-id: a first boot, so the ID is mounted over the file, read-only.
+want=$(sed -n 's/.*ember_test\.machine_id=\([0-9a-f]*\).*/\1/p' /proc/cmdline)
+from=$(sed -n 's/.*ember_test\.machine_id_from=\([a-z]*\).*/\1/p' /proc/cmdline)
+if [ -n "$want" ]; then
+	case $from in
+	firmware) line="an ID from the firmware's UUID" ;;
+	*) line="the ID from the kernel command line" ;;
+	esac
+	got=$(cat /etc/machine-id)
+	[ "$got" = "$want" ] && ok "machine-id-from-$from" || bad "machine-id-from-$from" "got '$got', expected '$want'"
+	dmesg | grep -q "machine-id: $line" && ok "machine-id-from-$from-logged" ||
+		bad "machine-id-from-$from-logged" "no line '$line' in dmesg"
+	[ -e /run/systemd/first-boot ] && grep -q ' /etc/machine-id ' /proc/self/mountinfo &&
+		ok "machine-id-first-boot-transient" || bad "machine-id-first-boot-transient" "no flag or no mount"
+fi
+
 # Orphans are re-parented to PID 1, which must reap them.
 sh -c 'for i in 1 2 3 4 5; do (sleep 0.1 &) ; done'
 sleep 1
