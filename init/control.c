@@ -427,6 +427,7 @@ static void change(struct client *c, const struct ctl_request *r)
 
 	/* unit-runtime2: RefuseManualStart=/RefuseManualStop= (systemctl's exit status 1) */
 	if ((r->verb == CTL_START || r->verb == CTL_STOP || r->verb == CTL_RESTART) &&
+	    !(r->options & CTL_OPT_RELEASE) && /* not a stop asked for: only a hold dropped */
 	    runtime_refuse_manual(r->name, r->verb == CTL_START ? "start" : r->verb == CTL_STOP
 				  ? "stop" : "restart", err, sizeof err) < 0) {
 		fail_reply(c, CTL_STATUS_FAILED, err);
@@ -438,7 +439,10 @@ static void change(struct client *c, const struct ctl_request *r)
 		if (rc == 0 && (r->options & CTL_OPT_HOLD)) /* sessions */
 			supervisor_hold(r->name);
 		break;
-	case CTL_STOP: rc = supervisor_stop(r->name, err, sizeof err); break;
+	case CTL_STOP:
+		rc = r->options & CTL_OPT_RELEASE ? supervisor_release(r->name, err, sizeof err)
+						  : supervisor_stop(r->name, err, sizeof err);
+		break;
 	case CTL_RESTART: rc = supervisor_restart(r->name, err, sizeof err); break;
 	case CTL_RELOAD: /* U2: with a name, reload that service (ExecReload=) */
 		if (r->name[0])

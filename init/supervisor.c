@@ -2544,6 +2544,16 @@ void supervisor_hold(const char *name)
 		u->held = true;
 }
 
+int supervisor_release(const char *name, char *err, size_t errlen)
+{
+	struct unit *u = find_mutable(name, err, errlen);
+
+	if (!u)
+		return -1;
+	u->held = false;
+	return 0;
+}
+
 int supervisor_stop(const char *name, char *err, size_t errlen)
 {
 	struct unit *u = find_mutable(name, err, errlen);

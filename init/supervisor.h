@@ -133,6 +133,9 @@ void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void 
 int supervisor_start(const char *name, char *err, size_t errlen);
 /* sessions: the unit counts as needed (StopWhenUnneeded=) until stopped by name. */
 void supervisor_hold(const char *name);
+/* The hold dropped, nothing stopped: the unit stops at the end of this turn if no other
+ * unit needs it (StopWhenUnneeded=). -1 with err for a unit not loaded. */
+int supervisor_release(const char *name, char *err, size_t errlen);
 int supervisor_stop(const char *name, char *err, size_t errlen);
 int supervisor_restart(const char *name, char *err, size_t errlen);
 /* U2: reload one running service (systemctl reload NAME): its ExecReload= lines, and for

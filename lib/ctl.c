@@ -29,6 +29,7 @@ static const struct {
 	{ "follow", CTL_OPT_FOLLOW, 1u << CTL_LOG },
 	{ "stamped", CTL_OPT_STAMPED, 1u << CTL_LOG }, /* emberctl verbs (issue 17) */
 	{ "hold", CTL_OPT_HOLD, 1u << CTL_START }, /* sessions */
+	{ "release", CTL_OPT_RELEASE, 1u << CTL_STOP },
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 

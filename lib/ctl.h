@@ -56,6 +56,9 @@ enum ctl_verb {
 /* sessions: "hold" on start: the unit counts as needed (StopWhenUnneeded=) until it is
  * stopped by name, as a logind session's scope needs user-runtime-dir@ (ember-activator) */
 #define CTL_OPT_HOLD 0x4u
+/* "release" on stop: only the hold is dropped; the unit stops when nothing else needs it
+ * (a device that wanted it went away: ember-udev-wants) */
+#define CTL_OPT_RELEASE 0x8u
 
 /* kill's "whom=": which of the service's processes get the signal (systemctl
  * --kill-whom=). Every process of its cgroup is the default, as for systemctl. */

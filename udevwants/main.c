@@ -5,7 +5,8 @@
  *
  * Devices there before it started come from udev's database; later ones from udev's
  * netlink group, taken only from udevd (a sender port, credentials of root). A list it
- * has started for a device is not asked for again until it changes or the device goes.
+ * has started for a device is not asked for again until it changes or the device goes;
+ * when it goes, what no other device wants is released.
  * PID 1 stays out of it: it reads no udev data itself. */
 #include <dirent.h>
 #include <errno.h>
@@ -84,11 +85,10 @@ static void start_wants(const struct udev_device_wants *w)
 	}
 }
 
-/* One database entry, read whole or not at all. */
-static void db_entry(int data_fd, const char *id)
+/* One database entry, read whole or not at all: true with w set. */
+static bool db_entry(int data_fd, const char *id, struct udev_device_wants *w)
 {
 	static char text[DB_ENTRY_MAX + 1];
-	struct udev_device_wants w;
 	char err[128], shown[256];
 	int fd = openat(data_fd, id, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t n = fd >= 0 ? read(fd, text, DB_ENTRY_MAX + 1) : -1;
@@ -96,35 +96,91 @@ static void db_entry(int data_fd, const char *id)
 	if (fd >= 0)
 		close(fd);
 	if (n < 0 || n > DB_ENTRY_MAX)
-		return; /* gone meanwhile, or not udev's */
+		return false; /* gone meanwhile, or not udev's */
 	text[n] = '\0';
 	if (strlen(text) != (size_t)n) /* a NUL inside: not udev's */
-		return;
-	if (udev_db_parse(id, text, &w, err, sizeof err) < 0)
+		return false;
+	if (udev_db_parse(id, text, w, err, sizeof err) < 0) {
 		log_warn("%s/data/%s: %s", udev_dir, escape_text(id, shown, sizeof shown), err);
-	else if (!w.removed && w.wants[0])
-		start_wants(&w);
+		return false;
+	}
+	return !w->removed && w->wants[0];
+}
+
+/* Each device in udev's database tagged "systemd" that wants something; stops early when
+ * fn returns true, and says so. */
+static bool each_db_device(bool (*fn)(const struct udev_device_wants *w, const void *ctx),
+			   const void *ctx)
+{
+	static struct udev_device_wants w;
+	char path[512];
+	int data_fd;
+	DIR *tags;
+	struct dirent *e;
+	bool stop = false;
+
+	snprintf(path, sizeof path, "%s/data", udev_dir);
+	if ((data_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return false; /* no udev database (yet): its events will come */
+	snprintf(path, sizeof path, "%s/tags/systemd", udev_dir);
+	if ((tags = opendir(path))) {
+		while (!stop && (e = readdir(tags)) != NULL)
+			if (e->d_name[0] != '.' && db_entry(data_fd, e->d_name, &w))
+				stop = fn(&w, ctx);
+		closedir(tags);
+	}
+	close(data_fd);
+	return stop;
+}
+
+static bool start_db_device(const struct udev_device_wants *w, const void *ctx)
+{
+	(void)ctx;
+	start_wants(w);
+	return false;
 }
 
 /* Devices udev processed before this program listened: the ones tagged "systemd". */
 static void scan_database(void)
 {
-	char path[512];
-	int data_fd;
-	DIR *tags;
-	struct dirent *e;
+	each_db_device(start_db_device, NULL);
+}
 
-	snprintf(path, sizeof path, "%s/data", udev_dir);
-	if ((data_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return; /* no udev database (yet): its events will come */
-	snprintf(path, sizeof path, "%s/tags/systemd", udev_dir);
-	if ((tags = opendir(path))) {
-		while ((e = readdir(tags)) != NULL)
-			if (e->d_name[0] != '.')
-				db_entry(data_fd, e->d_name);
-		closedir(tags);
+static bool wants_unit(const struct udev_device_wants *w, const void *name)
+{
+	char unit[CTL_NAME_MAX], bad[8];
+	size_t pos = 0;
+	int r;
+
+	while ((r = udev_wants_next(w->wants, &pos, unit, sizeof unit, bad, sizeof bad)) != 0)
+		if (r > 0 && strcmp(unit, name) == 0)
+			return true;
+	return false;
+}
+
+/* A device went away: each unit it wanted that no device left in udev's database wants
+ * (udevd drops a removed device's entry before it tells of the removal) is released: its
+ * hold dropped, it stops once no unit needs it, as when systemd's device unit goes. */
+static void release_wants(const struct udev_device_wants *w)
+{
+	char name[CTL_NAME_MAX], bad[256], err[CTL_PACKET_MAX], dev[3 * UDEV_DEVPATH_MAX];
+	size_t pos = 0;
+	int r;
+
+	(void)udev_seen_update(&seen, w); /* forgotten: back again, it starts them again */
+	escape_text(w->devpath, dev, sizeof dev);
+	while ((r = udev_wants_next(w->wants, &pos, name, sizeof name, bad, sizeof bad)) != 0) {
+		if (r < 0)
+			continue;
+		if (each_db_device(wants_unit, name)) {
+			log_info("%s: gone; %s is still wanted by another device", dev, name);
+			continue;
+		}
+		log_info("%s: gone, releasing %s", dev, name);
+		if (ember_request_opts(control, CTL_STOP, name, CTL_OPT_RELEASE, CONTROL_TIMEOUT_MS,
+				       err, sizeof err) != CTL_STATUS_OK)
+			log_warn("%s: %s: %s", dev, name, err[0] ? err : "not released");
 	}
-	close(data_fd);
 }
 
 static int open_monitor(void)
@@ -188,7 +244,9 @@ static void serve(int fd)
 			continue;
 		if (udev_event_parse(buf, (size_t)n, &w, err, sizeof err) < 0)
 			log_warn("a udev event refused: %s", err);
-		else if (w.removed || w.wants[0])
+		else if (w.removed)
+			release_wants(&w);
+		else if (w.wants[0])
 			start_wants(&w);
 	}
 }

@@ -77,13 +77,13 @@ static int conclude(const struct props *p, struct udev_device_wants *out, char *
 	memcpy(out->devpath, p->devpath, p->devpath_len);
 	out->devpath[p->devpath_len] = '\0';
 	out->removed = is(p->action, p->action_len, "remove");
-	if (out->removed)
-		return 1;
-	/* the tags of this event where udev says them apart (as systemd asks), else all */
+	out->wants[0] = '\0';
+	/* the tags of this event where udev says them apart (as systemd asks), else all; a
+	 * removed device's event still says what it wanted, for its wants to be let go */
 	if (!(p->current_tags ? has_systemd_tag(p->current_tags, p->current_tags_len)
 			      : has_systemd_tag(p->tags, p->tags_len)) || !p->wants || p->wants_len == 0 ||
-	    is(p->ready, p->ready_len, "0"))
-		return 0;
+	    (!out->removed && is(p->ready, p->ready_len, "0")))
+		return out->removed ? 1 : 0;
 	if (p->wants_len >= sizeof out->wants) {
 		snprintf(err, errlen, "SYSTEMD_WANTS= of more than %zu bytes", sizeof out->wants - 1);
 		return -1;

@@ -16,7 +16,8 @@
 struct udev_device_wants {
 	char devpath[UDEV_DEVPATH_MAX]; /* DEVPATH=, or "db:ID" for a database entry */
 	char wants[UDEV_WANTS_MAX];     /* SYSTEMD_WANTS=, words as udev wrote them */
-	bool removed;                   /* ACTION=remove: the device went away */
+	bool removed;                   /* ACTION=remove: the device went away (wants: what
+					 * it wanted, if it was tagged "systemd") */
 };
 
 /* One datagram of udev's netlink group ("libudev" header, then NUL-separated

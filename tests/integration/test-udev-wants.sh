@@ -5,7 +5,8 @@
 # at once (coldplug); an event in udev's format on udev's netlink group, sent by root,
 # starts what it names; a "change" event repeating the list asks for nothing more, a new
 # list starts its new unit, a removed device that comes back starts again, a target with
-# StopWhenUnneeded=yes stays up (the device wants it, as bluetooth.target). Hostile
+# StopWhenUnneeded=yes stays up (the device wants it, as bluetooth.target) while a
+# device in udev's database wants it, and stops once the last one is removed. Hostile
 # senders and messages: a non-root sender, the kernel's format, a wrong magic,
 # properties outside the datagram, a word that is not a unit name (its control bytes
 # escaped in the log), and a flood of 300 repeats all start nothing and leave it
@@ -61,7 +62,9 @@ def dev(action, wants, path="/devices/test/dev1"):
 kind, rest = sys.argv[1], sys.argv[2:]
 msgs = {"add": lambda: [dev("add", rest[0])],
         "change": lambda: [dev("change", rest[0])],
-        "remove": lambda: [udev(["ACTION=remove", "DEVPATH=/devices/test/dev1", "TAGS=:systemd:"])],
+        "remove": lambda: [udev(["ACTION=remove", "DEVPATH=" + (rest[0] if rest else "/devices/test/dev1"),
+                                 "TAGS=:systemd:", "CURRENT_TAGS=:systemd:"] +
+                                (["SYSTEMD_WANTS=" + rest[1]] if len(rest) > 1 else []))],
         "flood": lambda: [dev("change", rest[0])] * 300,
         "kernel": lambda: [b"add@/devices/test/k\0ACTION=add\0DEVPATH=/devices/test/k\0TAGS=:systemd:\0SYSTEMD_WANTS=evil.service\0"],
         "magic": lambda: [udev(["ACTION=add", "DEVPATH=/devices/test/m", "TAGS=:systemd:", "SYSTEMD_WANTS=evil.service"], magic=0xdeadbeef)],
@@ -104,7 +107,22 @@ wait_mark second 1
 [ "\$(marks second)" = 1 ] && ok new-list-starts-new-unit || bad new-list-starts-new-unit "\$(marks second) starts"
 send target >/dev/null; sleep 1.5
 "\$E" is-active needed.target >/dev/null && ok unneeded-target-held || bad unneeded-target-held "needed.target is \$("\$E" is-active needed.target)"
-send remove >/dev/null; sleep 0.2
+# A device goes: what another device in udev's database still wants stays (bt2, there
+# now); once the last one goes, the target is released and stops, unneeded, as systemd's
+# device unit lets it go. A plain service a removed device wanted only loses the hold.
+: >$tmp/udev/tags/systemd/+test:bt2
+printf 'I:1\nE:SYSTEMD_WANTS=needed.target\nG:systemd\nQ:systemd\nV:1\n' >$tmp/udev/data/+test:bt2
+send remove /devices/test/bt needed.target >/dev/null; sleep 1
+"\$E" is-active needed.target >/dev/null && "\$E" log ember-udev-wants | grep -q 'still wanted by another device' &&
+	ok target-kept-for-other-device || bad target-kept-for-other-device "needed.target is \$("\$E" is-active needed.target)"
+rm $tmp/udev/tags/systemd/+test:bt2 $tmp/udev/data/+test:bt2
+send remove /devices/test/bt2 needed.target >/dev/null
+i=0; while "\$E" is-active needed.target >/dev/null && [ \$i -lt 40 ]; do sleep 0.05; i=\$((i+1)); done
+"\$E" is-active needed.target >/dev/null && bad released-target-stops "needed.target is \$("\$E" is-active needed.target)" ||
+	ok released-target-stops
+send remove /devices/test/dev1 "wanted.service second.service" >/dev/null; sleep 0.5
+"\$E" is-active second >/dev/null && "\$E" log ember-udev-wants | grep -q 'gone, releasing second$' &&
+	ok release-stops-no-service || bad release-stops-no-service "second is \$("\$E" is-active second); \$("\$E" log ember-udev-wants | tail -n 4 | tr "\\n" " ")"
 send add again.service >/dev/null
 wait_mark again 1
 [ "\$(marks again)" = 1 ] && ok device-back-starts-again || bad device-back-starts-again "\$(marks again) starts"

@@ -581,6 +581,18 @@ bt=$(gssh 'modprobe hci_vhci && { setsid sh -c "exec 3<>/dev/vhci; exec sleep 30
 echo "distro: bluetooth: $(printf '%s' "$bt" | tr '\n' ' ')"
 [ "$(printf '%s' "$bt" | tr '\n' ' ')" = "hci0 active active bluez-owned starting bluetooth.target" ] &&
 	pass distro-udev-wants-bluetooth || fail distro-udev-wants-bluetooth "$(printf '%s' "$bt" | tr '\n' ' ' | cut -c1-400)"
+# The controller goes (its /dev/vhci closed): no device wants bluetooth.target any more,
+# and it stops (StopWhenUnneeded=yes), as when systemd's device unit goes; bluetoothd
+# stays, as under systemd (a want is not a binding).
+bt=$(gssh 'pkill -x -f "sleep 300"
+	i=0; while [ $i -lt 40 ] && [ -e /sys/class/bluetooth/hci0 ]; do sleep 0.25; i=$((i+1)); done
+	i=0; while [ $i -lt 40 ] && emberctl is-active bluetooth.target >/dev/null; do sleep 0.25; i=$((i+1)); done
+	ls /sys/class/bluetooth | wc -l; emberctl is-active bluetooth.target bluetooth
+	{ journalctl -u ember-udev-wants -q -o cat; emberctl log ember-udev-wants; } 2>/dev/null |
+		grep -o "gone, releasing bluetooth.target" | head -n 1' 2>&1)
+echo "distro: bluetooth gone: $(printf '%s' "$bt" | tr '\n' ' ')"
+[ "$(printf '%s' "$bt" | tr '\n' ' ')" = "0 inactive active gone, releasing bluetooth.target" ] &&
+	pass distro-udev-wants-bluetooth-gone || fail distro-udev-wants-bluetooth-gone "$(printf '%s' "$bt" | tr '\n' ' ' | cut -c1-400)"
 
 # ---- poweroff: a file written just before it survives, the file system is clean --------
 token="ember-$(date +%s)-$$"

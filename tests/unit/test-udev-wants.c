@@ -71,8 +71,22 @@ static void removal_is_said(void)
 	const char *const gone[] = { "ACTION=remove", "DEVPATH=/devices/virtual/bluetooth/hci0",
 				     "TAGS=:systemd:", NULL };
 
+	/* what it wanted, to be let go; an untagged device's words are not taken */
+	const char *const gone_wanting[] = { "ACTION=remove", "DEVPATH=/devices/virtual/bluetooth/hci0",
+					     "TAGS=:systemd:", "SYSTEMD_READY=0",
+					     "SYSTEMD_WANTS=bluetooth.target", NULL };
+	const char *const gone_untagged[] = { "ACTION=remove", "DEVPATH=/devices/x", "TAGS=:seat:",
+					      "SYSTEMD_WANTS=user-runtime-dir@0.service", NULL };
+
 	CHECK(udev_event_parse(msg, build(gone, 0xfeedcafe), &w, err, sizeof err) == 1);
 	CHECK(w.removed);
+	CHECK_STR(w.wants, "");
+	CHECK(udev_event_parse(msg, build(gone_wanting, 0xfeedcafe), &w, err, sizeof err) == 1);
+	CHECK(w.removed);
+	CHECK_STR(w.wants, "bluetooth.target");
+	CHECK(udev_event_parse(msg, build(gone_untagged, 0xfeedcafe), &w, err, sizeof err) == 1);
+	CHECK(w.removed);
+	CHECK_STR(w.wants, "");
 }
 
 static void hostile_messages_refused(void)
