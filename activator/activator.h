@@ -59,6 +59,7 @@ struct activator {
 	long long log_window_ms; /* rate limit of the lines about calls it does not implement */
 	unsigned logged;
 	struct scope scopes[SCOPE_MAX]; /* sessions */
+	int scope_events;               /* inotify on the scopes' cgroup.events, or -1 */
 	struct scope_release releases[SCOPE_MAX];
 	struct unit_job jobs[UNIT_JOB_MAX];
 	uint32_t next_job;

@@ -27,7 +27,6 @@
 #define JOB_PATH "/org/freedesktop/systemd1/job/1"
 #define CONTROL_TIMEOUT_MS 5000
 #define CHECK_EVERY_MS 200
-#define SWEEP_EVERY_MS 10000
 #define LOG_BURST 10
 
 int bus_send(struct activator *a, struct dbus_out *o)
@@ -181,8 +180,9 @@ static void check_watches(struct activator *a)
 }
 
 /* sessions: pending scope jobs are checked as often as activations; empty scopes are
- * looked for on every message and otherwise every SWEEP_EVERY_MS (a phone's session
- * lasts for days: the helper should not wake often). */
+ * looked for when the kernel says a scope's cgroup changed, on every message, and
+ * otherwise every SCOPE_SWEEP_MS (a phone's session lasts for days: the helper should
+ * not wake often). */
 static bool scope_jobs(const struct activator *a)
 {
 	for (size_t i = 0; i < SCOPE_MAX; i++)
@@ -191,11 +191,12 @@ static bool scope_jobs(const struct activator *a)
 	return false;
 }
 
-static void check_scopes(struct activator *a)
+static void check_scopes(struct activator *a, bool changed)
 {
 	static long long last_ms;
 
-	if (!scope_any(a) || (!scope_jobs(a) && dbus_now_ms() - last_ms < CHECK_EVERY_MS))
+	if (!scope_any(a) ||
+	    (!changed && !scope_jobs(a) && dbus_now_ms() - last_ms < CHECK_EVERY_MS))
 		return;
 	last_ms = dbus_now_ms();
 	scope_tick(a);
@@ -556,8 +557,8 @@ int activator_run(struct activator *a)
 	for (;;) {
 		long long deadline = watching(a) || scope_jobs(a) || unit_jobs_pending(a)
 				     ? dbus_now_ms() + CHECK_EVERY_MS
-				     : scope_any(a) ? dbus_now_ms() + SWEEP_EVERY_MS : -1;
-		int r = dbus_conn_read(&a->conn, &m, deadline);
+				     : scope_any(a) ? dbus_now_ms() + SCOPE_SWEEP_MS : -1;
+		int r = dbus_conn_read_or_wake(&a->conn, &m, deadline, a->scope_events);
 		if (r < 0 && errno == ECONNRESET) {
 			log_info("the bus went away");
 			return EXIT_OK;
@@ -570,7 +571,7 @@ int activator_run(struct activator *a)
 		if (r > 0)
 			handle(a, &m);
 		check_watches(a);
-		check_scopes(a);
+		check_scopes(a, scope_events_read(a));
 		check_unit_jobs(a);
 	}
 }

@@ -86,10 +86,12 @@ int main(int argc, char **argv)
 
 	log_open("ember-activator");
 	a.control = env && env[0] ? env : CTL_SOCKET_PATH;
+	a.scope_events = -1;
 	parse_args(argc, argv, &a);
 	if (peer_mode)
 		return peer_serve(&a, 0);
 	connect_bus(&a);
+	a.scope_events = scope_events_open(); /* before any scope is made or taken over */
 	scope_adopt(&a); /* sessions */
 	if (activator_claim_name(&a) < 0)
 		return 1;

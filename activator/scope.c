@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -157,6 +158,37 @@ static int signal_all(const char *dir, int sig)
 			break;
 	}
 	return n;
+}
+
+int scope_events_open(void)
+{
+	int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+
+	if (fd < 0)
+		log_warn("inotify: %s: empty scopes are found every %d s", strerror(errno),
+			 SCOPE_SWEEP_MS / 1000);
+	return fd;
+}
+
+bool scope_events_read(const struct activator *a)
+{
+	_Alignas(struct inotify_event) char buf[4096];
+	bool any = false;
+
+	while (a->scope_events >= 0 && read(a->scope_events, buf, sizeof buf) > 0)
+		any = true; /* which scope does not matter: the tick looks at each */
+	return any;
+}
+
+/* The kernel modifies cgroup.events when "populated" changes; the watch goes with the
+ * directory. */
+static void watch_events(const struct activator *a, const struct scope *s)
+{
+	char path[700];
+
+	snprintf(path, sizeof path, "%s/cgroup.events", s->dir);
+	if (a->scope_events >= 0 && inotify_add_watch(a->scope_events, path, IN_MODIFY) < 0)
+		log_warn("%s: inotify on %s: %s", s->name, path, strerror(errno));
 }
 
 static bool populated(const char *dir)
@@ -317,6 +349,7 @@ void scope_start(struct activator *a, const struct dbus_msg *call, const struct 
 		return;
 	}
 	s->used = true;
+	watch_events(a, s);
 	s->job = ++a->next_job;
 	s->job_until_ms = dbus_now_ms() + SCOPE_JOB_MS;
 	snprintf(job_path, sizeof job_path, JOB_PATH_PREFIX "%u", (unsigned)s->job);
@@ -441,6 +474,7 @@ static void adopt_in(struct activator *a, const char *dir, int depth)
 		s->used = true;
 		snprintf(s->name, sizeof s->name, "%.127s", e->d_name); /* checked: it fits */
 		snprintf(s->dir, sizeof s->dir, "%s", path);
+		watch_events(a, s);
 		log_info("%s: taken over from an earlier run", s->name);
 	}
 	if (d)

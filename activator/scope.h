@@ -18,6 +18,7 @@
  * units UserStopDelaySec= (10 s) after the last logout: a quick new login keeps its
  * runtime directory. */
 #define SCOPE_RELEASE_MS 10000
+#define SCOPE_SWEEP_MS 10000  /* empty scopes looked for without a message or an event */
 
 /* A StartTransientUnit, checked and copied while the bus says who sent it. */
 struct scope_request {
@@ -59,8 +60,15 @@ void scope_stop(struct activator *a, const struct dbus_msg *call, const char *na
 void scope_abandon(struct activator *a, const struct dbus_msg *call, const char *name);
 /* A scope's LoadState/ActiveState/SubState for Properties.Get; NULL for none. */
 const char *scope_property(struct activator *a, const char *name, const char *property);
-/* Pending jobs and empty scopes, every few hundred ms while there are any. */
+/* Pending jobs and empty scopes, every few hundred ms while there are any, and at once
+ * when a scope's cgroup.events changed (scope_events_read()). */
 void scope_tick(struct activator *a);
+/* Told by the kernel when a scope's cgroup empties (cgroup.events changes: inotify), as
+ * systemd is, instead of at the next sweep: logind closes a session and stops a user's
+ * manager on time. -1 where that cannot be had (the sweep remains). */
+int scope_events_open(void);
+/* Drain the events: true when a scope's cgroup.events changed. */
+bool scope_events_read(const struct activator *a);
 bool scope_any(const struct activator *a);
 /* At start: scopes an earlier run made, found in ember's subtree. */
 void scope_adopt(struct activator *a);

@@ -69,9 +69,10 @@ int dbus_address_unix(const char *address, char *path, size_t size)
 	return -1;
 }
 
-static int wait_fd(int fd, short events, long long deadline_ms)
+/* fd ready for events: 1; the deadline passed or wake (>= 0) is readable: 0; -1. */
+static int wait_fd_or_wake(int fd, short events, int wake, long long deadline_ms)
 {
-	struct pollfd p = { .fd = fd, .events = events };
+	struct pollfd p[2] = { { .fd = fd, .events = events }, { .fd = wake, .events = POLLIN } };
 	int timeout = -1, r;
 
 	if (deadline_ms >= 0) {
@@ -79,9 +80,14 @@ static int wait_fd(int fd, short events, long long deadline_ms)
 		timeout = left <= 0 ? 0 : left > 60000 ? 60000 : (int)left;
 	}
 	do
-		r = poll(&p, 1, timeout);
+		r = poll(p, wake >= 0 ? 2 : 1, timeout);
 	while (r < 0 && errno == EINTR);
-	return r;
+	return r > 0 && !p[0].revents ? 0 : r > 0 ? 1 : r;
+}
+
+static int wait_fd(int fd, short events, long long deadline_ms)
+{
+	return wait_fd_or_wake(fd, events, -1, deadline_ms);
 }
 
 /* One "\r\n"-terminated line of the auth conversation (at most size - 1 bytes). */
@@ -378,6 +384,12 @@ static ssize_t receive(struct dbus_conn *c)
 
 int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms)
 {
+	return dbus_conn_read_or_wake(c, m, deadline_ms, -1);
+}
+
+int dbus_conn_read_or_wake(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms,
+			   int wake)
+{
 	if (c->pending) {
 		consume(c, c->pending);
 		c->pending = 0;
@@ -400,7 +412,7 @@ int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_m
 			c->pending_fds = m->unix_fds;
 			return 1;
 		}
-		r = wait_fd(c->fd, POLLIN, deadline_ms);
+		r = wait_fd_or_wake(c->fd, POLLIN, wake, deadline_ms);
 		if (r == 0)
 			return 0;
 		if (r < 0)

@@ -62,6 +62,9 @@ int dbus_conn_call(struct dbus_conn *c, const char *member, const char *arg, boo
  * 1: a message; 0: deadline passed; -1: error, end of file or a malformed message
  * (errno EBADMSG; also when it names more fds than came with it). */
 int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms);
+/* The same, and 0 also as soon as wake (>= 0) is readable: the caller reads it. */
+int dbus_conn_read_or_wake(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms,
+			   int wake);
 
 /* Read until the reply (return or error) to serial: 1 return, 0 deadline, -1 error
  * (an ERROR reply: errno EREMOTEIO, its name in m->error_name). */

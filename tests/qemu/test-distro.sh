@@ -269,9 +269,9 @@ printf '%s\n' "$us" | grep -q "^$want .*/user-0\.slice$" && ! printf '%s\n' "$us
 ad=$(gssh 'emberctl restart ember-activator; sleep 3; journalctl -u ember-activator -q -o cat | grep -c "session-[0-9]*\.scope: taken over"' 2>&1)
 [ "${ad:-0}" -ge 1 ] 2>/dev/null && pass distro-activator-restart-adopts-scopes ||
 	fail distro-activator-restart-adopts-scopes "'$ad' scopes taken over"
-# Ended logins leave nothing behind: their scopes go once empty (ember-activator looks
-# every 10 s), while the runtime directory stays held for the login still open.
-sleep 12
+# Ended logins leave nothing behind: their scopes go once empty (the kernel tells
+# ember-activator), while the runtime directory stays held for the login still open.
+sleep 2
 left=$(gssh 'ls -d /sys/fs/cgroup/ember.slice/user.slice/user-0.slice/session-*.scope | wc -l; emberctl --json status user-runtime-dir@0' 2>&1)
 [ "$(printf '%s\n' "$left" | head -n 1)" = 1 ] && printf '%s' "$left" | grep -q '"state":"ready"' &&
 	pass distro-login-scopes-cleaned || fail distro-login-scopes-cleaned "$(printf '%s' "$left" | tr '\n' ' ' | cut -c1-300)"
@@ -382,9 +382,12 @@ echo "distro: user managers: $(printf '%s' "$um" | tr '\n' ' ')"
 	pass distro-user-managers || fail distro-user-managers "$(printf '%s' "$um" | tr '\n' ' ' | cut -c1-400)"
 # Log out and in again: logind stops user@0 and user-runtime-dir@0 10 s after root's last
 # session (UserStopDelaySec=), and the next login's user@0 requires the runtime directory
-# back, made before it starts (it failed without /run/user/0 before 2026-12-06).
+# back, made before it starts (it failed without /run/user/0 before 2026-12-06). The
+# session ends when its scope is empty: ember-activator is told by the kernel at once
+# (inotify on cgroup.events), as systemd is; it used to find it at its next 10 s sweep,
+# and the user manager then outlived this wait now and then.
 pid0=$(gssh 'emberctl --json status user@0 | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2' 2>/dev/null)
-sleep 18
+sleep 14
 re=$(gssh 'emberctl --json status user@0 | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2
 	emberctl is-active user@0 user-runtime-dir@0
 	journalctl -b -o cat -t ember-init | grep -c "^user@0: stopped"

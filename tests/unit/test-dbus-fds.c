@@ -206,6 +206,36 @@ static void deadline_holds_under_a_flood(void)
 	close(sv[1]);
 }
 
+/* A second fd wakes the read (ember-activator's inotify on scopes' cgroups): 0 long
+ * before the deadline, the message still read whole when it comes. */
+static void wake_fd_ends_the_wait(void)
+{
+	int sv[2], p[2];
+	uint8_t buf[256];
+	size_t n = message(buf, sizeof buf, 9, 0);
+	struct dbus_msg m;
+	long long t0;
+
+	open_pair(sv);
+	CHECK(pipe(p) == 0);
+	CHECK(write(p[1], "x", 1) == 1);
+	t0 = dbus_now_ms();
+	CHECK(dbus_conn_read_or_wake(&conn, &m, t0 + 5000, p[0]) == 0);
+	CHECK(dbus_now_ms() - t0 < 1000);
+	CHECK(write(sv[1], buf, n) == (ssize_t)n);
+	CHECK(dbus_conn_read_or_wake(&conn, &m, dbus_now_ms() + 2000, p[0]) == 1);
+	CHECK(m.serial == 9);
+	/* nothing to wake it: the deadline */
+	CHECK(read(p[0], buf, 1) == 1);
+	t0 = dbus_now_ms();
+	CHECK(dbus_conn_read_or_wake(&conn, &m, t0 + 200, p[0]) == 0);
+	CHECK(dbus_now_ms() - t0 >= 150);
+	close(p[0]);
+	close(p[1]);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
 	RUN(fd_comes_with_its_message);
@@ -214,5 +244,6 @@ int main(void)
 	RUN(body_read_checks_h_against_the_fds);
 	RUN(deadline_holds_under_a_flood);
 	RUN(fds_no_message_names_are_closed_at_once);
+	RUN(wake_fd_ends_the_wait);
 	return harness_done();
 }
