@@ -926,9 +926,13 @@ static void load_pulled(struct loader *l, size_t from)
 					continue;
 				if (!missing(l, name))
 					break; /* no room left */
-				/* Requires=/BindsTo= of a missing unit fail it (depgraph). */
-				if (k == 0 && !known_missing)
-					say(l->diag, SERVICE_WARNING, l->out[i].path, "Wants=%s: no such "
+				/* Requires=/BindsTo= of a missing unit fail it (depgraph). A
+				 * Wants= of one is how optional parts are wired (Debian's
+				 * graphical.target wants display-manager, an alias only a
+				 * display manager installs): a note, as systemd says nothing;
+				 * as a warning it came again on every reload. */
+				if (k == 0 && !known_missing && l->diag && l->diag->notes)
+					say(l->diag, SERVICE_NOTE, l->out[i].path, "Wants=%s: no such "
 					    "unit, ignored", name);
 			}
 		}
