@@ -5,7 +5,8 @@
  * does not make that directory: it is the sign every systemd tool and package script
  * reads as "systemd is PID 1, use its manager API", which ember does not offer. The user
  * manager gets it in a mount namespace of its own instead, and its children with it:
- * there /run/systemd is a small tmpfs holding an empty system/ and, bound in, each entry
+ * there /run/systemd is a tmpfs (as large as the real one's file system, for systemd
+ * --user's daemon-reload) holding an empty system/ and, bound in, each entry
  * of the real /run/systemd (the journal's sockets, logind's state, ...), so what they
  * read and write is the host's own. Nothing of it is seen outside. */
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "escape.h"
@@ -197,9 +199,22 @@ static int keep_view_inside(const char *dir)
 	return mount(NULL, mp, NULL, MS_SLAVE, NULL);
 }
 
+/* The view's tmpfs as large as the file system under the real directory (a limit, not
+ * memory taken): systemd --user refuses daemon-reload and daemon-reexec with less than
+ * 16 MiB free on /run/systemd ("Refusing to reload, not enough space"). */
+static void view_options(int host, char *opts, size_t size)
+{
+	struct statvfs st;
+	unsigned long long bytes = 64ULL << 20; /* where the real size cannot be had */
+
+	if (fstatvfs(host, &st) == 0 && st.f_blocks > 0)
+		bytes = (unsigned long long)st.f_blocks * st.f_frsize;
+	snprintf(opts, size, "mode=0755,size=%llu", bytes);
+}
+
 int user_manager_view(const char *dir)
 {
-	char system[PATH_MAX];
+	char system[PATH_MAX], opts[64];
 	int host;
 
 	if (snprintf(system, sizeof system, "%s/system", dir) >= (int)sizeof system) {
@@ -213,7 +228,8 @@ int user_manager_view(const char *dir)
 	if (unshare(CLONE_NEWNS) < 0 || keep_view_inside(dir) < 0 ||
 	    (host = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -1;
-	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") < 0) {
+	view_options(host, opts, sizeof opts);
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) {
 		int e = errno;
 		close(host);
 		errno = e;

@@ -368,6 +368,7 @@ done
 um=$(gssh 'emberctl is-active user@0 user@1000
 	XDG_RUNTIME_DIR=/run/user/0 systemctl --user show --property=SystemState --value
 	XDG_RUNTIME_DIR=/run/user/0 systemd-run --user --wait --quiet /bin/true && echo unit-ran
+	XDG_RUNTIME_DIR=/run/user/0 systemctl --user daemon-reload && echo reloaded
 	runuser -u embertest -- env XDG_RUNTIME_DIR=/run/user/1000 DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus \
 		busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.DBus.Peer Ping && echo user-bus
 	pid=$(emberctl --json status user@1000 | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2)
@@ -378,7 +379,7 @@ um=$(gssh 'emberctl is-active user@0 user@1000
 	nsenter -t "$pid" -m findmnt -n -o SOURCE /mnt/late
 	umount /mnt/late; nsenter -t "$pid" -m findmnt -n -o SOURCE /mnt/late || echo late-gone' 2>&1)
 echo "distro: user managers: $(printf '%s' "$um" | tr '\n' ' ')"
-[ "$(printf '%s' "$um" | tr '\n' ' ')" = "active active running unit-ran user-bus view-has-system view-has-journal host-clean late late-gone" ] &&
+[ "$(printf '%s' "$um" | tr '\n' ' ')" = "active active running unit-ran reloaded user-bus view-has-system view-has-journal host-clean late late-gone" ] &&
 	pass distro-user-managers || fail distro-user-managers "$(printf '%s' "$um" | tr '\n' ' ' | cut -c1-400)"
 # Log out and in again: logind stops user@0 and user-runtime-dir@0 10 s after root's last
 # session (UserStopDelaySec=), and the next login's user@0 requires the runtime directory
@@ -580,10 +581,15 @@ bt=$(gssh 'modprobe hci_vhci && { setsid sh -c "exec 3<>/dev/vhci; exec sleep 30
 	sleep 1; ls /sys/class/bluetooth; emberctl is-active bluetooth.target bluetooth
 	owned && echo bluez-owned
 	{ journalctl -u ember-udev-wants -q -o cat; emberctl log ember-udev-wants; } 2>/dev/null |
-		grep -o "starting bluetooth.target" | head -n 1' 2>&1)
+		grep -o "starting bluetooth.target" | head -n 1
+	echo "user-wants=$(XDG_RUNTIME_DIR=/run/user/0 systemctl --user is-active ember-test-user-dev)"' 2>&1)
 echo "distro: bluetooth: $(printf '%s' "$bt" | tr '\n' ' ')"
-[ "$(printf '%s' "$bt" | tr '\n' ' ')" = "hci0 active active bluez-owned starting bluetooth.target" ] &&
+[ "$(printf '%s\n' "$bt" | grep -v '^user-wants=' | tr '\n' ' ')" = "hci0 active active bluez-owned starting bluetooth.target " ] &&
 	pass distro-udev-wants-bluetooth || fail distro-udev-wants-bluetooth "$(printf '%s' "$bt" | tr '\n' ' ' | cut -c1-400)"
+# The controller's SYSTEMD_USER_WANTS= (tests/qemu/distro-extra/etc/udev/rules.d): root's
+# systemd --user (user@0, running for this login) starts the user unit, as under systemd.
+[ "$(printf '%s\n' "$bt" | sed -n 's/^user-wants=//p')" = active ] && pass distro-udev-user-wants ||
+	fail distro-udev-user-wants "$(printf '%s\n' "$bt" | grep '^user-wants=')"
 # The controller goes (its /dev/vhci closed): no device wants bluetooth.target any more,
 # and it stops (StopWhenUnneeded=yes), as when systemd's device unit goes; bluetoothd
 # stays, as under systemd (a want is not a binding).

@@ -17,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -154,6 +155,11 @@ static int manager_side(void)
 	CHECK(connects(path));
 	put("journal/from-manager", "written");
 	put("notify", "rewritten");
+	/* as large as the real file system: systemctl --user daemon-reload wants 16 MiB free */
+	struct statvfs view, real;
+	CHECK(statvfs(run, &view) == 0 && statvfs(top, &real) == 0);
+	CHECK(view.f_blocks * view.f_frsize == real.f_blocks * real.f_frsize);
+	CHECK((unsigned long long)view.f_bavail * view.f_frsize >= 16ULL << 20);
 	fflush(stdout);
 	return harness_case_failed;
 }
