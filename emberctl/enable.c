@@ -551,6 +551,28 @@ bool enable_is_masked(const char *path)
 	return is_masked(path);
 }
 
+bool enable_alias_of(const char *name, char *target, size_t size)
+{
+	struct opts o = { .root = "", .quiet = true };
+	char file[NAME_MAX + 1], path[PATH_MAX], link[PATH_MAX], other[SERVICE_NAME_MAX];
+	enum unit_kind kind, other_kind;
+	const char *base;
+	ssize_t n;
+
+	if (unit_name_is_instance(name) || find_fragment(&o, name, file, path) < 0 ||
+	    (n = readlink(path, link, sizeof link - 1)) < 0)
+		return false;
+	link[n] = '\0';
+	base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	/* a link to /dev/null is a mask, not an alias: the suffix must be the file's own */
+	if (!strrchr(base, '.') || strcmp(strrchr(base, '.'), strrchr(file, '.')) != 0 ||
+	    unit_name_canonical(file, other, sizeof other, &kind) < 0 ||
+	    unit_name_canonical(base, other, sizeof other, &other_kind) < 0 ||
+	    other_kind != kind || strcmp(base, file) == 0 || !service_name_valid(other))
+		return false;
+	return snprintf(target, size, "%s", other) < (int)size;
+}
+
 /* ---- main ---------------------------------------------------------------------------- */
 
 static void reload_pid1(const struct opts *o)

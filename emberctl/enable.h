@@ -20,4 +20,8 @@ int enable_find_unit_file(const char *name, char *path, size_t size);
 const char *const *enable_search_dirs(size_t *n);
 /* A link to /dev/null or an empty file. */
 bool enable_is_masked(const char *path);
+/* An alias: name's unit file is a symlink to a unit file of another name of the same
+ * kind (Debian's udev.service -> systemd-udevd.service); that name, canonical, into
+ * target. ember-init loads the alias as that unit, as systemd does. */
+bool enable_alias_of(const char *name, char *target, size_t size);
 #endif

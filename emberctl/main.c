@@ -394,6 +394,13 @@ static void load(struct reply *r, struct record_set *set)
 		die(EXIT_BAD_REPLY, "bad reply from PID 1: %s", err);
 }
 
+/* The unit an alias names (udev.service is systemd-udevd.service): ember-init knows it
+ * by that name, as systemd does. Kept in buf; name itself when it is none. */
+static const char *unalias(const char *name, char *buf, size_t size)
+{
+	return name && enable_alias_of(name, buf, size) ? buf : name;
+}
+
 static struct ctl_request request_for(enum ctl_verb verb, const char *name)
 {
 	struct ctl_request req = { .verb = verb };
@@ -430,7 +437,9 @@ static void filter_set(const struct unit_filter *f, struct record_set *set)
 
 static int cmd_view(struct options *o, enum ctl_verb verb)
 {
-	struct ctl_request req = request_for(verb, verb == CTL_STATUS ? o->names[0] : NULL);
+	char alias[CTL_NAME_MAX];
+	struct ctl_request req = request_for(verb, verb == CTL_STATUS
+						   ? unalias(o->names[0], alias, sizeof alias) : NULL);
 	struct record_set set;
 	struct boot_times bt;
 	struct reply r;
@@ -497,7 +506,8 @@ static int cmd_each(const struct options *o, enum ctl_verb verb)
 	int code = EXIT_OK;
 
 	for (size_t i = 0; i < o->nnames; i++) {
-		struct ctl_request req = request_for(verb, o->names[i]);
+		char alias[CTL_NAME_MAX];
+		struct ctl_request req = request_for(verb, unalias(o->names[i], alias, sizeof alias));
 		struct reply r;
 		int status;
 		if (verb == CTL_KILL)
@@ -586,7 +596,8 @@ static int cmd_is_state(const struct options *o, bool active)
 		return ok ? EXIT_OK : 1;
 	}
 	for (size_t i = 0; i < o->nnames; i++) {
-		const struct ctl_record *rec = find_record(&set, o->names[i]);
+		char alias[CTL_NAME_MAX];
+		const struct ctl_record *rec = find_record(&set, unalias(o->names[i], alias, sizeof alias));
 		const char *state = rec ? rec_str(rec, "active_state") : "inactive";
 		if (!*state)
 			state = "unknown";
@@ -633,16 +644,18 @@ static int cmd_show(const struct options *o)
 		struct unit_files *uf = malloc(sizeof *uf);
 		const struct ctl_record *rec;
 		const char *state;
+		char alias[CTL_NAME_MAX];
+		const char *name = unalias(o->names[i], alias, sizeof alias);
 		if (!uf)
 			die(EXIT_SYSTEM, "out of memory");
-		status_of(o, o->names[i], &r, &set);
+		status_of(o, name, &r, &set);
 		rec = set.count ? &set.rec[0] : NULL;
-		state = enable_unit_file_state(o->names[i]);
+		state = enable_unit_file_state(name);
 		if (rec && strcmp(state, "not-found") == 0)
 			state = ""; /* loaded from outside the usual directories (ember.services=) */
 		struct props_in in = {
-			o->names[i], rec,
-			unit_files_find(o->names[i], rec ? rec_str(rec, "fragment_path") : NULL, uf) == 0
+			name, rec,
+			unit_files_find(name, rec ? rec_str(rec, "fragment_path") : NULL, uf) == 0
 				? uf : NULL,
 			state, boot_to_real,
 		};

@@ -141,7 +141,9 @@ size_t props_print(FILE *f, const struct props_in *in, const struct props_filter
 	put(&o, "Id", full);
 	put(&o, "Names", full);
 	put(&o, "Description", str(r, "description", ""));
-	put(&o, "LoadState", r ? str(r, "load_state", "loaded") : in->files ? "loaded" : "not-found");
+	put(&o, "LoadState", r ? str(r, "load_state", "loaded")
+			     : in->unit_file_state && strcmp(in->unit_file_state, "masked") == 0 ? "masked"
+			     : in->files ? "loaded" : "not-found");
 	put(&o, "ActiveState", str(r, "active_state", "inactive"));
 	put(&o, "SubState", str(r, "sub_state", "dead"));
 	put(&o, "Type", str(r, "type", ""));
