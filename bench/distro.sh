@@ -41,7 +41,7 @@ mkdir -p "$W"
 make -C "$TOP" -s all >/dev/null
 
 rootfs=$("$TOP"/scripts/rootfs.sh)
-key=$( (echo "$rootfs"; cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl \
+key=$( (echo "$rootfs"; cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember \
 	"$TOP"/out/bin/*) | sha256sum | cut -c1-16)
 img=$cache/image-$key
 if [ ! -f "$img/.done" ]; then

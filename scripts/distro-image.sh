@@ -67,6 +67,11 @@ install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember
 mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"
 printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
 	>"$root/etc/ember/services/systemd-initctl.service.d/ember.conf"
+# ... and init scripts run by hand or by invoke-rc.d (a package upgrade's restart) act
+# through ember on their unit, as Debian's 40-systemd hook does under systemd (it acts only
+# with ember-init as PID 1).
+install -D -m 0644 "$TOP/distro/debian/lsb-init-functions-ember" \
+	"$root/usr/lib/lsb/init-functions.d/39-ember"
 # ... and D-Bus activation through ember: dbus runs with --systemd-activation, as shipped.
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-activator
 if [ -n "$key" ]; then

@@ -45,7 +45,7 @@ rootfs=$("$TOP"/scripts/rootfs.sh) || { fail distro-rootfs "scripts/rootfs.sh fa
 kdir=$("$TOP"/scripts/kernel.sh) || { fail distro-kernel "scripts/kernel.sh failed"; finish; }
 inputs() {
 	echo "$rootfs $(basename "$kdir")"
-	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl
+	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember
 	tar -C "$extra" --sort=name --mtime=@0 --owner=0 --group=0 -cf - .
 }
 # systemd's reference depends on the disk without ember's binaries; the image on both.
@@ -398,6 +398,25 @@ set -- $re
 [ -n "$pid0" ] && [ "${1:-}" != "$pid0" ] && [ "${2:-}" = active ] && [ "${3:-}" = active ] &&
 	[ "${4:-0}" -ge 1 ] && [ "${5:-}" = 0 ] && pass distro-user-manager-after-relogin ||
 	fail distro-user-manager-after-relogin "pid $pid0 -> $(printf '%s' "$re" | tr '\n' ' ' | cut -c1-300)"
+
+# A package upgrade's restart: ssh's postinst runs `invoke-rc.d --skip-systemd-native ssh
+# restart`, which under ember (no /run/systemd/system) runs Debian's init script. ember's
+# init-functions hook (distro/debian/lsb-init-functions-ember) sends it to ember-init: the
+# ssh unit restarts (a new main pid in its own cgroup, one listener). Without it the
+# script killed ember's sshd through its pid file, its own start failed, and SSH was gone.
+rs=$(gssh 'pid() { emberctl --json status ssh | grep -o "\"main_pid\":[0-9]*" | cut -d: -f2; }
+	old=$(pid)
+	invoke-rc.d --skip-systemd-native ssh restart >/dev/null 2>&1; echo "rc=$?"
+	i=0; while [ "$(pid)" = "$old" ] || [ "$(pid)" = 0 ]; do [ $i -ge 20 ] && break; sleep 0.5; i=$((i+1)); done
+	new=$(pid)
+	[ -n "$new" ] && [ "$new" != 0 ] && [ "$new" != "$old" ] && echo new-main-pid
+	grep -q "/ssh\.service\$" /proc/$new/cgroup && echo in-its-cgroup
+	echo "listeners=$(pgrep -c -f "[s]shd: /usr/sbin/sshd.*listener")"
+	/etc/init.d/ssh status >/dev/null && echo status-ok' 2>&1)
+echo "distro: ssh restarted by its init script: $(printf '%s' "$rs" | tr '\n' ' ')"
+[ "$(printf '%s' "$rs" | tr '\n' ' ')" = "rc=0 new-main-pid in-its-cgroup listeners=1 status-ok" ] && gssh true &&
+	pass distro-initscript-restart-through-ember ||
+	fail distro-initscript-restart-through-ember "$(printf '%s' "$rs" | tr '\n' ' ' | cut -c1-300)"
 
 # ---- daemon-reexec on the running distribution (what an upgrade of ember does) ---------
 # Every unit keeps its state and main PID, every timer its next elapse (the random delay
