@@ -198,7 +198,7 @@ enum machine_id_outcome machine_id_setup(const struct machine_id_sources *p, cha
 	bool requested = requested_id(p, &firmware, id);
 	char on_disk[ID_LEN + 1];
 	/* fd < 0: nothing may be written (a container, a read-only /etc): transient */
-	int fd = p->persist ? open(p->etc, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0444) : -1;
+	int fd = p->container ? -1 : open(p->etc, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0444);
 	enum machine_id_outcome done;
 
 	if (first)
@@ -216,14 +216,14 @@ enum machine_id_outcome machine_id_setup(const struct machine_id_sources *p, cha
 			close(fd);
 		return MACHINE_ID_FAILED;
 	}
-	if (!first && p->persist && fd >= 0 && write_line(fd, id) == 0) {
+	if (!first && fd >= 0 && write_line(fd, id) == 0) {
 		close(fd);
 		log_info("machine-id: written into %s", p->etc);
 		return MACHINE_ID_WRITTEN;
 	}
 	/* A first boot keeps "uninitialized" on disk until it is complete; a missing file
 	 * must exist to be mounted over. */
-	if (first && p->persist && fd >= 0 && write_line(fd, "uninitialized") < 0)
+	if (first && fd >= 0 && write_line(fd, "uninitialized") < 0)
 		log_warn("machine-id: cannot mark %s uninitialized: %m", p->etc);
 	if (fd >= 0)
 		close(fd);

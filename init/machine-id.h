@@ -16,11 +16,11 @@
 /* Where the ID is and where a new one may come from, in systemd's order. */
 struct machine_id_sources {
 	const char *etc, *run, *dbus, *flag;
-	bool persist; /* may write the ID into etc; not in a container, whose /etc is the
-		       * host's or its manager's to set (and a test's is the host's) */
 	const char *requested;      /* systemd.machine_id= as given (an ID, or "firmware"),
 				     * NULL when absent: an ID wins over etc's */
-	bool container;             /* the firmware's UUID is the host's: never taken */
+	bool container;             /* in a container nothing is written into etc (its
+				     * manager's to set; a test's is the host's), and the
+				     * firmware's UUID, the host's, is never taken */
 	const char *container_uuid; /* $container_uuid in a container (libvirt, LXC), or NULL */
 	bool vm;                    /* a VM whose firmware UUID is the VM's own (qemu, kvm,
 				     * amazon, xen): a new ID is taken from product */
@@ -43,10 +43,11 @@ bool machine_id_first_boot(const char *etc);
  * kept; otherwise an ID is taken, in this order, from run (a transient one made before
  * ember, by an initramfs), dbus (a regular file with a valid ID), container_uuid, the
  * firmware UUID (in a VM, or with requested "firmware"), or drawn at random (a version 4
- * UUID, as systemd's); it is written into etc when that is writable, persist is set and
- * this is not a first boot. On a first boot (etc is made to say "uninitialized" if it
- * was missing) or with etc read-only, it goes to run and is bind-mounted, read-only, over
- * etc, for systemd-machine-id-commit to write to disk later. A first boot also creates flag, which ConditionFirstBoot= and the
- * generators' $SYSTEMD_FIRST_BOOT read. The ID is in id (33 bytes) unless FAILED. */
+ * UUID, as systemd's); it is written into etc when that is writable, this is not a
+ * container and not a first boot. On a first boot (etc is made to say "uninitialized"
+ * if it was missing), in a container or with etc read-only, it goes to run and is
+ * bind-mounted, read-only, over etc, for systemd-machine-id-commit to write to disk
+ * later. A first boot also creates flag, which ConditionFirstBoot= and the generators'
+ * $SYSTEMD_FIRST_BOOT read. The ID is in id (33 bytes) unless FAILED. */
 enum machine_id_outcome machine_id_setup(const struct machine_id_sources *src, char *id);
 #endif

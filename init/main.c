@@ -797,7 +797,7 @@ static void setup_machine_id(void)
 {
 	struct machine_id_sources src = {
 		.etc = MACHINE_ID_ETC, .run = MACHINE_ID_RUN, .dbus = MACHINE_ID_DBUS,
-		.flag = MACHINE_ID_FIRST_BOOT_FLAG, .persist = !pid1.container,
+		.flag = MACHINE_ID_FIRST_BOOT_FLAG,
 		.requested = pid1.opts.machine_id[0] ? pid1.opts.machine_id : NULL,
 		.container = pid1.container,
 		.container_uuid = pid1.container ? getenv("container_uuid") : NULL,

@@ -22,7 +22,7 @@
 static char root[] = "/tmp/ember-machine-id-XXXXXX";
 static char etc[512], run[512], dbus[512], flag[512], product[512], product_dt[512];
 static struct machine_id_sources paths = { .etc = etc, .run = run, .dbus = dbus, .flag = flag,
-					   .persist = true, .product = product,
+					   .product = product,
 					   .product_dt = product_dt };
 
 static void put(const char *path, const char *text)
@@ -231,14 +231,13 @@ static void container_never_writes(void)
 
 	fresh();
 	put(etc, "");
-	paths.persist = false;
+	paths.container = true;
 	CHECK(machine_id_setup(&paths, id) == MACHINE_ID_TRANSIENT);
 	CHECK(drawn_id(slurp(etc)) && !exists(flag));
 	CHECK(umount(etc) == 0);
 	CHECK_STR(slurp(etc), "");
 	unlink(run);
 	/* $container_uuid is the container's ID; the firmware's is the host's, never taken */
-	paths.container = true;
 	paths.container_uuid = "5D4C3B2A-1F0E-4D9C-8B7A-6F5E4D3C2B1A";
 	CHECK_STR(setup_id(MACHINE_ID_TRANSIENT), "5d4c3b2a1f0e4d9c8b7a6f5e4d3c2b1a");
 	CHECK(umount(etc) == 0);
@@ -249,7 +248,7 @@ static void container_never_writes(void)
 	setup_id(MACHINE_ID_TRANSIENT);
 	CHECK(drawn_id(slurp(etc)));
 	CHECK(umount(etc) == 0);
-	paths.persist = true;
+	paths.container = false;
 }
 
 int main(void)
