@@ -417,6 +417,20 @@ echo "distro: ssh restarted by its init script: $(printf '%s' "$rs" | tr '\n' ' 
 [ "$(printf '%s' "$rs" | tr '\n' ' ')" = "rc=0 new-main-pid in-its-cgroup listeners=1 status-ok" ] && gssh true &&
 	pass distro-initscript-restart-through-ember ||
 	fail distro-initscript-restart-through-ember "$(printf '%s' "$rs" | tr '\n' ' ' | cut -c1-300)"
+# A unit whose ExecStart= starts its init script through a shell (the script's parent is
+# not PID 1): the script runs in the unit's own cgroup and so runs as written; sent back
+# to ember-init it would have asked for the start already under way and started nothing.
+ow=$(gssh 'printf "#!/bin/sh\n. /lib/lsb/init-functions\necho \"ran \$1\" >/run/ember-test-initd\n" >/etc/init.d/ember-test-initd
+	chmod +x /etc/init.d/ember-test-initd
+	printf "[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/sh -c \"/etc/init.d/ember-test-initd start\"\n" \
+		>/run/systemd/system/ember-test-initd.service
+	emberctl daemon-reload >/dev/null; emberctl start ember-test-initd
+	i=0; while ! emberctl -q is-active ember-test-initd && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
+	cat /run/ember-test-initd; emberctl is-active ember-test-initd
+	emberctl stop ember-test-initd; rm -f /etc/init.d/ember-test-initd /run/systemd/system/ember-test-initd.service
+	emberctl daemon-reload >/dev/null' 2>&1)
+[ "$(printf '%s' "$ow" | tr '\n' ' ')" = "ran start active " ] && pass distro-initscript-in-its-unit-runs-as-written ||
+	fail distro-initscript-in-its-unit-runs-as-written "$(printf '%s' "$ow" | tr '\n' ' ' | cut -c1-300)"
 
 # ---- daemon-reexec on the running distribution (what an upgrade of ember does) ---------
 # Every unit keeps its state and main PID, every timer its next elapse (the random delay
