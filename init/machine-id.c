@@ -167,7 +167,8 @@ static bool acquire(const struct machine_id_sources *p, bool firmware, char *id)
 	else if (p->container && p->container_uuid &&
 		 (id_parse(p->container_uuid, false, id) || id_parse(p->container_uuid, true, id)))
 		from = "$container_uuid";
-	else if (!p->container && (p->vm || firmware) && p->product && read_product(p, id))
+	else if (!p->container && p->product && (firmware || (p->vm && p->vm())) &&
+		 read_product(p, id))
 		from = "the firmware's UUID";
 	else if (!draw(id)) {
 		log_error("machine-id: no random bytes for an ID: %m");

@@ -22,8 +22,10 @@ struct machine_id_sources {
 				     * manager's to set; a test's is the host's), and the
 				     * firmware's UUID, the host's, is never taken */
 	const char *container_uuid; /* $container_uuid in a container (libvirt, LXC), or NULL */
-	bool vm;                    /* a VM whose firmware UUID is the VM's own (qemu, kvm,
-				     * amazon, xen): a new ID is taken from product */
+	bool (*vm)(void);           /* a VM whose firmware UUID is the VM's own (qemu, kvm,
+				     * amazon, xen): a new ID is taken from product. Asked only
+				     * when a new ID is needed (the detection reads files); NULL:
+				     * no VM */
 	const char *product, *product_dt; /* the firmware UUID files, the first found */
 };
 

@@ -801,14 +801,13 @@ static void setup_machine_id(void)
 		.requested = pid1.opts.machine_id[0] ? pid1.opts.machine_id : NULL,
 		.container = pid1.container,
 		.container_uuid = pid1.container ? getenv("container_uuid") : NULL,
+		.vm = vm_with_own_uuid,
 		.product = MACHINE_ID_PRODUCT, .product_dt = MACHINE_ID_PRODUCT_DT,
 	};
 	char id[40];
 
-	if (pid1.reexecuted)
-		return;
-	src.vm = !pid1.container && vm_with_own_uuid();
-	(void)machine_id_setup(&src, id); /* logged; the boot goes on either way */
+	if (!pid1.reexecuted)
+		(void)machine_id_setup(&src, id); /* logged; the boot goes on either way */
 }
 
 static void boot(int argc, char **argv)

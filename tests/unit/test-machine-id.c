@@ -51,6 +51,8 @@ static bool exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+static bool a_vm(void) { return true; }
+
 static void fresh(void)
 {
 	unlink(etc);
@@ -60,7 +62,8 @@ static void fresh(void)
 	unlink(product);
 	unlink(product_dt);
 	paths.requested = paths.container_uuid = NULL;
-	paths.vm = paths.container = false;
+	paths.vm = NULL;
+	paths.container = false;
 }
 
 /* 32 lowercase hex digits and a newline, version 4 bits set (a drawn one). */
@@ -178,7 +181,7 @@ static void vm_uuid_taken(void)
 	fresh();
 	put(etc, "");
 	put(product, "9F2C1B7A-0E3D-4C5B-8A69-1F2E3D4C5B6A\n");
-	paths.vm = true;
+	paths.vm = a_vm;
 	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "9f2c1b7a0e3d4c5b8a691f2e3d4c5b6a");
 	/* D-Bus's ID comes first */
 	put(etc, "");
@@ -202,7 +205,7 @@ static void vm_uuid_taken(void)
 	/* bare metal: every board of a model may carry the same UUID, drawn instead */
 	put(etc, "");
 	put(product, "9F2C1B7A-0E3D-4C5B-8A69-1F2E3D4C5B6A\n");
-	paths.vm = false;
+	paths.vm = NULL;
 	setup_id(MACHINE_ID_WRITTEN);
 	CHECK(drawn_id(slurp(etc)));
 	/* ... unless systemd.machine_id=firmware asks for it; a valid file still wins */
@@ -219,7 +222,7 @@ static void earlier_stage_id_kept(void)
 	fresh();
 	put(etc, "");
 	put(run, "3c2d1e0f9a8b47c6b5a4f3e2d1c0b9a8\n");
-	paths.vm = true;
+	paths.vm = a_vm;
 	put(product, "9F2C1B7A-0E3D-4C5B-8A69-1F2E3D4C5B6A\n");
 	CHECK_STR(setup_id(MACHINE_ID_WRITTEN), "3c2d1e0f9a8b47c6b5a4f3e2d1c0b9a8");
 }
