@@ -85,6 +85,8 @@ static int conclude(const struct props *p, struct udev_device_wants *out, char *
 	    (!out->removed && is(p->ready, p->ready_len, "0")))
 		return out->removed ? 1 : 0;
 	if (p->wants_len >= sizeof out->wants) {
+		if (out->removed) /* such a list was never started: only forget the device */
+			return 1;
 		snprintf(err, errlen, "SYSTEMD_WANTS= of more than %zu bytes", sizeof out->wants - 1);
 		return -1;
 	}

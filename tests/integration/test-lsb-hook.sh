@@ -66,6 +66,9 @@ emberctl stop plain >/dev/null
 /etc/init.d/plain try-restart >/dev/null 2>&1; rc=\$?
 ! emberctl -q is-active plain && [ \$rc = 0 ] && [ "\$(ran plain)" = "ran reload " ] && ok try-restart-of-stopped-does-nothing ||
 	bad try-restart-of-stopped-does-nothing "rc \$rc, active: \$(emberctl is-active plain), script: \$(ran plain)"
+/etc/init.d/plain bogus >/dev/null 2>&1 # an action the hook does not know: the script's
+[ "\$(ran plain)" = "ran reload ran bogus " ] && ok unknown-action-runs-as-written ||
+	bad unknown-action-runs-as-written "script: \$(ran plain)"
 /etc/init.d/gone start >/dev/null 2>&1; rc=\$?
 [ \$rc = 0 ] && [ -z "\$(ran gone)" ] && ok masked-not-run || bad masked-not-run "rc \$rc, script: \$(ran gone)"
 /etc/init.d/other start >/dev/null 2>&1

@@ -87,6 +87,14 @@ static void removal_is_said(void)
 	CHECK(udev_event_parse(msg, build(gone_untagged, 0xfeedcafe), &w, err, sizeof err) == 1);
 	CHECK(w.removed);
 	CHECK_STR(w.wants, "");
+	/* a list too long to have been started: the removal still counts, nothing to let go */
+	static char long_wants[UDEV_WANTS_MAX + 32] = "SYSTEMD_WANTS=";
+	memset(long_wants + 14, 'a', UDEV_WANTS_MAX + 10);
+	const char *const gone_long[] = { "ACTION=remove", "DEVPATH=/devices/x", "TAGS=:systemd:",
+					  long_wants, NULL };
+	CHECK(udev_event_parse(msg, build(gone_long, 0xfeedcafe), &w, err, sizeof err) == 1);
+	CHECK(w.removed);
+	CHECK_STR(w.wants, "");
 }
 
 static void hostile_messages_refused(void)
