@@ -63,6 +63,10 @@ all: $(PROGS)
 $(BIN):
 	@mkdir -p $@
 
+# The build's warning flags, for tests/integration/test-glibc-compile.sh
+print-warn-flags:
+	@echo '$(CSTD) $(WARN)'
+
 # musl-gcc does not see the kernel's uapi headers: give it private copies (never
 # -isystem /usr/include, which would let glibc's headers win).
 $(MUSL_INC)/.stamp:
@@ -207,7 +211,7 @@ install: all man
 clean:
 	rm -rf $(OUT) $(STATIC_OUT)
 
-.PHONY: all deps check static unit-tests fuzz fuzz-build run image bench man install clean
+.PHONY: print-warn-flags all deps check static unit-tests fuzz fuzz-build run image bench man install clean
 .DELETE_ON_ERROR:
 
 # ---- a real distribution (distro/debian/README.md) --------------------------------------
