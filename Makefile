@@ -74,7 +74,15 @@ $(MUSL_INC)/.stamp:
 	scripts/musl-include.sh $(MUSL_INC)
 	@touch $@
 
-$(OBJ_MUSL)/%.o: %.c $(MUSL_INC)/.stamp
+# Each object folder remembers the compiler its objects came from: after a change (a first
+# `make` before `make deps`, when cc stood in for the missing musl-gcc) they are built
+# again, not linked into a musl program.
+cc_stamp = $(shell mkdir -p $(1) && { [ "$$(cat $(1)/.cc 2>/dev/null)" = "$(2)" ] || \
+	echo "$(2)" >$(1)/.cc; } && echo $(1)/.cc)
+MUSL_CC_STAMP := $(call cc_stamp,$(OBJ_MUSL),$(MUSL_CC))
+SYS_CC_STAMP := $(call cc_stamp,$(OBJ_SYS),$(LIB_CC) $(SYSROOT))
+
+$(OBJ_MUSL)/%.o: %.c $(MUSL_INC)/.stamp $(MUSL_CC_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC (musl) $<"
 	@$(MUSL_CC) $(CPPFLAGS) -I. -Ilib -Icgroup -isystem $(MUSL_INC) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -84,7 +92,7 @@ $(OBJ_MUSL)/%.o: %.c $(MUSL_INC)/.stamp
 # musl-gcc looks in neither).
 SYS_INC = $(if $(SYSROOT),--sysroot=$(SYSROOT) -isystem $(SYSROOT)/usr/include -isystem $(MUSL_INC))
 
-$(OBJ_SYS)/%.o: %.c $(if $(SYSROOT),$(MUSL_INC)/.stamp)
+$(OBJ_SYS)/%.o: %.c $(if $(SYSROOT),$(MUSL_INC)/.stamp) $(SYS_CC_STAMP)
 	@mkdir -p $(@D)
 	@echo "  CC (sys)  $<"
 	@$(LIB_CC) $(CPPFLAGS) -I. -Ilib -Icgroup $(SYS_PKG_CFLAGS) $(CFLAGS) $(SYS_INC) -MMD -MP -c -o $@ $<
