@@ -171,6 +171,24 @@ else
 	fail distro-dbus-org.bluez-activatable "org.bluez is not an activatable name"
 fi
 check distro-nmcli gssh 'nmcli general status'
+# The guest reaches nothing past QEMU's DHCP (scripts/run-distro.sh: restrict=on), or
+# chrony's pool and apt's timers would leave this machine: a listener on the host's
+# loopback, which QEMU's user network shows the guest as 10.0.2.2, hears no connection.
+lport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+rm -f "$work/reached"
+python3 -c 'import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); s.settimeout(30)
+try:
+    s.accept(); open(sys.argv[2], "w").write("reached")
+except OSError:
+    pass' "$lport" "$work/reached" &
+lpid=$!
+sleep 1
+out=$(gssh "timeout 8 bash -c 'exec 3<>/dev/tcp/10.0.2.2/$lport' 2>/dev/null && echo reached || echo blocked" 2>&1)
+kill "$lpid" 2>/dev/null; wait "$lpid" 2>/dev/null
+[ "$out" = blocked ] && [ ! -e "$work/reached" ] && pass distro-guest-offline ||
+	fail distro-guest-offline "the guest reached the host's loopback: $out $(cat "$work/reached" 2>/dev/null)"
 # D-Bus activation through ember-activator (dbus runs with --systemd-activation, as
 # shipped): hostnamed and timedated are started on a call to their names, as a
 # settings app calls them. (hostnamectl and timedatectl themselves refuse to run when
