@@ -49,6 +49,9 @@ struct loader {
 	size_t nmissing;
 	bool root[ROOTS_MAX]; /* out[i] is wanted for its own sake */
 	bool pulled[ROOTS_MAX]; /* out[i] is pulled in from the default target */
+	bool required[ROOTS_MAX]; /* ... by Requires=/BindsTo= only, all the way */
+	bool conflicted[ROOTS_MAX]; /* its boot start dropped (drop_conflicted()) */
+	size_t target; /* out[target - 1] is the default target; 0: none */
 	unsigned alias_depth; /* sockets-accept: aliases followed to reach the unit loading */
 	/* Not cleared as a whole (PID 1 touches only the pages it uses): */
 	struct searchdir dir[LOAD_DIRS_MAX];
@@ -947,9 +950,11 @@ static bool reach(bool *set, size_t i)
 	return true;
 }
 
-/* Grow set to everything its units pull in; with triggers, also to the units its
- * socket and timer units start (they are needed, but started on traffic, not pulled in). */
-static void spread(struct loader *l, bool *set, bool triggers)
+/* Grow set to everything its units pull in (from the pull list first on: 0 Wants= and
+ * the rest, 1 Requires= and BindsTo= only); with triggers, also to the units its socket
+ * and timer units start (they are needed, but started on traffic, not pulled in). A unit
+ * in skip (NULL: none) is neither reached nor followed. */
+static void spread(struct loader *l, bool *set, bool triggers, size_t first, const bool *skip)
 {
 	bool changed = true;
 
@@ -957,41 +962,113 @@ static void spread(struct loader *l, bool *set, bool triggers)
 		changed = false;
 		for (size_t i = 0; i < l->count; i++) {
 			struct service *t;
-			if (!set[i])
+			if (!set[i] || (skip && skip[i]))
 				continue;
-			for (size_t k = 0; k < PULLS; k++) {
+			for (size_t k = first; k < PULLS; k++) {
 				const struct service_name_list *list = pulls(&l->out[i], k);
 				for (size_t j = 0; j < service_list_count(list); j++) {
 					char buf[SERVICE_NAME_MAX];
 					t = find(l, service_list_name(&l->out[i], list, j, buf));
-					if (t && reach(set, (size_t)(t - l->out)))
+					if (t && !(skip && skip[t - l->out]) &&
+					    reach(set, (size_t)(t - l->out)))
 						changed = true;
 				}
 			}
 			t = triggers ? activated_by(l, &l->out[i]) : NULL;
-			if (t && reach(set, (size_t)(t - l->out)))
+			if (t && !(skip && skip[t - l->out]) && reach(set, (size_t)(t - l->out)))
 				changed = true;
 		}
 	}
 }
 
+/* Does a list of s name the unit called name? */
+static bool lists_name(struct loader *l, const struct service *s,
+		       const struct service_name_list *list, const char *name)
+{
+	for (size_t j = 0; j < service_list_count(list); j++) {
+		char buf[SERVICE_NAME_MAX];
+		const struct service *t = find(l, service_list_name(s, list, j, buf));
+		if (t && strcmp(t->name, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The start a unit that the boot also starts says Conflicts= of (a unit it pulls in and
+ * does not require) is dropped, as systemd's boot transaction drops it: of two enabled
+ * units, Debian's atopacct.service (Conflicts=acct.service) runs and acct.service does
+ * not. Not dropped: a unit the default target requires, one wanted for its own sake
+ * (own[]), and one that says Conflicts= back (the run time settles those, as before).
+ * What requires a dropped unit goes with it. true when any start was dropped. */
+static bool drop_conflicted(struct loader *l, const bool *own)
+{
+	bool any = false, changed = true;
+
+	for (size_t i = 0; i < l->count; i++) {
+		const struct service *a = &l->out[i];
+		for (size_t j = 0; l->pulled[i] && j < service_list_count(&a->conflicts); j++) {
+			char buf[SERVICE_NAME_MAX];
+			const struct service *b = find(l, service_list_name(a, &a->conflicts, j, buf));
+			size_t k = b ? (size_t)(b - l->out) : i;
+			if (k == i || !l->pulled[k] || l->required[k] || own[k] ||
+			    lists_name(l, b, &b->conflicts, a->name))
+				continue;
+			l->conflicted[k] = any = true;
+		}
+	}
+	while (any && changed) {
+		changed = false;
+		for (size_t i = 0; i < l->count; i++) {
+			if (!l->pulled[i] || l->conflicted[i] || l->required[i] || own[i])
+				continue;
+			for (size_t k = 1; k < PULLS && !l->conflicted[i]; k++) {
+				const struct service_name_list *list = pulls(&l->out[i], k);
+				for (size_t j = 0; j < service_list_count(list); j++) {
+					char buf[SERVICE_NAME_MAX];
+					const struct service *t =
+						find(l, service_list_name(&l->out[i], list, j, buf));
+					if (t && l->conflicted[t - l->out]) {
+						l->conflicted[i] = changed = true;
+						break;
+					}
+				}
+			}
+		}
+	}
+	return any;
+}
+
 /* Keep only the units reachable from the roots (root[]: the default target, ember's own
  * units without [Install], units named by the caller), and say which ones the default
- * target pulls in. */
+ * target pulls in, and which of those it does not start (drop_conflicted()). */
 static void keep_reachable(struct loader *l)
 {
+	static bool own[ROOTS_MAX]; /* the roots before they spread */
 	size_t n = 0;
 
 	if (l->count > ROOTS_MAX)
 		return;
-	spread(l, l->root, true);
-	spread(l, l->pulled, false);
+	memcpy(own, l->root, sizeof own);
+	memcpy(l->required, l->pulled, sizeof l->required);
+	spread(l, l->pulled, false, 0, NULL);
+	spread(l, l->required, false, 1, NULL);
+	if (drop_conflicted(l, own)) {
+		/* again, past the dropped starts: what only they pulled in is not loaded
+		 * (systemd's transaction collects those jobs with the dropped one) */
+		memset(l->pulled, 0, sizeof l->pulled);
+		if (l->target)
+			l->pulled[l->target - 1] = true;
+		spread(l, l->pulled, false, 0, l->conflicted);
+	}
+	spread(l, l->root, true, 0, l->conflicted);
 	for (size_t i = 0; i < l->count; i++) {
+		l->root[i] |= l->conflicted[i]; /* loaded, to be started by name */
 		if (!l->root[i])
 			continue;
 		if (i != n)
 			service_copy(&l->out[n], &l->out[i]);
 		l->out[n].pulled = l->pulled[i];
+		l->out[n].conflicted = l->conflicted[i];
 		n++;
 	}
 	l->count = n;
@@ -1048,8 +1125,10 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 			t = load_unit(&l, UNIT_FALLBACK_TARGET);
 		}
 		mark_root(&l, t);
-		if (t && (size_t)(t - l.out) < ROOTS_MAX)
+		if (t && (size_t)(t - l.out) < ROOTS_MAX) {
 			l.pulled[t - l.out] = true;
+			l.target = (size_t)(t - l.out) + 1;
+		}
 		/* default.target.wants/ belongs to whatever default.target names. */
 		if (t && strcmp(t->name, UNIT_DEFAULT_TARGET) != 0)
 			dependency_dirs_of(&l, t, UNIT_DEFAULT_TARGET);

@@ -403,6 +403,8 @@ struct service {
 	bool has_install; /* the file has an [Install] section */
 	bool pulled;      /* the loader: pulled in from the default target, so it starts at
 			   * boot even where a socket unit could activate it */
+	bool conflicted;  /* the loader: wanted at boot, but a unit the boot starts says
+			   * Conflicts= of it, so it is not started (systemd's transaction) */
 	struct service_name_list wanted_by, required_by, alias, also;
 	strref default_instance;
 	struct unit_kinds_spec kinds; /* unit kinds (unit-kinds) */

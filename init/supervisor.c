@@ -207,6 +207,25 @@ static bool waits_for_timer(const struct unit *u, const struct service *all, siz
 	return !u->svc->pulled && service_triggered(all, n, u->svc->name);
 }
 
+/* Why a unit the default target wants is not started: who says Conflicts= of it (the
+ * loader's drop_conflicted()). */
+static void log_conflicted(const struct service *s, const struct service *all, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct service *a = &all[i];
+		for (size_t j = 0; !a->conflicted && j < service_list_count(&a->conflicts); j++) {
+			char buf[SERVICE_NAME_MAX];
+			if (strcmp(service_list_name(a, &a->conflicts, j, buf), s->name) == 0) {
+				log_info("%s: not started: %s, which starts too, conflicts with it "
+					 "(Conflicts=)", s->name, a->name);
+				return;
+			}
+		}
+	}
+	log_info("%s: not started: it needs a unit that conflicts with one the boot starts",
+		 s->name);
+}
+
 static void unit_classify(struct unit *u, const struct service *all, size_t n)
 {
 	const struct service *s = u->svc;
@@ -220,6 +239,9 @@ static void unit_classify(struct unit *u, const struct service *all, size_t n)
 		u->state = UNIT_INACTIVE;
 	} else if (waits_for_socket(u, all, n) || waits_for_timer(u, all, n)) {
 		u->state = UNIT_INACTIVE;
+	} else if (s->conflicted) {
+		u->state = UNIT_INACTIVE;
+		log_conflicted(s, all, n);
 	} else {
 		u->state = UNIT_WAITING;
 		u->start_wanted = true;

@@ -80,10 +80,14 @@ unit "$LIB/plug.socket" "[Socket]\nListenStream=$tmp/plug.sock\n"
 unit "$LIB/plug.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/stale.service" '[Unit]\nDescription=as booted\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/late.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+# both enabled, one says Conflicts= of the other (Debian's atopacct and acct): the boot
+# starts only the one that says it, as systemd's boot transaction does
+unit "$LIB/winner.service" '[Unit]\nConflicts=loser.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/loser.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 
 # Enablement, offline, as on an image: what starts is decided here.
 R="$E --root=$tmp -q"
-$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead stale >/dev/null 2>&1 &&
+$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead stale winner loser >/dev/null 2>&1 &&
 	pass enable-offline || fail enable-offline "$($R enable cron 2>&1)"
 $R disable vendor-off
 $R mask masked
@@ -139,6 +143,10 @@ expect cycle-member-1-starts cyc1 ready
 expect cycle-member-2-starts cyc2 ready
 expect target-reached multi-user.target ready
 expect basic-target-reached basic.target ready
+expect conflicter-starts-at-boot winner ready
+[ "\$(state loser)" = inactive ] && ok conflicted-not-started-at-boot || bad conflicted-not-started-at-boot "loser is \$(state loser)"
+"\$E" start loser && expect conflicted-starts-by-name loser ready || bad conflicted-starts-by-name "start refused"
+expect conflicted-start-stops-conflicter winner "stopped stopping"
 expect partof-unit-up part ready
 "\$E" start rival && expect conflicts-stops-other base "stopped stopping" || bad conflicts-stops-other "start refused"
 expect partof-follows-stop part "stopped stopping"

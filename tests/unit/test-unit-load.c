@@ -808,6 +808,48 @@ static void aliases_name_one_unit(void)
 	teardown();
 }
 
+/* Two enabled units where one says Conflicts= of the other (Debian's atopacct.service and
+ * acct.service, both in multi-user.target.wants/): systemd's boot transaction keeps the
+ * start of the one that says it and drops the other's, with what only that one pulled
+ * in and what needs it (Requires=). A unit the default target requires keeps its start;
+ * two that name each other are left to the run time (the later start stops the other). */
+static void conflicting_wants_keep_the_conflicter(void)
+{
+	static const char *const wanted[] = { "atopacct", "acct", "needs-acct", "mutual-a",
+					      "mutual-b", "rival" };
+	char target[512], entry[256];
+
+	setup();
+	put(lib, "atopacct.service", "[Unit]\nConflicts=acct.service\n[Service]\nExecStart=/bin/a\n");
+	put(lib, "acct.service", "[Unit]\nWants=acct-helper.service\n[Service]\nExecStart=/bin/b\n");
+	put(lib, "acct-helper.service", simple);
+	put(lib, "needs-acct.service", "[Unit]\nRequires=acct.service\n[Service]\nExecStart=/bin/c\n");
+	put(lib, "mutual-a.service", "[Unit]\nConflicts=mutual-b.service\n[Service]\nExecStart=/bin/d\n");
+	put(lib, "mutual-b.service", "[Unit]\nConflicts=mutual-a.service\n[Service]\nExecStart=/bin/e\n");
+	put(lib, "rival.service", "[Unit]\nConflicts=needed.service\n[Service]\nExecStart=/bin/f\n");
+	put(lib, "needed.service", simple);
+	for (size_t i = 0; i < sizeof wanted / sizeof *wanted; i++) {
+		snprintf(target, sizeof target, "%s/%s.service", lib, wanted[i]);
+		snprintf(entry, sizeof entry, "multi-user.target.wants/%s.service", wanted[i]);
+		link_in(etc, entry, target);
+	}
+	snprintf(target, sizeof target, "%s/needed.service", lib);
+	link_in(etc, "multi-user.target.requires/needed.service", target);
+	load();
+	CHECK(named("atopacct") && !named("atopacct")->conflicted);
+	CHECK(named("acct") && named("acct")->conflicted && !named("acct")->pulled);
+	CHECK(named("needs-acct") && named("needs-acct")->conflicted);
+	CHECK(!named("acct-helper"));
+	CHECK(named("mutual-a") && !named("mutual-a")->conflicted);
+	CHECK(named("mutual-b") && !named("mutual-b")->conflicted);
+	CHECK(named("rival") && !named("rival")->conflicted);
+	CHECK(named("needed") && !named("needed")->conflicted);
+	/* started by name, it is the caller's: not dropped */
+	load_with(NULL, (const char *const[]){ "acct" }, 1);
+	CHECK(named("acct") && !named("acct")->conflicted && named("acct-helper"));
+	teardown();
+}
+
 int main(void)
 {
 	RUN(pure_ember_tree_loads_only_its_own);
@@ -834,5 +876,6 @@ int main(void)
 	RUN(unreachable_units_are_not_loaded);
 	RUN(socket_units_load_their_services);
 	RUN(aliases_name_one_unit);
+	RUN(conflicting_wants_keep_the_conflicter);
 	return harness_done();
 }
