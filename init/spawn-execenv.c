@@ -352,6 +352,8 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 	arg_list(&a, "--exec=", service_str(s, e->paths[PATHS_EXEC]));
 	seccomp_args(s, &a); /* seccomp keys */
 	execmore_sandbox_args(s, c, &a); /* exec keys (sandbox-more) */
+	/* ember-caps comes next: NoExecPaths=/ must not bind it (ember-sandbox(8)) */
+	arg_add(&a, "--helper", NULL, 0);
 	if (a.overflow) {
 		snprintf(err, size, "sandboxing keys: more than %d paths or %d bytes",
 			 EXECENV_SANDBOX_ARGS_MAX, EXECENV_SANDBOX_TEXT_MAX);

@@ -49,6 +49,8 @@ static void usage(void)
 	       "  --restrict-namespaces=LINE  yes | no | [~]cgroup ipc net mnt pid user uts\n"
 	       "  --memory-deny-write-execute --restrict-realtime --lock-personality\n"
 	       "  --restrict-suid-sgid --protect-hostname --protect-kernel-logs --protect-clock\n"
+	       "  --helper                    the command is ember's own helper: found before\n"
+	       "                              the sandbox is set up, --no-exec does not bind it\n"
 	       "  --caps-chain                the command is an ember-caps command line: the\n"
 	       "                              filters are applied after it, before its command\n"
 	       "  --seccomp-only              only the filters; command is PATH ARGV0 [ARG...]\n"
@@ -182,6 +184,29 @@ static int take_seccomp_option(const char *arg)
 	return r;
 }
 
+/* The next program: through the descriptor --helper opened before the sandbox was set
+ * up, when there is one, so NoExecPaths= and the mounts bind what it runs, not it. */
+static noreturn void exec_next(int fd, char **argv)
+{
+	if (fd >= 0)
+		fexecve(fd, argv, environ);
+	else
+		execv(argv[0], argv);
+	refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, argv[0]);
+}
+
+/* --helper: the command is ember's own helper (ember-caps, as ember-init runs it), found
+ * now, before any mount or NoExecPaths=/ (Debian's redis-server.service) could hide it
+ * or make it not executable. */
+static int open_helper(const char *path)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC);
+
+	if (fd < 0)
+		refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, path);
+	return fd;
+}
+
 static void install_filters(void)
 {
 	char err[256];
@@ -193,7 +218,7 @@ static void install_filters(void)
 /* ember-caps switches identity, so the filters come after it (systemd installs them
  * last too): its command becomes this program again, --seccomp-only, run from an fd of
  * our own binary opened before any mount could hide it. */
-static noreturn void exec_caps_chain(char **rest, int self_fd)
+static noreturn void exec_caps_chain(char **rest, int self_fd, int helper_fd)
 {
 	char **next, fd_path[32];
 	size_t n = 0, k, count = 0;
@@ -220,8 +245,7 @@ static noreturn void exec_caps_chain(char **rest, int self_fd)
 	for (size_t j = k + 1; rest[j]; j++) /* PATH ARGV0 ARG... */
 		next[n++] = rest[j];
 	next[n] = NULL;
-	execv(next[0], next);
-	refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, next[0]);
+	exec_next(helper_fd, next);
 }
 
 static void hide_kernel_logs(struct sandbox_request *r)
@@ -257,7 +281,8 @@ int main(int argc, char **argv)
 {
 	static struct sandbox_request req;
 	struct sandbox_error e = { 0 };
-	int i, self_fd = -1;
+	int i, self_fd = -1, helper_fd = -1;
+	bool helper = false;
 
 	log_open("ember-sandbox");
 	seccomp_request_init(&sec);
@@ -274,6 +299,10 @@ int main(int argc, char **argv)
 			set_report_fd(argv[++i]);
 			continue;
 		}
+		if (strcmp(argv[i], "--helper") == 0) {
+			helper = true;
+			continue;
+		}
 		if (take_seccomp_option(argv[i]))
 			continue;
 		if (parse_option(&req, argv[i]) < 0)
@@ -286,6 +315,8 @@ int main(int argc, char **argv)
 		execv(argv[i + 1], argv + i + 2);
 		refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, argv[i + 1]);
 	}
+	if (helper)
+		helper_fd = open_helper(argv[i + 1]);
 	if (sec.any && caps_chain)
 		self_fd = open_self();
 	hide_kernel_logs(&req);
@@ -299,8 +330,7 @@ int main(int argc, char **argv)
 		refuse(EXIT_SETUP, EXEC_STEP_SANDBOX, EXEC_SANDBOX_BOUNDING, errno,
 		       "ProtectHostname=/ProtectClock=/ProtectKernelLogs=");
 	if (self_fd >= 0)
-		exec_caps_chain(argv + i + 1, self_fd);
+		exec_caps_chain(argv + i + 1, self_fd, helper_fd);
 	install_filters();
-	execv(argv[i + 1], argv + i + 1);
-	refuse(EXIT_EXEC, EXEC_STEP_EXECVE, 0, errno, argv[i + 1]);
+	exec_next(helper_fd, argv + i + 1);
 }

@@ -111,6 +111,10 @@ has bind-rw-writable binds "^rw-write=ok\\\$"
 [ "\$(cat /var/lib/bindsrc/made 2>&1)" = new ] && ok bind-rw-reaches-source || bad bind-rw-reaches-source "\$(ls -la /var/lib/bindsrc | tr '\n' ' ')"
 has no-exec-paths binds "^noexec=refused\\\$"
 has exec-paths-carve-out binds "^exec=ran\\\$"
+# NoExecPaths=/ leaves ember's own helpers (ember-caps, wherever they are installed)
+# executable: only what the service runs is bound by it.
+has no-exec-root-runs-program noexecroot "^noexec-root=ran\\\$"
+has no-exec-root-with-seccomp-runs-program noexecrootsc "^noexec-root=ran\\\$"
 [ ! -e /var/lib/never ] && ok bind-optional-missing-skipped || bad bind-optional-missing-skipped "/var/lib/never made"
 wait_state bindevil failed permanent-failure && ok bind-planted-symlink-fails || bad bind-planted-symlink-fails "bindevil is \$(state bindevil)"
 "\$E" log bindevil | grep -q bindevil-ran && bad bind-planted-symlink-runs-nothing "it ran" || ok bind-planted-symlink-runs-nothing
