@@ -2241,11 +2241,16 @@ static void forking_parent_exited(struct unit *u)
 	if (pid > 0) {
 		u->main_pid = pid;
 		log_info("%s: main process %d (the one left in its cgroup)", name_of(u), (int)pid);
+	} else if (pid == 0 && u->svc->remain_after_exit) {
+		/* done already (Debian's rpc-statd-notify): nothing to watch, nothing to say */
+		u->remain = true;
+		log_info("%s: no process left, remains active (RemainAfterExit=yes)", name_of(u));
 	} else {
 		log_warn("%s: no PIDFile= and %s: main process unknown; the service counts as "
-			 "running while its processes are", name_of(u),
+			 "running while its processes are%s", name_of(u),
 			 pid == 0 ? "no process left" : svc_cgroup_enabled() ? "several processes left"
-			 : "no cgroups");
+			 : "no cgroups",
+			 u->svc->remain_after_exit ? ", then remains active (RemainAfterExit=yes)" : "");
 	}
 	become_ready(u);
 }
@@ -2421,6 +2426,12 @@ static void lifecycle_tick(struct unit *u)
 	 * ready with none. */
 	if (u->svc->kind == UNIT_SERVICE && u->state == UNIT_READY && u->main_pid <= 0 &&
 	    !u->remain && u->control_pid <= 0 && svc_cgroup_populated(u) == 0) {
+		if (u->svc->remain_after_exit) { /* systemd's "active (exited)" */
+			u->remain = true;
+			log_info("%s: no process left, remains active (RemainAfterExit=yes)",
+				 name_of(u));
+			return;
+		}
 		log_info("%s: no process left", name_of(u));
 		u->stopped_us = now_us();
 		set_state(u, UNIT_STOPPING);

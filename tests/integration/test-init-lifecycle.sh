@@ -68,6 +68,21 @@ Type=forking
 PIDFile=$M/forkfail.pid
 ExecStart=$H/forking-daemon -x 3
 EOF
+# Type=forking and RemainAfterExit=yes, whose processes are all gone by the time the
+# started one's exit is seen (Debian's rpc-statd-notify: sm-notify forks, notifies,
+# ends): active, "exited", as under systemd; the second leaves a child that ends soon.
+unit forkremain <<EOF
+[Service]
+Type=forking
+RemainAfterExit=yes
+ExecStart=/bin/sh -c 'exit 0'
+EOF
+unit forkremainchild <<EOF
+[Service]
+Type=forking
+RemainAfterExit=yes
+ExecStart=/bin/sh -c '(sleep 0.3) & exit 0'
+EOF
 unit execmissing <<EOF
 [Service]
 Type=exec
@@ -292,6 +307,11 @@ wait_file $M/evil/planted .
 expect forking-pidfile-waited-for forklate ready
 expect forking-parent-failure forkfail failed
 says forking-parent-failure-says-why forkfail 'exited with status 3'
+expect forking-remain-no-process-left forkremain ready
+expect forking-remain-child-ends forkremainchild ready
+sleep 2.5
+[ "\$(state forkremain) \$(state forkremainchild)" = "ready ready" ] && ok forking-remain-stays-active ||
+	bad forking-remain-stays-active "forkremain is \$(state forkremain), forkremainchild \$(state forkremainchild)"
 # A PID file written by an unprivileged user naming someone else's process is refused.
 sleep 1000 & victim=\$!
 echo "FOREIGN=\$victim" >$M/foreign.env
