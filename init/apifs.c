@@ -14,15 +14,25 @@ struct api_mount {
 	const char *source, *target, *fstype, *options;
 	unsigned long flags;
 	bool in_container;
+	bool optional; /* only where the kernel has it (its mount point exists), as systemd */
 };
 
+#define API_FLAGS (MS_NOSUID | MS_NOEXEC | MS_NODEV)
+
 static const struct api_mount api_mounts[] = {
-	{ "proc", "/proc", "proc", NULL, MS_NOSUID | MS_NOEXEC | MS_NODEV, true },
-	{ "sysfs", "/sys", "sysfs", NULL, MS_NOSUID | MS_NOEXEC | MS_NODEV, true },
-	{ "devtmpfs", "/dev", "devtmpfs", "mode=0755", MS_NOSUID, false },
-	{ "devpts", "/dev/pts", "devpts", "mode=0620,gid=5,ptmxmode=0666", MS_NOSUID | MS_NOEXEC, true },
-	{ "tmpfs", "/dev/shm", "tmpfs", "mode=1777", MS_NOSUID | MS_NODEV, true },
-	{ "tmpfs", "/run", "tmpfs", "mode=0755", MS_NOSUID | MS_NODEV, true },
+	{ "proc", "/proc", "proc", NULL, API_FLAGS, true, false },
+	{ "sysfs", "/sys", "sysfs", NULL, API_FLAGS, true, false },
+	{ "devtmpfs", "/dev", "devtmpfs", "mode=0755", MS_NOSUID, false, false },
+	{ "devpts", "/dev/pts", "devpts", "mode=0620,gid=5,ptmxmode=0666", MS_NOSUID | MS_NOEXEC, true, false },
+	{ "tmpfs", "/dev/shm", "tmpfs", "mode=1777", MS_NOSUID | MS_NODEV, true, false },
+	{ "tmpfs", "/run", "tmpfs", "mode=0755", MS_NOSUID | MS_NODEV, true, false },
+	/* systemd mounts these itself, not through units: without securityfs, AppArmor's
+	 * profiles are not loaded (apparmor.service asserts .load) and ConditionSecurity=
+	 * sees no LSM; pstore keeps the last crash's log, efivarfs the EFI variables. */
+	{ "securityfs", "/sys/kernel/security", "securityfs", NULL, API_FLAGS, false, true },
+	{ "pstore", "/sys/fs/pstore", "pstore", NULL, API_FLAGS, false, true },
+	{ "efivarfs", "/sys/firmware/efi/efivars", "efivarfs", NULL, API_FLAGS, false, true },
+	{ "bpf", "/sys/fs/bpf", "bpf", "mode=0700", API_FLAGS, false, true },
 };
 
 int is_mountpoint(const char *path)
@@ -45,6 +55,12 @@ static int mount_one(const struct api_mount *m)
 
 	if (r == 1) {
 		log_debug("%s: already mounted, kept", m->target);
+		return 0;
+	}
+	if (m->optional) {
+		if (r < 0 || mount(m->source, m->target, m->fstype, m->flags, m->options) == 0)
+			return 0; /* no mount point: not in this kernel (or not an EFI boot) */
+		log_warn("%s: cannot mount %s: %m", m->target, m->fstype);
 		return 0;
 	}
 	if (io_mkdir_p(m->target, 0755) < 0) {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "apifs.h"
+#include "loopback.h"
 #include "cli.h"
 #include "cmdline.h"
 #include "condition.h" /* the facts generators are told */
@@ -834,6 +835,7 @@ static void boot(int argc, char **argv)
 		pid1.cgroup_options = apifs_mount_cgroup();
 		failed += pid1.cgroup_options < 0;
 		(void)apifs_share_mounts(); /* logged; the boot goes on either way */
+		(void)loopback_up(); /* the same; a container's network is not ours */
 	}
 	if (failed)
 		log_error("%d API file system(s) failed to mount; continuing", failed);

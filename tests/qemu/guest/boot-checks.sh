@@ -28,6 +28,15 @@ mount_has /dev/pts devpts nosuid noexec
 mount_has /dev/shm tmpfs nosuid nodev
 mount_has /run tmpfs nosuid nodev
 mount_has /sys/fs/cgroup cgroup2 nosuid nodev noexec nsdelegate memory_recursiveprot
+# what systemd's PID 1 mounts besides (the Debian kernel has all but efivarfs here)
+mount_has /sys/kernel/security securityfs nosuid nodev noexec
+mount_has /sys/fs/pstore pstore nosuid nodev noexec
+mount_has /sys/fs/bpf bpf nosuid nodev noexec mode=700
+[ -d /sys/firmware/efi ] || ! grep -q efivarfs /proc/self/mountinfo && ok no-efivarfs-without-efi ||
+	bad no-efivarfs-without-efi "efivarfs mounted on a BIOS boot"
+# lo up before any service, as systemd brings it up (a socket unit on [::1] binds)
+[ $(( $(cat /sys/class/net/lo/flags) & 1 )) = 1 ] && grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 &&
+	ok loopback-up || bad loopback-up "lo flags $(cat /sys/class/net/lo/flags)"
 
 if grep -q memory_hugetlb_accounting /sys/kernel/cgroup/features 2>/dev/null; then
 	mount_has /sys/fs/cgroup cgroup2 memory_hugetlb_accounting
