@@ -1043,7 +1043,7 @@ static bool drop_conflicted(struct loader *l, const bool *own)
  * target pulls in, and which of those it does not start (drop_conflicted()). */
 static void keep_reachable(struct loader *l)
 {
-	static bool own[ROOTS_MAX]; /* the roots before they spread */
+	static bool own[ROOTS_MAX]; /* the roots before they spread, then what they pull in */
 	size_t n = 0;
 
 	if (l->count > ROOTS_MAX)
@@ -1061,6 +1061,9 @@ static void keep_reachable(struct loader *l)
 		spread(l, l->pulled, false, 0, l->conflicted);
 	}
 	spread(l, l->root, true, 0, l->conflicted);
+	/* own[] becomes what the boot starts: the roots and what they pull in, not what a
+	 * socket, timer or path unit starts, nor what only that wants */
+	spread(l, own, false, 0, l->conflicted);
 	for (size_t i = 0; i < l->count; i++) {
 		l->root[i] |= l->conflicted[i]; /* loaded, to be started by name */
 		if (!l->root[i])
@@ -1069,6 +1072,7 @@ static void keep_reachable(struct loader *l)
 			service_copy(&l->out[n], &l->out[i]);
 		l->out[n].pulled = l->pulled[i];
 		l->out[n].conflicted = l->conflicted[i];
+		l->out[n].on_demand = !own[i] && !l->conflicted[i];
 		n++;
 	}
 	l->count = n;

@@ -239,6 +239,8 @@ static void unit_classify(struct unit *u, const struct service *all, size_t n)
 		u->state = UNIT_INACTIVE;
 	} else if (waits_for_socket(u, all, n) || waits_for_timer(u, all, n)) {
 		u->state = UNIT_INACTIVE;
+	} else if (s->on_demand) { /* started with the socket, timer or path unit's */
+		u->state = UNIT_INACTIVE;
 	} else if (s->conflicted) {
 		u->state = UNIT_INACTIVE;
 		log_conflicted(s, all, n);

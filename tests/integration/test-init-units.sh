@@ -84,10 +84,15 @@ unit "$LIB/late.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWante
 # starts only the one that says it, as systemd's boot transaction does
 unit "$LIB/winner.service" '[Unit]\nConflicts=loser.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/loser.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
+# a timer's service wants a unit (Debian's fwupd-refresh wants network-online.target):
+# that unit starts with the service, when the timer fires, not at boot
+unit "$LIB/tick.timer" '[Timer]\nOnCalendar=2099-01-01\n[Install]\nWantedBy=timers.target\n'
+unit "$LIB/tick.service" '[Unit]\nWants=tickdep.service\n[Service]\nType=oneshot\nExecStart=/bin/true\n'
+unit "$LIB/tickdep.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 
 # Enablement, offline, as on an image: what starts is decided here.
 R="$E --root=$tmp -q"
-$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead stale winner loser >/dev/null 2>&1 &&
+$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead stale winner loser tick.timer >/dev/null 2>&1 &&
 	pass enable-offline || fail enable-offline "$($R enable cron 2>&1)"
 $R disable vendor-off
 $R mask masked
@@ -144,6 +149,8 @@ expect cycle-member-2-starts cyc2 ready
 expect target-reached multi-user.target ready
 expect basic-target-reached basic.target ready
 expect conflicter-starts-at-boot winner ready
+[ "\$(state tickdep)" = inactive ] && ok timer-service-wants-wait-for-it || bad timer-service-wants-wait-for-it "tickdep is \$(state tickdep)"
+"\$E" start tick && expect timer-service-start-pulls-in-wants tickdep ready || bad timer-service-start-pulls-in-wants "start refused"
 [ "\$(state loser)" = inactive ] && ok conflicted-not-started-at-boot || bad conflicted-not-started-at-boot "loser is \$(state loser)"
 "\$E" start loser && expect conflicted-starts-by-name loser ready || bad conflicted-starts-by-name "start refused"
 expect conflicted-start-stops-conflicter winner "stopped stopping"

@@ -850,6 +850,38 @@ static void conflicting_wants_keep_the_conflicter(void)
 	teardown();
 }
 
+/* What only a timer's (or socket's) service wants is loaded with it but not started at
+ * boot: Debian's fwupd-refresh.timer starts fwupd-refresh.service, which wants
+ * network-online.target and so NetworkManager-wait-online.service; systemd starts
+ * those when the timer fires, not at boot. What the default target also pulls in, or
+ * an own unit wants, still starts. */
+static void triggered_units_wants_wait(void)
+{
+	char target[512];
+
+	setup();
+	put(lib, "refresh.timer", "[Timer]\nOnCalendar=daily\n[Install]\nWantedBy=timers.target\n");
+	put(lib, "refresh.service", "[Unit]\nWants=online.target shared.service\n"
+	    "[Service]\nExecStart=/bin/r\n");
+	put(lib, "online.target", "[Unit]\nWants=wait-online.service\n");
+	put(lib, "wait-online.service", simple);
+	put(lib, "shared.service", installable);
+	put(own, "mine.service", "[Unit]\nWants=owned.service\n[Service]\nExecStart=/bin/m\n");
+	put(lib, "owned.service", simple);
+	snprintf(target, sizeof target, "%s/refresh.timer", lib);
+	link_in(etc, "timers.target.wants/refresh.timer", target);
+	snprintf(target, sizeof target, "%s/shared.service", lib);
+	link_in(etc, "multi-user.target.wants/shared.service", target);
+	load();
+	CHECK(named("refresh.timer") && !named("refresh.timer")->on_demand);
+	CHECK(named("refresh") && named("refresh")->on_demand);
+	CHECK(named("online.target") && named("online.target")->on_demand);
+	CHECK(named("wait-online") && named("wait-online")->on_demand);
+	CHECK(named("shared") && !named("shared")->on_demand);
+	CHECK(named("owned") && !named("owned")->on_demand);
+	teardown();
+}
+
 int main(void)
 {
 	RUN(pure_ember_tree_loads_only_its_own);
@@ -877,5 +909,6 @@ int main(void)
 	RUN(socket_units_load_their_services);
 	RUN(aliases_name_one_unit);
 	RUN(conflicting_wants_keep_the_conflicter);
+	RUN(triggered_units_wants_wait);
 	return harness_done();
 }
