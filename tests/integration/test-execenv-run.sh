@@ -19,6 +19,10 @@ check sandbox-help "$BIN/ember-sandbox" --help
 check sandbox-version sh -c "'$BIN/ember-sandbox' --version | grep -q '^ember-sandbox (ember) '"
 "$BIN/ember-sandbox" --protect-system=sometimes -- /bin/true >/dev/null 2>&1
 [ $? = 100 ] && pass sandbox-bad-option-100 || fail sandbox-bad-option-100 "exit $?"
+# --helper naming nothing: refused before anything is set up, nothing runs
+out=$("$BIN/ember-sandbox" --helper --private-tmp -- /nonexistent/ember-caps x 2>&1); rc=$?
+[ $rc != 0 ] && printf '%s' "$out" | grep -q '/nonexistent/ember-caps' && pass sandbox-helper-missing-refused ||
+	fail sandbox-helper-missing-refused "exit $rc: $out"
 # ReadOnlyPaths=/ReadWritePaths= laid out as systemd does: a read-only path under
 # ProtectSystem=strict's read-only / is redundant, so one that does not exist does not
 # fail the start (Debian's accounts-daemon); a read-only path inside a writable one stays
@@ -115,6 +119,10 @@ has exec-paths-carve-out binds "^exec=ran\\\$"
 # executable: only what the service runs is bound by it.
 has no-exec-root-runs-program noexecroot "^noexec-root=ran\\\$"
 has no-exec-root-with-seccomp-runs-program noexecrootsc "^noexec-root=ran\\\$"
+# ... but the exemption is the helper's alone: the service's own program is refused
+wait_state noexecprog failed permanent-failure
+has no-exec-root-refuses-program noexecprog "ember-caps: execve(/bin/sh): Permission denied"
+"\$E" log noexecprog | grep -q noexec-prog=ran && bad no-exec-root-program-ran "it ran" || ok no-exec-root-program-ran
 [ ! -e /var/lib/never ] && ok bind-optional-missing-skipped || bad bind-optional-missing-skipped "/var/lib/never made"
 wait_state bindevil failed permanent-failure && ok bind-planted-symlink-fails || bad bind-planted-symlink-fails "bindevil is \$(state bindevil)"
 "\$E" log bindevil | grep -q bindevil-ran && bad bind-planted-symlink-runs-nothing "it ran" || ok bind-planted-symlink-runs-nothing
