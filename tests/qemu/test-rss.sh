@@ -18,10 +18,10 @@ for n in 10 50; do
 	qemu_image "$img" --dir "$TOP/tests/qemu/guest:/test" --dir "$svc:/etc/ember/services" \
 		--file "$HELPERS/ctl-hog:/test/ctl-hog"
 	qemu_test "$img" rss-$n 300 rss.sh
-	tr -d '\r' <"$QEMU_WORK/rss-$n.log" | grep '^MEASURE '
+	tr -d '\r' <"$QEMU_WORK/rss-$n.log" | grep 'MEASURE '
 done
-r10=$(tr -d '\r' <"$QEMU_WORK/rss-10.log" | sed -n 's/^MEASURE pid1_rss_kb_10_services=//p')
-r50=$(tr -d '\r' <"$QEMU_WORK/rss-50.log" | sed -n 's/^MEASURE pid1_rss_kb_50_services=//p')
+r10=$(tr -d '\r' <"$QEMU_WORK/rss-10.log" | sed -n 's/^.*MEASURE pid1_rss_kb_10_services=\([0-9][0-9]*\)$/\1/p')
+r50=$(tr -d '\r' <"$QEMU_WORK/rss-50.log" | sed -n 's/^.*MEASURE pid1_rss_kb_50_services=\([0-9][0-9]*\)$/\1/p')
 if [ -n "$r10" ] && [ -n "$r50" ]; then
 	# one decimal, in shell arithmetic
 	echo "MEASURE pid1_rss_kb_per_unit=$(((r50 - r10) / 40)).$(((r50 - r10) % 40 * 10 / 40))"
