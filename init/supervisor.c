@@ -315,11 +315,15 @@ static bool unit_in_progress(const struct unit *u)
 	return u->state == UNIT_WAITING || u->state == UNIT_STARTING || u->state == UNIT_RUNNING;
 }
 
+/* What ordering no longer holds back. A unit that failed and waits to restart is done: as
+ * systemd's start job, which ends "failed" though a restart follows; what is ordered after
+ * it waits only while it runs again (a unit that restarts for good, Debian's pdns-recursor
+ * with its port taken, held nss-lookup.target and multi-user.target back forever). */
 static void done_set(struct depgraph_set *done)
 {
 	memset(done, 0, sizeof *done);
 	for (size_t i = 0; i < sv.count; i++)
-		if (!unit_in_progress(&sv.units[i]) && !sv.units[i].restart_pending)
+		if (!unit_in_progress(&sv.units[i]))
 			depgraph_set_add(done, i);
 }
 
@@ -1622,6 +1626,10 @@ static void stop_what_can_stop(void)
 			depgraph_set_add(&running, i);
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
+		/* A restart or a retry that was due is off, and so is its deadline: left armed,
+		 * it fired as a stop timeout ("killing its whole cgroup") of a unit long gone. */
+		if ((u->restart_pending && !unit_up(u)) || u->state == UNIT_PERMANENT)
+			u->deadline_ms = -1;
 		u->restart_pending = false;
 		if (u->stop_wanted || !unit_up(u))
 			continue;

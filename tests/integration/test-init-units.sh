@@ -89,10 +89,17 @@ unit "$LIB/loser.service" '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWant
 unit "$LIB/tick.timer" '[Timer]\nOnCalendar=2099-01-01\n[Install]\nWantedBy=timers.target\n'
 unit "$LIB/tick.service" '[Unit]\nWants=tickdep.service\n[Service]\nType=oneshot\nExecStart=/bin/true\n'
 unit "$LIB/tickdep.service" '[Service]\nExecStart=/bin/sleep 1000\n'
+# a service that fails and restarts for good (Debian's pdns-recursor, its port taken),
+# ordered before a target (nss-lookup.target) that another service is ordered after:
+# its failed start ends what the target waited for, as systemd's start job ends
+# "failed" though a restart follows; the follower starts while it keeps restarting
+unit "$LIB/flappy.service" '[Unit]\nWants=lookup.target\nBefore=lookup.target\nStartLimitIntervalSec=0\n[Service]\nType=notify\nExecStart=/bin/sh -c "sleep 0.3; exit 1"\nRestart=on-failure\nRestartSec=2\n[Install]\nWantedBy=multi-user.target\n'
+unit "$LIB/lookup.target" '[Unit]\nDescription=lookups\n'
+unit "$LIB/afterlookup.service" '[Unit]\nAfter=lookup.target flappy.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 
 # Enablement, offline, as on an image: what starts is decided here.
 R="$E --root=$tmp -q"
-$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead stale winner loser tick.timer >/dev/null 2>&1 &&
+$R enable cron vendor-on vendor-off greeter@ masked needy cyc1 cyc2 base tied slowpoke picky2 lead stale winner loser tick.timer flappy afterlookup >/dev/null 2>&1 &&
 	pass enable-offline || fail enable-offline "$($R enable cron 2>&1)"
 $R disable vendor-off
 $R mask masked
@@ -147,6 +154,11 @@ expect missing-requires-fails-unit needy "invalid failed"
 expect cycle-member-1-starts cyc1 ready
 expect cycle-member-2-starts cyc2 ready
 expect target-reached multi-user.target ready
+expect after-restarting-unit-starts afterlookup ready
+expect target-after-restarting-unit-reached lookup.target ready
+[ "\$("\$E" --json status flappy | sed -n 's/.*"restarts":\([0-9]*\).*/\1/p')" -ge 1 ] 2>/dev/null &&
+	ok restarting-unit-restarts || bad restarting-unit-restarts "\$("\$E" status flappy | head -n 5)"
+"\$E" stop flappy
 expect basic-target-reached basic.target ready
 expect conflicter-starts-at-boot winner ready
 [ "\$(state tickdep)" = inactive ] && ok timer-service-wants-wait-for-it || bad timer-service-wants-wait-for-it "tickdep is \$(state tickdep)"
