@@ -3108,12 +3108,22 @@ struct envfile_reader {
 	unsigned line;
 	char *err;
 	size_t err_size;
+	unsigned skipped; /* lines that are no assignment, passed over */
 };
 
 static int envfile_error(struct envfile_reader *r, const char *why)
 {
 	snprintf(r->err, r->err_size, "line %u: %s", r->line, why);
 	return -1;
+}
+
+/* A line systemd passes over (Debian's /etc/default files hold shell: "ulimit -n 4096"):
+ * so does ember, and the first one is named in err for the caller's warning. */
+static int envfile_skip(struct envfile_reader *r, unsigned line, const char *why)
+{
+	if (r->skipped++ == 0)
+		snprintf(r->err, r->err_size, "line %u: %s, ignored", line, why);
+	return 1;
 }
 
 static void skip_blanks(struct envfile_reader *r)
@@ -3226,10 +3236,13 @@ static int envfile_value(struct envfile_reader *r, char *out, size_t *n)
 	return 0;
 }
 
+/* 0: an assignment in out; 1: a line that is none, skipped; -1: an error in r->err. */
 static int envfile_assignment(struct envfile_reader *r, char *out)
 {
-	size_t n = 0;
+	size_t n = 0, name_len;
 	const char *name;
+	unsigned line = r->line;
+	bool words = false;
 
 	if ((size_t)(r->end - r->s) > 7 && strncmp(r->s, "export ", 7) == 0) {
 		r->s += 7;
@@ -3238,15 +3251,23 @@ static int envfile_assignment(struct envfile_reader *r, char *out)
 	name = r->s;
 	while (r->s < r->end && *r->s != '=' && *r->s != '\n' && *r->s != ' ' && *r->s != '\t')
 		r->s++;
-	if (!env_name_valid(name, (size_t)(r->s - name)))
-		return envfile_error(r, "expected NAME=value with NAME of letters, digits and _");
-	for (const char *c = name; c < r->s; c++)
+	name_len = (size_t)(r->s - name);
+	skip_blanks(r);
+	/* systemd's name runs to the '=': "a b=c" has the name "a b" */
+	for (; r->s < r->end && *r->s != '=' && *r->s != '\n'; r->s++)
+		words = true;
+	if (r->s >= r->end || *r->s != '=')
+		return envfile_skip(r, line, "no NAME=value");
+	r->s++;
+	if (words || !env_name_valid(name, name_len)) {
+		/* its value is read all the same: a quoted one may span lines */
+		if (envfile_value(r, out, &n) < 0)
+			return -1;
+		return envfile_skip(r, line, "NAME is not of letters, digits and _");
+	}
+	for (const char *c = name; c < name + name_len; c++)
 		if (envfile_put(r, out, &n, *c) < 0)
 			return -1;
-	skip_blanks(r);
-	if (r->s >= r->end || *r->s != '=')
-		return envfile_error(r, "expected NAME=value");
-	r->s++;
 	if (envfile_put(r, out, &n, '=') < 0 || envfile_value(r, out, &n) < 0)
 		return -1;
 	out[n] = '\0';
@@ -3257,9 +3278,12 @@ int service_envfile_parse(const char *text, size_t len,
 			  int (*add)(void *ctx, const char *assignment), void *ctx,
 			  char *err, size_t err_size)
 {
-	struct envfile_reader r = { text, text + len, 1, err, err_size };
+	struct envfile_reader r = { text, text + len, 1, err, err_size, 0 };
 	char assignment[SERVICE_LINE_MAX];
+	int got;
 
+	if (err_size > 0)
+		err[0] = '\0';
 	while (r.s < r.end) {
 		skip_blanks(&r);
 		if (r.s >= r.end)
@@ -3268,9 +3292,10 @@ int service_envfile_parse(const char *text, size_t len,
 			skip_to_next_line(&r);
 			continue;
 		}
-		if (envfile_assignment(&r, assignment) < 0)
+		got = envfile_assignment(&r, assignment);
+		if (got < 0)
 			return -1;
-		if (add(ctx, assignment) < 0)
+		if (got == 0 && add(ctx, assignment) < 0)
 			return envfile_error(&r, "too many assignments");
 		skip_to_next_line(&r);
 	}

@@ -536,7 +536,9 @@ const char *service_key_at(size_t i, const char **section);
 
 /* Parse an EnvironmentFile's bytes: calls add(ctx, "NAME=value") for each assignment.
  * Lines are NAME=value, optionally with "export ", quotes and comments as in
- * docs/services.md. Returns 0, or -1 with a message in err naming the line. */
+ * docs/services.md. Returns 0, or -1 with a message in err naming the line. Lines that
+ * are no assignment ("ulimit -n 4096", "a b=c") are passed over, as systemd does; then
+ * err names the first of them on a return of 0 (empty when there was none). */
 int service_envfile_parse(const char *text, size_t len,
 			  int (*add)(void *ctx, const char *assignment), void *ctx,
 			  char *err, size_t err_size);

@@ -87,6 +87,11 @@ static int add_env_file(struct unit *u, const struct service_envfile *f)
 		snprintf(u->error, sizeof u->error, "EnvironmentFile=%s: %s", path, err);
 		return -1;
 	}
+	if (err[0]) {
+		char shown[128];
+		log_warn("%s: EnvironmentFile=%s: %s", u->svc->name,
+			 escape_text(path, shown, sizeof shown), err);
+	}
 	return 0;
 }
 

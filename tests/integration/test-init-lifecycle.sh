@@ -62,6 +62,15 @@ PIDFile=$M/foreign.pid
 EnvironmentFile=$M/foreign.env
 ExecStart=$H/forking-daemon -p $M/foreign.pid -w \$FOREIGN -o 65534
 EOF
+# An /etc/default file with shell in it, as Debian's i2pd has: the commands are passed
+# over with a warning, the assignments around them kept, the service starts.
+printf 'A=one\n# c\nulimit -n 4096\nif [ -x /x ]; then B=no; fi\nB=two\n' >"$M/shell.env"
+unit shellenv <<EOF
+[Service]
+Type=oneshot
+EnvironmentFile=$M/shell.env
+ExecStart=/bin/sh -c 'echo "\$A \$B" >$M/shellenv.out'
+EOF
 unit forkfail <<EOF
 [Service]
 Type=forking
@@ -427,6 +436,10 @@ rc=$?
 grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
 grep -q '^FAIL ' "$tmp/log" && FAILED=1
 grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+[ "$(cat "$M/shellenv.out" 2>/dev/null)" = "one two" ] && pass envfile-shell-lines-passed-over ||
+	fail envfile-shell-lines-passed-over "got '$(cat "$M/shellenv.out" 2>/dev/null)'"
+grep -q "shellenv: EnvironmentFile=$M/shell.env: line 3: no NAME=value, ignored" "$tmp/log" &&
+	pass envfile-shell-lines-warned || fail envfile-shell-lines-warned "no warning naming line 3"
 grep -q 'badtype.service:2: Type=bogus' "$tmp/log" && pass bad-type-names-file-and-line || fail bad-type-names-file-and-line "no file:line"
 grep -q 'baremissing: ExecStart=: program "ember-no-such-program" not found in /usr/local/sbin:.*; starting it will fail' "$tmp/log" &&
 	pass bare-name-missing-reported-at-load || fail bare-name-missing-reported-at-load "no load-time warning"

@@ -66,14 +66,31 @@ static void crlf_and_no_final_newline(void)
 
 static void errors_name_the_line(void)
 {
-	CHECK(parse("A=1\nnot an assignment\n") < 0);
-	CHECK_STR(err, "line 2: expected NAME=value");
 	CHECK(parse("A=1\n\nB='open\n") < 0);
 	CHECK_STR(err, "line 3: unterminated ' quote");
-	CHECK(parse("1X=y\n") < 0);
-	CHECK_STR(err, "line 1: expected NAME=value with NAME of letters, digits and _");
-	CHECK(parse("NOEQ\n") < 0);
 	CHECK(parse("A=\"x\n") < 0);
+}
+
+/* As systemd: what is no assignment is passed over, and the rest is kept. Debian's
+ * /etc/default/i2pd ends with "ulimit -n 4096", a shell command, and i2pd.service reads it. */
+static void shell_lines_are_passed_over(void)
+{
+	CHECK(parse("A=1\nulimit -n 4096\nB=2\n") == 0);
+	CHECK(count == 2);
+	CHECK_STR(got[0], "A=1");
+	CHECK_STR(got[1], "B=2");
+	CHECK_STR(err, "line 2: no NAME=value, ignored");
+	CHECK(parse("1X=y\nC=3\na b=c\n") == 0);
+	CHECK(count == 1);
+	CHECK_STR(got[0], "C=3");
+	CHECK_STR(err, "line 1: NAME is not of letters, digits and _, ignored");
+	CHECK(parse("NOEQ") == 0 && count == 0);
+	CHECK_STR(err, "line 1: no NAME=value, ignored");
+	/* a skipped line's quoted value spans lines as any other: what follows it is kept */
+	CHECK(parse("[ -x y ] && X='a\nb'\nD=4\n") == 0);
+	CHECK(count == 1);
+	CHECK_STR(got[0], "D=4");
+	CHECK(parse("A=1\n") == 0 && err[0] == '\0');
 }
 
 static void nul_is_rejected(void)
@@ -98,6 +115,7 @@ int main(void)
 	RUN(quotes);
 	RUN(multi_line_values);
 	RUN(crlf_and_no_final_newline);
+	RUN(shell_lines_are_passed_over);
 	RUN(errors_name_the_line);
 	RUN(nul_is_rejected);
 	RUN(callback_refusal_stops);
