@@ -277,8 +277,11 @@ static size_t reload_roots(const char **roots, size_t max)
 
 	for (size_t i = 0; i < sv.nextra && n < max; i++)
 		roots[n++] = sv.extra_ptr[i];
+	/* not an Accept=yes instance: it is no file's unit, the reload carries it over as it
+	 * is; loaded by name it was there twice, from its template too */
 	for (size_t i = 0; i < sv.count && n < max; i++)
-		if (unit_up(&sv.units[i]) || unit_in_progress(&sv.units[i]))
+		if ((unit_up(&sv.units[i]) || unit_in_progress(&sv.units[i])) &&
+		    accept_conn_fd(sv.units[i].svc->name) < 0)
 			roots[n++] = sv.units[i].svc->name;
 	return n;
 }
