@@ -59,6 +59,9 @@ printf '# The serial getty (getty.target) owns the console (distro/debian/README
 # ... and systemd's private socket, where systemd's utmp recorder asks the manager
 # before the system bus is up (docs/dbus.md).
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-private.socket
+# ... and systemd's ManagedOOM Varlink service, which systemd-oomd asks at its start
+# (installed by choice: the link waits in systemd-oomd.service.wants/ until it is).
+"$root/usr/bin/emberctl" --root "$root" -q enable ember-managed-oom.socket
 # ... and the units Debian's udev rules ask for (SYSTEMD_WANTS=: bluetooth.target when a
 # controller appears, systemd-backlight@, systemd-rfkill), started as systemd would.
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-udev-wants

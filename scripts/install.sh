@@ -34,10 +34,13 @@ done
 # enabled here: it is for a dbus-daemon run with --systemd-activation (a systemd
 # distribution's); `emberctl enable ember-activator` (or a package's link) enables it.
 # The same for systemd's private socket (ember-private.socket, for root's systemd tools
-# such as the utmp recorder): `emberctl enable ember-private.socket`.
+# such as the utmp recorder): `emberctl enable ember-private.socket`, and for systemd's
+# ManagedOOM Varlink service (systemd-oomd asks there): `emberctl enable
+# ember-managed-oom.socket`.
 units=$dest$prefix/lib/ember/services
 install -d -m 0755 "$units"
-for u in ember-activator.service ember-private.socket ember-private@.service; do
+for u in ember-activator.service ember-private.socket ember-private@.service \
+	ember-managed-oom.socket ember-managed-oom@.service; do
 	sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/activator/$u" >"$units/$u"
 	chmod 0644 "$units/$u"
 done
