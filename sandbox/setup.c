@@ -9,6 +9,7 @@
 #include <net/if.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -265,6 +266,27 @@ static int private_tmp(struct sandbox_error *e)
 	return 0;
 }
 
+/* One device node of the private /dev. Where none can be made (a device program that
+ * refuses mknod, DevicePolicy=strict; a user namespace, PrivateUsers=) the host's node
+ * is bound onto an empty file instead, as systemd does; host_dev: the host's /dev,
+ * opened before the tmpfs covered it. */
+static int dev_node(int host_dev, const char *name, unsigned major, unsigned minor)
+{
+	char from[64];
+	int fd;
+
+	if (mknod(name, S_IFCHR | 0666, makedev(major, minor)) == 0)
+		return 0;
+	if (errno != EPERM || host_dev < 0)
+		return -1;
+	fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(from, sizeof from, "/proc/self/fd/%d/%s", host_dev, name + strlen("/dev/"));
+	return mount(from, name, NULL, MS_BIND, NULL);
+}
+
 /* The devices every program may expect, nothing that reaches hardware. */
 static int private_dev(struct sandbox_error *e)
 {
@@ -278,12 +300,24 @@ static int private_dev(struct sandbox_error *e)
 		{ "pts/ptmx", "/dev/ptmx" },
 	};
 	mode_t old = umask(0);
+	int host_dev = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
-	if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0)
+	if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0) {
+		if (host_dev >= 0)
+			close(host_dev);
 		return failed(e, EXEC_SANDBOX_DEV, "/dev");
-	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++)
-		if (mknod(nodes[i].name, S_IFCHR | 0666, makedev(nodes[i].major, nodes[i].minor)) < 0)
+	}
+	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
+		if (dev_node(host_dev, nodes[i].name, nodes[i].major, nodes[i].minor) < 0) {
+			int err = errno;
+			if (host_dev >= 0)
+				close(host_dev);
+			errno = err;
 			return failed(e, EXEC_SANDBOX_DEV, nodes[i].name);
+		}
+	}
+	if (host_dev >= 0)
+		close(host_dev);
 	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
 		if (symlink(links[i].target, links[i].name) < 0)
 			return failed(e, EXEC_SANDBOX_DEV, links[i].name);

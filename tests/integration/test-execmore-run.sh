@@ -82,6 +82,11 @@ is proc-subset-keeps-self procsubset self visible
 is private-users-uid-map privusers uidmap "0 0 1;65534 65534 1;"
 is private-users-gid-map privusers gidmap "0 0 1;65534 65534 1;"
 is private-users-runs-as-user privusers uid 65534
+# No device node can be made in a user namespace: the private /dev binds the host's
+# nodes onto empty files, as systemd does (mknod failed and the start with it).
+is private-users-private-dev-runs privusersdev uid 65534
+is private-users-private-dev-nodes privusersdev devs "fd full null ptmx pts random shm stderr stdin stdout tty urandom zero "
+is private-users-private-dev-null-works privusersdev devnull works
 got=\$(val privmounts mntns)
 [ -n "\$got" ] && [ "\$got" != "\$pid1_ns" ] && ok private-mounts-own-namespace || bad private-mounts-own-namespace "'\$got' vs PID 1 \$pid1_ns"
 [ "\$(val procopen mntns)" = "\$pid1_ns" ] && ok control-shares-namespace || bad control-shares-namespace "\$(val procopen mntns)"

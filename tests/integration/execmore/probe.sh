@@ -10,6 +10,9 @@ for what in "$@"; do
 	mntns) echo "mntns=$(readlink /proc/self/ns/mnt)" ;;
 	maps) echo "uidmap=$(map /proc/self/uid_map)"; echo "gidmap=$(map /proc/self/gid_map)" ;;
 	uid) echo "uid=$(id -u)" ;;
+	devs)
+		echo "devs=$(ls /dev | tr '\n' ' ')"
+		if echo x >/dev/null && [ "$(head -c 4 /dev/zero | wc -c)" = 4 ]; then echo devnull=works; else echo devnull=broken; fi ;;
 	policy) echo "policy=$(sed -n 's/^policy *: *//p' /proc/self/sched)" ;;
 	cpus) echo "cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)" ;;
 	ionice) echo "ionice=$(ionice -p $$)" ;;

@@ -27,6 +27,9 @@ is control-reaches-remote control remote yes
 is strict-refuses-zero devstrict read-zero no
 is strict-allows-listed devstrict write-null yes
 is strict-refuses-kmsg devstrict read-kmsg no
+# the device program refuses mknod too: the private /dev binds the nodes instead
+is strict-private-dev-allows-listed devstrictpriv write-null yes
+is strict-private-dev-refuses-zero devstrictpriv read-zero no
 is class-allows-read devclass read-zero yes
 is class-refuses-write devclass write-null no
 is closed-allows-standard devclosed read-zero yes
