@@ -437,6 +437,47 @@ static int write_oom_score_adj(int value)
 	return n >= 0 && (size_t)n == len ? 0 : -1;
 }
 
+/* The kernel's ceiling for RLIMIT_NOFILE (fs.nr_open); 0 when unreadable. */
+static rlim_t nofile_ceiling(void)
+{
+	char buf[32];
+	ssize_t n = io_read_file("/proc/sys/fs/nr_open", buf, sizeof buf - 1);
+	unsigned long v;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_ulong(buf, 1, ~0UL, &v) == 0 ? (rlim_t)v : 0;
+}
+
+/* As systemd: a limit the kernel refuses (EPERM) is set as close as it allows. No open
+ * file limit may pass fs.nr_open, so LimitNOFILE=infinity (Debian's containerd, docker)
+ * is that ceiling; any other limit is held to the hard limit the process has. */
+static int setrlimit_closest(int r, const struct rlimit *want)
+{
+	struct rlimit got, fixed = *want;
+	rlim_t ceiling;
+
+	if (setrlimit(r, want) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	if (r == RLIMIT_NOFILE && (ceiling = nofile_ceiling()) > 0) {
+		fixed.rlim_cur = want->rlim_cur > ceiling ? ceiling : want->rlim_cur;
+		fixed.rlim_max = want->rlim_max > ceiling ? ceiling : want->rlim_max;
+		if (setrlimit(r, &fixed) == 0)
+			return 0;
+	}
+	if (getrlimit(r, &got) < 0 || got.rlim_max == RLIM_INFINITY) {
+		errno = EPERM;
+		return -1;
+	}
+	fixed.rlim_cur = want->rlim_cur > got.rlim_max ? got.rlim_max : want->rlim_cur;
+	fixed.rlim_max = want->rlim_max > got.rlim_max ? got.rlim_max : want->rlim_max;
+	return setrlimit(r, &fixed);
+}
+
 /* Privileged steps first, while the process still has root's capabilities: lowering
  * oom_score_adj, a negative nice and raising a hard limit all need them. */
 static int apply_privileged(const struct exec_context *c, struct exec_failure *f)
@@ -449,7 +490,7 @@ static int apply_privileged(const struct exec_context *c, struct exec_failure *f
 	if (c->nice_set && setpriority(PRIO_PROCESS, 0, c->nice) < 0)
 		return fail_at(f, EXEC_STEP_NICE, c->nice);
 	for (int r = 0; r < RLIM_NLIMITS; r++)
-		if ((c->rlimit_set & (1u << r)) && setrlimit(r, &c->rlimit[r]) < 0)
+		if ((c->rlimit_set & (1u << r)) && setrlimit_closest(r, &c->rlimit[r]) < 0)
 			return fail_at(f, EXEC_STEP_RLIMIT, r);
 	/* exec keys (sandbox-more) */
 	return exec_more_apply(&c->more, f);

@@ -8,8 +8,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,6 +94,52 @@ static void applies_rlimits_and_nice(void)
 		"exec awk '{print $19}' /proc/self/stat", &o);
 	CHECK(o.got_failure == 0);
 	CHECK_STR(o.out, "77\n99\n0\n7\n");
+}
+
+static bool has_sys_resource(void)
+{
+	char line[128];
+	unsigned long long eff = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, "CapEff:", 7) == 0)
+			eff = strtoull(line + 7, NULL, 16);
+	if (f)
+		fclose(f);
+	return eff >> 24 & 1; /* CAP_SYS_RESOURCE */
+}
+
+/* LimitNOFILE=infinity (Debian's containerd): no open file limit may pass fs.nr_open,
+ * so the kernel refuses it; as under systemd the service gets that ceiling instead of a
+ * failed start. A limit above the hard one without the privilege to raise it is held to
+ * the hard limit the same way. */
+static void rlimits_beyond_the_kernel_are_set_closest(void)
+{
+	struct exec_context c;
+	struct outcome o;
+	char want[64], buf[32];
+	FILE *f = fopen("/proc/sys/fs/nr_open", "r");
+	unsigned long nr_open = 0;
+
+	CHECK(f && fgets(buf, sizeof buf, f));
+	if (f)
+		fclose(f);
+	nr_open = strtoul(buf, NULL, 10);
+	exec_context_init(&c);
+	c.rlimit_set = 1u << RLIMIT_NOFILE;
+	c.rlimit[RLIMIT_NOFILE] = (struct rlimit){ RLIM_INFINITY, RLIM_INFINITY };
+	run(&c, "ulimit -n; ulimit -H -n", &o);
+	CHECK(o.got_failure == 0);
+	if (has_sys_resource()) {
+		snprintf(want, sizeof want, "%lu\n%lu\n", nr_open, nr_open);
+	} else { /* the hard limit the process has (tests/qemu/test-execmore-bpf.sh: nr_open) */
+		struct rlimit hard;
+		CHECK(getrlimit(RLIMIT_NOFILE, &hard) == 0);
+		snprintf(want, sizeof want, "%lu\n%lu\n", (unsigned long)hard.rlim_max,
+			 (unsigned long)hard.rlim_max);
+	}
+	CHECK_STR(o.out, want);
 }
 
 static void no_new_privs_and_clean_signals(void)
@@ -289,6 +338,7 @@ int main(void)
 {
 	RUN(applies_umask_env_and_workdir);
 	RUN(applies_rlimits_and_nice);
+	RUN(rlimits_beyond_the_kernel_are_set_closest);
 	RUN(no_new_privs_and_clean_signals);
 	RUN(swaps_stdout_and_stderr);
 	RUN(missing_workdir_fails_before_exec);

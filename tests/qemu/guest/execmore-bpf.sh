@@ -27,6 +27,8 @@ is control-reaches-remote control remote yes
 is strict-refuses-zero devstrict read-zero no
 is strict-allows-listed devstrict write-null yes
 is strict-refuses-kmsg devstrict read-kmsg no
+n=$(cat /proc/sys/fs/nr_open)
+is nofile-infinity-is-nr-open nofileinf nofile "$n:$n:$n"
 # the device program refuses mknod too: the private /dev binds the nodes instead
 is strict-private-dev-allows-listed devstrictpriv write-null yes
 is strict-private-dev-refuses-zero devstrictpriv read-zero no
