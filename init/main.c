@@ -51,6 +51,7 @@
 
 #define SHUTDOWN_GRACE_MS 3000     /* after services stopped: TERM to KILL for the rest */
 #define SHUTDOWN_MAX_MS 180000     /* services' own timeouts bound it; this is the backstop */
+#define SHUTDOWN_REPORT_MS 10000   /* how often a slow shutdown says what it waits for */
 #define SHELL_RESPAWN_MS 1000
 #define HOSTNAME_DEFAULT "ember"
 #define RUN_DIR "/run/ember"
@@ -87,6 +88,7 @@ static struct {
 	struct handover_pid1 handed; /* what it took over (or carries to the next) */
 	bool shutting_down;
 	long long shutdown_deadline_ms;
+	long long shutdown_report_ms; /* next "still stopping" line */
 	const char *service_dirs[4];
 	char cmdline[4096];        /* the kernel command line, as read */
 } pid1; /* zero-initialised, so it stays in .bss; main() sets the -1s */
@@ -484,10 +486,29 @@ static void begin_shutdown(void)
 {
 	pid1.shutting_down = true;
 	pid1.shutdown_deadline_ms = now_ms() + SHUTDOWN_MAX_MS;
+	pid1.shutdown_report_ms = now_ms() + SHUTDOWN_REPORT_MS;
 	pid1.shell_due_ms = -1;
 	log_info("shutdown: %s: stopping services", power_action_name(pid1.pending));
 	measure_phase("shutdown");
 	supervisor_stop_all();
+}
+
+/* A shutdown that takes long says which units it waits for, as systemd's "A stop job is
+ * running for ..." does: one that waited minutes for a service with TimeoutStopSec=1800
+ * said nothing, and nobody could tell what held the poweroff. */
+static void report_shutdown_wait(long long now)
+{
+	char names[256];
+	size_t n;
+
+	if (!pid1.shutting_down || now < pid1.shutdown_report_ms)
+		return;
+	pid1.shutdown_report_ms = now + SHUTDOWN_REPORT_MS;
+	n = supervisor_stopping_list(names, sizeof names);
+	if (n > 0)
+		log_warn("shutdown: still stopping after %lld s (at most %d s): %s",
+			 (now - (pid1.shutdown_deadline_ms - SHUTDOWN_MAX_MS)) / 1000,
+			 SHUTDOWN_MAX_MS / 1000, names);
 }
 
 static bool shutdown_may_finish(long long now)
@@ -537,8 +558,10 @@ static int poll_timeout(void)
 	next = earliest(next, pid1.shell_due_ms);
 	next = earliest(next, control_next_deadline());
 	next = earliest(next, watchdog_next_ms());
-	if (pid1.shutting_down)
+	if (pid1.shutting_down) {
 		next = earliest(next, pid1.shutdown_deadline_ms);
+		next = earliest(next, pid1.shutdown_report_ms);
+	}
 	if (next < 0)
 		return -1;
 	left = next - now_ms();
@@ -567,6 +590,7 @@ static void main_loop(void)
 		 * that the last of them is gone. */
 		if (shutdown_may_finish(now))
 			finish_shutdown();
+		report_shutdown_wait(now);
 		if (!pid1.shutting_down && pid1.shell_due_ms >= 0 && now >= pid1.shell_due_ms)
 			start_shell();
 

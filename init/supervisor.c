@@ -2646,6 +2646,34 @@ void supervisor_stop_all(void)
 	stop_what_can_stop();
 }
 
+/* The units a shutdown waits for, "a, b, c" in buf (", ..." when it is full): those
+ * stopping (their stop commands or processes not done), else, if none, those still up
+ * (waiting for others to stop first). Returns how many there are. */
+size_t supervisor_stopping_list(char *buf, size_t size)
+{
+	size_t n = 0, used = 0;
+
+	buf[0] = '\0';
+	for (int pass = 0; pass < 2 && n == 0; pass++) {
+		for (size_t i = 0; i < sv.count; i++) {
+			const struct unit *u = &sv.units[i];
+			bool stopping = u->state == UNIT_STOPPING ||
+					(u->state == UNIT_FAILED && u->phase == PHASE_KILL);
+			if (!(pass == 0 ? stopping : unit_up(u)))
+				continue;
+			n++;
+			if (used < size) {
+				int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "",
+						 name_of(u));
+				used = w < 0 || (size_t)w >= size - used ? size : used + (size_t)w;
+			}
+		}
+	}
+	if (used >= size && size >= sizeof ", ...")
+		memcpy(buf + size - sizeof ", ...", ", ...", sizeof ", ...");
+	return n;
+}
+
 bool supervisor_all_stopped(void)
 {
 	for (size_t i = 0; i < sv.count; i++)

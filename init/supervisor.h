@@ -150,6 +150,8 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx);
 void supervisor_stop_all(void);
 /* True when every service is down (after supervisor_stop_all). */
 bool supervisor_all_stopped(void);
+/* The units a shutdown still waits for, "a, b" in buf; how many (see supervisor.c). */
+size_t supervisor_stopping_list(char *buf, size_t size);
 
 /* Events from the main loop. */
 /* The service a process belongs to (main or control process, or in its cgroup). */

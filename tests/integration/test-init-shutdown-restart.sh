@@ -2,12 +2,15 @@
 # A shutdown that comes while a unit waits to restart: the restart is off, and so is its
 # deadline. Left armed, it fired while a slower unit still stopped and was taken for a
 # stop timeout of the long-gone unit ("stop timed out, killing its whole cgroup").
+# And a shutdown that takes long says which units it still waits for, every 10 s (one
+# that waited minutes on a unit with TimeoutStopSec=1800 said nothing at all).
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/services"
 printf '[Service]\nType=notify\nExecStart=/bin/sh -c "sleep 0.2; exit 1"\nRestart=on-failure\nRestartSec=1\n' \
 	>"$tmp/services/flap.service"
 printf '[Service]\nExecStart=/bin/sleep 1000\nExecStop=/bin/sleep 3\n' >"$tmp/services/slow.service"
+printf '[Service]\nExecStart=/bin/sleep 1000\nExecStop=/bin/sleep 12\n' >"$tmp/services/lingering.service"
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
 sleep 0.5
@@ -16,7 +19,7 @@ sleep 0.5
 exit 0
 EOS
 chmod +x "$tmp/guest.sh"
-timeout 60 unshare --pid --mount --uts --fork --mount-proc \
+timeout 90 unshare --pid --mount --uts --fork --mount-proc \
 	env container=ember-test "$BIN/ember-init" ember.services="$tmp/services" \
 	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
 rc=$?
@@ -31,4 +34,9 @@ else
 fi
 ! grep -A20 'stopping services' "$tmp/log" | grep -q 'flap: started' && pass no-restart-during-shutdown ||
 	fail no-restart-during-shutdown "flap started again while the system stopped"
+grep -q 'shutdown: still stopping after 10 s (at most 180 s): lingering$' "$tmp/log" &&
+	pass slow-shutdown-names-what-it-waits-for ||
+	fail slow-shutdown-names-what-it-waits-for "$(grep 'still stopping' "$tmp/log" | head -n 2 | tr '\n' ' ')"
+[ "$(grep -c 'still stopping' "$tmp/log")" = 1 ] && pass slow-shutdown-reported-every-10-s ||
+	fail slow-shutdown-reported-every-10-s "$(grep -c 'still stopping' "$tmp/log") reports in a 12 s stop"
 finish
