@@ -782,6 +782,22 @@ static void skip_start(struct unit *u, int code)
 	set_state(u, UNIT_CONDITION);
 }
 
+/* Does u require, and come after, a unit that failed and waits to restart? u then waits
+ * for that restart, as systemd queues the start job of what u requires behind it
+ * (done_set() lets mere ordering go on meanwhile: no job waits there). */
+static bool requirement_restarting(const struct unit *u)
+{
+	const struct service *s = u->svc;
+	char buf[SERVICE_NAME_MAX];
+
+	for (size_t i = 0; i < unit_requirement_count(s); i++) {
+		const struct unit *r = supervisor_find(unit_requirement(s, i, buf));
+		if (r && r->restart_pending && supervisor_ordered_before(index_of(r), index_of(u)))
+			return true;
+	}
+	return false;
+}
+
 /* A required unit that failed fails u. One skipped by a condition does not: as in
  * systemd, whose start job for it ends "done", not "failed". */
 static bool requirements_failed(struct unit *u)
@@ -1600,7 +1616,8 @@ static void start_what_can_start(void)
 					continue;
 				if (u->state != UNIT_WAITING || u->restart_pending || sv.stopping_all)
 					continue;
-				if (!depgraph_startable(&sv.graph, i, &done) || idle_must_wait(u, now_ms(), &done))
+				if (!depgraph_startable(&sv.graph, i, &done) || idle_must_wait(u, now_ms(), &done) ||
+				    requirement_restarting(u))
 					continue;
 				/* socket-exec: a service waits for its sockets' commands, as
 				 * under systemd (socket units are ordered before their service) */

@@ -95,6 +95,9 @@ unit "$LIB/tickdep.service" '[Service]\nExecStart=/bin/sleep 1000\n'
 # "failed" though a restart follows; the follower starts while it keeps restarting
 unit "$LIB/flappy.service" '[Unit]\nWants=lookup.target\nBefore=lookup.target\nStartLimitIntervalSec=0\n[Service]\nType=notify\nExecStart=/bin/sh -c "sleep 0.3; exit 1"\nRestart=on-failure\nRestartSec=2\n[Install]\nWantedBy=multi-user.target\n'
 unit "$LIB/lookup.target" '[Unit]\nDescription=lookups\n'
+# ... while a unit that requires it, started by name during a restart delay, waits for
+# the restart (systemd queues its start job behind it) instead of failing at once
+unit "$LIB/needsflappy.service" '[Unit]\nRequires=flappy.service\nAfter=flappy.service\n[Service]\nExecStart=/bin/sleep 1000\n'
 unit "$LIB/afterlookup.service" '[Unit]\nAfter=lookup.target flappy.service\n[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n'
 
 # Enablement, offline, as on an image: what starts is decided here.
@@ -158,6 +161,11 @@ expect after-restarting-unit-starts afterlookup ready
 expect target-after-restarting-unit-reached lookup.target ready
 [ "\$("\$E" --json status flappy | sed -n 's/.*"restarts":\([0-9]*\).*/\1/p')" -ge 1 ] 2>/dev/null &&
 	ok restarting-unit-restarts || bad restarting-unit-restarts "\$("\$E" status flappy | head -n 5)"
+i=0; while [ "\$("\$E" --json status flappy | sed -n 's/.*"sub_state":"\([^"]*\)".*/\1/p')" != auto-restart ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+"\$E" start needsflappy 2>/dev/null
+sleep 0.5
+[ "\$(state needsflappy)" = waiting ] && ok requirer-waits-for-restart || bad requirer-waits-for-restart "needsflappy is \$(state needsflappy): \$("\$E" status needsflappy | tail -n 4 | tr '\n' ' ')"
+"\$E" stop needsflappy 2>/dev/null
 "\$E" stop flappy
 expect basic-target-reached basic.target ready
 expect conflicter-starts-at-boot winner ready
