@@ -225,6 +225,9 @@ sl=$(gssh 'busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freede
 	for i in 1 2; do
 		busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager Suspend b false
 		j=0; while [ $(journalctl -b -o cat -t systemd-sleep | grep -c "^System returned from sleep") -lt $((n0 + i)) ] && [ $j -lt 60 ]; do sleep 0.5; j=$((j+1)); done
+		# logind takes the next request once the first has ended (its job done, after
+		# the sleep service exits): before that it answers "already ... in progress"
+		j=0; while busctl get-property org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager PreparingForSleep | grep -q true && [ $j -lt 60 ]; do sleep 0.5; j=$((j+1)); done
 	done
 	rm -f $hook
 	k=0; while ! nmcli -t -f STATE general | grep -q "^connected" && [ $k -lt 60 ]; do sleep 0.5; k=$((k+1)); done
