@@ -60,31 +60,9 @@ static ssize_t read_request(int fd, char *buf, size_t size)
 	return -1;
 }
 
-/* The string value of "key" in a flat JSON object, copied to out; -1 when absent or not
- * a plain string (an escape in the method name makes it no method of ours anyway). */
-static int json_string(const char *json, const char *key, char *out, size_t size)
-{
-	char pattern[32];
-	const char *p, *end;
-
-	snprintf(pattern, sizeof pattern, "\"%s\"", key);
-	p = strstr(json, pattern);
-	if (!p)
-		return -1;
-	p += strlen(pattern);
-	p += strspn(p, " \t\r\n");
-	if (*p++ != ':')
-		return -1;
-	p += strspn(p, " \t\r\n");
-	if (*p++ != '"' || !(end = strchr(p, '"')) || memchr(p, '\\', (size_t)(end - p)) ||
-	    (size_t)(end - p) >= size)
-		return -1;
-	memcpy(out, p, (size_t)(end - p));
-	out[end - p] = '\0';
-	return 0;
-}
-
-static bool json_true(const char *json, const char *key)
+/* Where the value of "key" starts in a flat JSON object (after the ':' and blanks), or
+ * NULL. */
+static const char *request_value(const char *json, const char *key)
 {
 	char pattern[32];
 	const char *p;
@@ -92,13 +70,33 @@ static bool json_true(const char *json, const char *key)
 	snprintf(pattern, sizeof pattern, "\"%s\"", key);
 	p = strstr(json, pattern);
 	if (!p)
-		return false;
+		return NULL;
 	p += strlen(pattern);
 	p += strspn(p, " \t\r\n");
 	if (*p++ != ':')
-		return false;
-	p += strspn(p, " \t\r\n");
-	return strncmp(p, "true", 4) == 0;
+		return NULL;
+	return p + strspn(p, " \t\r\n");
+}
+
+/* The value of "key" as a plain string in out; -1 when absent or not one (an escape in
+ * the method name makes it no method of ours anyway). */
+static int request_string(const char *json, const char *key, char *out, size_t size)
+{
+	const char *p = request_value(json, key), *end;
+
+	if (!p || *p++ != '"' || !(end = strchr(p, '"')) || memchr(p, '\\', (size_t)(end - p)) ||
+	    (size_t)(end - p) >= size)
+		return -1;
+	memcpy(out, p, (size_t)(end - p));
+	out[end - p] = '\0';
+	return 0;
+}
+
+static bool request_true(const char *json, const char *key)
+{
+	const char *p = request_value(json, key);
+
+	return p && strncmp(p, "true", 4) == 0;
 }
 
 /* Is the peer systemd-oomd.service's main process? */
@@ -142,11 +140,11 @@ int managed_oom_serve(int fd, const char *control)
 		return 1;
 	}
 	req[n] = '\0';
-	if (json_string(req, "method", method, sizeof method) < 0 || strcmp(method, SUBSCRIBE) != 0) {
+	if (request_string(req, "method", method, sizeof method) < 0 || strcmp(method, SUBSCRIBE) != 0) {
 		reply(fd, "{\"error\":\"org.varlink.service.MethodNotFound\",\"parameters\":{}}");
 		return 1;
 	}
-	if (!json_true(req, "more"))
+	if (!request_true(req, "more"))
 		return reply(fd, "{\"parameters\":{\"cgroups\":[]}}") < 0;
 	if (reply(fd, "{\"parameters\":{\"cgroups\":[]},\"continues\":true}") < 0)
 		return 1;

@@ -451,12 +451,19 @@ static rlim_t nofile_ceiling(void)
 	return parse_ulong(buf, 1, ~0UL, &v) == 0 ? (rlim_t)v : 0;
 }
 
+static struct rlimit rlimit_held_to(const struct rlimit *want, rlim_t limit)
+{
+	struct rlimit r = { want->rlim_cur > limit ? limit : want->rlim_cur,
+			    want->rlim_max > limit ? limit : want->rlim_max };
+	return r;
+}
+
 /* As systemd: a limit the kernel refuses (EPERM) is set as close as it allows. No open
  * file limit may pass fs.nr_open, so LimitNOFILE=infinity (Debian's containerd, docker)
  * is that ceiling; any other limit is held to the hard limit the process has. */
 static int setrlimit_closest(int r, const struct rlimit *want)
 {
-	struct rlimit got, fixed = *want;
+	struct rlimit got, fixed;
 	rlim_t ceiling;
 
 	if (setrlimit(r, want) == 0)
@@ -464,8 +471,7 @@ static int setrlimit_closest(int r, const struct rlimit *want)
 	if (errno != EPERM)
 		return -1;
 	if (r == RLIMIT_NOFILE && (ceiling = nofile_ceiling()) > 0) {
-		fixed.rlim_cur = want->rlim_cur > ceiling ? ceiling : want->rlim_cur;
-		fixed.rlim_max = want->rlim_max > ceiling ? ceiling : want->rlim_max;
+		fixed = rlimit_held_to(want, ceiling);
 		if (setrlimit(r, &fixed) == 0)
 			return 0;
 	}
@@ -473,8 +479,7 @@ static int setrlimit_closest(int r, const struct rlimit *want)
 		errno = EPERM;
 		return -1;
 	}
-	fixed.rlim_cur = want->rlim_cur > got.rlim_max ? got.rlim_max : want->rlim_cur;
-	fixed.rlim_max = want->rlim_max > got.rlim_max ? got.rlim_max : want->rlim_max;
+	fixed = rlimit_held_to(want, got.rlim_max);
 	return setrlimit(r, &fixed);
 }
 

@@ -287,37 +287,38 @@ static int dev_node(int host_dev, const char *name, unsigned major, unsigned min
 	return mount(from, name, NULL, MS_BIND, NULL);
 }
 
-/* The devices every program may expect, nothing that reaches hardware. */
-static int private_dev(struct sandbox_error *e)
+/* A fresh tmpfs on /dev with the nodes every program may expect, nothing that reaches
+ * hardware. host_dev: the host's /dev, opened before the tmpfs covers it. */
+static int dev_tmpfs(int host_dev, struct sandbox_error *e)
 {
 	static const struct { const char *name; unsigned major, minor; } nodes[] = {
 		{ "/dev/null", 1, 3 }, { "/dev/zero", 1, 5 }, { "/dev/full", 1, 7 },
 		{ "/dev/random", 1, 8 }, { "/dev/urandom", 1, 9 }, { "/dev/tty", 5, 0 },
 	};
+
+	if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0)
+		return failed(e, EXEC_SANDBOX_DEV, "/dev");
+	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++)
+		if (dev_node(host_dev, nodes[i].name, nodes[i].major, nodes[i].minor) < 0)
+			return failed(e, EXEC_SANDBOX_DEV, nodes[i].name);
+	return 0;
+}
+
+static int private_dev(struct sandbox_error *e)
+{
 	static const struct { const char *target, *name; } links[] = {
 		{ "/proc/self/fd", "/dev/fd" }, { "/proc/self/fd/0", "/dev/stdin" },
 		{ "/proc/self/fd/1", "/dev/stdout" }, { "/proc/self/fd/2", "/dev/stderr" },
 		{ "pts/ptmx", "/dev/ptmx" },
 	};
 	mode_t old = umask(0);
-	int host_dev = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int host_dev = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC), r;
 
-	if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755") < 0) {
-		if (host_dev >= 0)
-			close(host_dev);
-		return failed(e, EXEC_SANDBOX_DEV, "/dev");
-	}
-	for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
-		if (dev_node(host_dev, nodes[i].name, nodes[i].major, nodes[i].minor) < 0) {
-			int err = errno;
-			if (host_dev >= 0)
-				close(host_dev);
-			errno = err;
-			return failed(e, EXEC_SANDBOX_DEV, nodes[i].name);
-		}
-	}
+	r = dev_tmpfs(host_dev, e); /* e holds the errno of a failure: close() may not change it */
 	if (host_dev >= 0)
 		close(host_dev);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < sizeof links / sizeof *links; i++)
 		if (symlink(links[i].target, links[i].name) < 0)
 			return failed(e, EXEC_SANDBOX_DEV, links[i].name);
