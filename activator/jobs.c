@@ -8,6 +8,7 @@
 
 #include "activator.h"
 #include "ctl-client.h"
+#include "ctl-job.h"
 #include "escape.h"
 #include "log.h"
 #include "unit-name.h"
@@ -80,40 +81,45 @@ void unit_job_start(struct activator *a, const struct dbus_msg *call, enum ctl_v
 	snprintf(path, sizeof path, JOB_PATH_PREFIX "%u", (unsigned)id);
 	reply_return(a, call, "o", path);
 	log_info("%s %s over D-Bus", ctl_verb_name(verb), escape_text(unit, safe, sizeof safe));
-	if (verb == CTL_RELOAD)
-		bus_job_removed(a, id, unit, "done"); /* ember-init answers once it is done */
-	else
-		watch_job(a, id, verb, unit, name);
+	watch_job(a, id, verb, unit, name);
 }
 
-/* Where the unit is now, for the job taking it somewhere: NULL while on its way. */
-static const char *job_result(enum ctl_verb verb, const char *state)
+/* A field of the unit's status; false when ember-init did not answer. */
+static bool unit_field(struct activator *a, const char *name, const char *field, char *value,
+		       size_t size)
 {
-	bool moving = !strcmp(state, "waiting") || !strcmp(state, "starting") ||
-		      !strcmp(state, "stopping") || (verb != CTL_STOP && !strcmp(state, "running"));
+	char err[CTL_PACKET_MAX];
 
-	if (moving)
-		return NULL;
-	if (verb == CTL_STOP)
-		return "done";
-	return !strcmp(state, "failed") || !strcmp(state, "invalid") ? "failed" : "done";
+	return ember_request(a->control, CTL_STATUS, name, CONTROL_TIMEOUT_MS, field, value, size,
+			     err, sizeof err) == CTL_STATUS_OK;
+}
+
+/* Where the job stands (lib/ctl-job.h); a reload is read from two more fields. */
+static enum ctl_job_end job_end(struct activator *a, const struct unit_job *j)
+{
+	char state[32], active[32] = "", reload[32] = "";
+
+	if (!unit_field(a, j->name, "state", state, sizeof state) ||
+	    (j->verb == CTL_RELOAD &&
+	     (!unit_field(a, j->name, "active_state", active, sizeof active) ||
+	      !unit_field(a, j->name, "reload_result", reload, sizeof reload))))
+		return CTL_JOB_FAILED;
+	return ctl_job_end(j->verb, state, active, reload);
 }
 
 void unit_job_tick(struct activator *a)
 {
 	for (size_t i = 0; i < UNIT_JOB_MAX; i++) {
 		struct unit_job *j = &a->jobs[i];
-		char state[32], err[CTL_PACKET_MAX];
-		const char *result;
+		enum ctl_job_end end;
 		if (!j->used)
 			continue;
-		if (ember_request(a->control, CTL_STATUS, j->name, CONTROL_TIMEOUT_MS, "state", state,
-				  sizeof state, err, sizeof err) != CTL_STATUS_OK)
-			result = "failed";
-		else if (!(result = job_result(j->verb, state)) && dbus_now_ms() < j->until_ms)
+		end = job_end(a, j);
+		if (end == CTL_JOB_RUNNING && dbus_now_ms() < j->until_ms)
 			continue;
 		j->used = false;
-		bus_job_removed(a, j->id, j->unit, result ? result : "timeout");
+		bus_job_removed(a, j->id, j->unit, end == CTL_JOB_DONE ? "done"
+					      : end == CTL_JOB_FAILED ? "failed" : "timeout");
 	}
 }
 

@@ -1,5 +1,5 @@
 # emberctl: the control client of ember-init (libc only). The protocol codec is lib/ctl.c.
-EMBERCTL_SRC = emberctl/main.c emberctl/client.c emberctl/records.c emberctl/show.c \
+EMBERCTL_SRC = emberctl/main.c emberctl/job.c emberctl/client.c emberctl/records.c emberctl/show.c \
                emberctl/analyze.c emberctl/enable.c emberctl/verify.c \
                emberctl/cat.c emberctl/filter.c emberctl/journal.c emberctl/kill.c \
                emberctl/props.c emberctl/since.c \

@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "exitcode.h"
 #include "filter.h"
+#include "job.h"
 #include "journal.h"
 #include "kill.h"
 #include "log.h"
@@ -48,6 +49,7 @@ static const char *const client_verbs[] = {
 
 struct options {
 	bool json, follow, quiet, value, all, failed;
+	bool no_block;        /* start & co.: return once PID 1 took the request */
 	long timeout_ms;
 	const char *socket, *svg, *since, *signal_arg, *whom_arg, *lines_arg;
 	const char *verb;
@@ -66,7 +68,7 @@ static void usage(FILE *f)
 		"       emberctl [--json] list-timers\n"
 		"       emberctl [--json] list-paths\n"
 		"       emberctl [--json] status NAME\n"
-		"       emberctl start|stop|restart|reload NAME...\n"
+		"       emberctl [--no-block] start|stop|restart|reload NAME...\n"
 		"       emberctl reload | daemon-reload\n"
 		"       emberctl kill [-s SIGNAL] [--kill-whom=main|control|all] NAME...\n"
 		"       emberctl [-q] is-active|is-failed NAME...\n"
@@ -88,6 +90,8 @@ static void usage(FILE *f)
 		"  --failed, --state=STATE,...  list: only units in these states\n"
 		"  -s, --signal=SIG         kill: the signal (default SIGTERM)\n"
 		"  --kill-whom=WHO          kill: main, control or all processes (default all)\n"
+		"  --no-block      start, stop, restart, reload NAME: do not wait for the job to\n"
+		"                  end (by default each waits, as systemctl does)\n"
 		"  -q, --quiet              is-active, is-failed: print nothing\n"
 		"  -p, --property=PROP,...  show: only these; --value: values only\n"
 		"  -f, --follow    log: keep printing new lines\n"
@@ -218,6 +222,8 @@ static bool flag_option(const char *a, struct options *o)
 		o->all = true;
 	else if (is(a, "--failed", NULL))
 		o->failed = true;
+	else if (is(a, "--no-block", NULL))
+		o->no_block = true;
 	else
 		return false;
 	return true;
@@ -287,6 +293,8 @@ static void check_options(const struct options *o, int verb, enum client_verb cv
 	bool analyze = cv == CV_NONE && verb == CTL_ANALYZE;
 	bool status = cv == CV_NONE && verb == CTL_STATUS;
 	bool kill = cv == CV_NONE && verb == CTL_KILL;
+	bool job = cv == CV_NONE && (verb == CTL_START || verb == CTL_STOP ||
+				     verb == CTL_RESTART || verb == CTL_RELOAD);
 
 	if (o->json && !list && !status && !analyze && cv != CV_LIST_TIMERS &&
 	    cv != CV_LIST_PATHS)
@@ -301,6 +309,8 @@ static void check_options(const struct options *o, int verb, enum client_verb cv
 		die(EXIT_USAGE, "%s: --state and --failed are only for list", name);
 	if ((o->signal_arg || o->whom_arg) && !kill)
 		die(EXIT_USAGE, "%s: --signal and --kill-whom are only for kill", name);
+	if (o->no_block && !job)
+		die(EXIT_USAGE, "%s: --no-block is only for start, stop, restart and reload", name);
 	if (o->quiet && cv != CV_IS_ACTIVE && cv != CV_IS_FAILED)
 		die(EXIT_USAGE, "%s: -q is only for is-active, is-failed and enable & co.", name);
 	if ((o->nprops || o->value) && cv != CV_SHOW)
@@ -500,11 +510,57 @@ static void kill_options(const struct options *o, struct ctl_request *req)
 		die(EXIT_USAGE, "--kill-whom=%s: expected main, control or all", shown(o->whom_arg));
 }
 
-/* As systemctl: every name is acted on; the exit status is the first failure's. */
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Wait for the end of the verb's job on the unit PID 1 accepted it for, as systemctl
+ * waits for its job: read from the unit's status, a few ms apart at first (most jobs
+ * end at once), then every 100 ms. 0 when it is done, 1 (and why) when it failed. */
+static int wait_job(const struct options *o, enum ctl_verb verb, const char *name)
+{
+	for (long delay_ms = 2;; delay_ms = delay_ms < 50 ? delay_ms * 2 : 100) {
+		struct ctl_request req = request_for(CTL_STATUS, name);
+		struct record_set set;
+		struct reply r;
+		enum ctl_job_end end;
+
+		if (exchange(o, &req, &r, NULL, false) != CTL_STATUS_OK) {
+			reply_free(&r); /* unloaded: an instance is once it stopped */
+			if (verb == CTL_STOP)
+				return EXIT_OK;
+			fprintf(stderr, "emberctl: %s: %s failed: the unit is gone\n", name,
+				ctl_verb_name(verb));
+			return CTL_STATUS_FAILED;
+		}
+		load(&r, &set);
+		if (set.count == 0)
+			die(EXIT_BAD_REPLY, "bad reply from PID 1: no record for %s", name);
+		end = job_end_of(verb, &set.rec[0]);
+		if (end == CTL_JOB_FAILED)
+			job_print_failure(stderr, verb, name, &set.rec[0]);
+		records_free(&set);
+		reply_free(&r);
+		if (end != CTL_JOB_RUNNING)
+			return end == CTL_JOB_DONE ? EXIT_OK : CTL_STATUS_FAILED;
+		sleep_ms(delay_ms);
+	}
+}
+
+/* As systemctl: every name is acted on; the exit status is the first failure's. The
+ * jobs are all asked for first, then waited for (not kill's: it has none). */
 static int cmd_each(const struct options *o, enum ctl_verb verb)
 {
+	bool wait = !o->no_block && verb != CTL_KILL;
+	bool *accepted = calloc(o->nnames, sizeof *accepted);
 	int code = EXIT_OK;
 
+	if (!accepted)
+		die(EXIT_SYSTEM, "out of memory");
 	for (size_t i = 0; i < o->nnames; i++) {
 		char alias[CTL_NAME_MAX];
 		struct ctl_request req = request_for(verb, unalias(o->names[i], alias, sizeof alias));
@@ -514,9 +570,18 @@ static int cmd_each(const struct options *o, enum ctl_verb verb)
 			kill_options(o, &req);
 		status = exchange(o, &req, &r, stderr, false);
 		reply_free(&r);
+		accepted[i] = status == CTL_STATUS_OK;
 		if (code == EXIT_OK)
 			code = status;
 	}
+	for (size_t i = 0; wait && i < o->nnames; i++) {
+		char alias[CTL_NAME_MAX];
+		int status = accepted[i] ? wait_job(o, verb, unalias(o->names[i], alias,
+								      sizeof alias)) : EXIT_OK;
+		if (code == EXIT_OK)
+			code = status;
+	}
+	free(accepted);
 	return code;
 }
 

@@ -97,6 +97,7 @@ void verbs_add_status(struct ctl_writer *w, const struct unit *u)
 {
 	ctl_record_add_str(w, "fragment_path", u->svc->path);
 	ctl_record_add_str(w, "result", svc_result_name((enum svc_result)u->result));
+	ctl_record_add_str(w, "reload_result", u->reload_failed ? "failed" : "success");
 	ctl_record_add_int(w, "control_pid", u->control_pid);
 	ctl_record_add_int(w, "exit_signal", u->exit_signal);
 	ctl_record_add_int(w, "started_us", u->started_us);

@@ -94,6 +94,7 @@ static const struct field {
 	UF("pidfile_wait", pidfile_wait, F_BOOL, false),
 	UF("reloading", reloading, F_BOOL, false),
 	UF("reload_notified", reload_notified, F_BOOL, false),
+	UF("reload_failed", reload_failed, F_BOOL, false),
 	UF("idle_waited", idle_waited, F_BOOL, false),
 	UF("reload_started_us", reload_started_us, F_LL, false),
 	UF("listen_fd0", listen_fd[0], F_INT, true),

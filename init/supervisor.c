@@ -2357,6 +2357,7 @@ static void reload_done(struct unit *u, bool ok)
 {
 	u->phase = PHASE_MAIN;
 	u->reloading = u->reload_notified = false;
+	u->reload_failed = !ok;
 	u->deadline_ms = -1;
 	if (ok)
 		log_info("%s: reloaded", name_of(u));
@@ -2497,6 +2498,7 @@ int supervisor_reload_unit(const char *name, char *err, size_t errlen)
 	u->deadline_ms = deadline_after(s->timeout_start_ms);
 	u->phase = PHASE_RELOAD;
 	u->exec_index = 0;
+	u->reload_failed = false;
 	if (by_signal) {
 		u->reloading = true;
 		u->reload_notified = false;

@@ -78,6 +78,7 @@ struct unit {
 	bool pidfile_wait;      /* Type=forking: waiting for PIDFile= to appear */
 	bool reloading;         /* notify-reload: signal sent, READY=1 not yet back */
 	bool reload_notified;   /* RELOADING=1 arrived for this reload */
+	bool reload_failed;     /* the last reload failed (emberctl reload waits, then says so) */
 	bool idle_waited;       /* Type=idle: its 5 s are over, it may start */
 	long long reload_started_us; /* CLOCK_MONOTONIC, to spot a stale RELOADING=1 */
 	/* U4: socket units (init/sockets.c) and Type=dbus (init/busname-watch.c) */

@@ -5,7 +5,8 @@
 # make install makes, owns org.freedesktop.systemd1, and a call to a bus-activatable name
 # starts the unit its service file names; a unit that is missing or fails gives the
 # caller an error at once (not after the bus's 25 s timeout); calls meant for systemd
-# are answered; root starts, restarts and stops units over D-Bus (JobRemoved follows);
+# are answered; root starts, restarts, stops and reloads units over D-Bus (JobRemoved
+# follows: a reload's once ExecReload= is over, "failed" when it failed);
 # logind's scope requests are checked. Hostile clients: forged ActivationRequest signals
 # (from root and from nobody) start nothing, a non-root StartUnit (of poweroff.target, of
 # a unit) and a non-root scope request are refused, a flood of calls is answered and
@@ -211,6 +212,14 @@ echo "\$out" | grep -q '^o "/org/freedesktop/systemd1/job/[0-9]*"' && wait_state
 	ok unit-start-user-manager-over-bus || bad unit-start-user-manager-over-bus "\$out; user@0 is \$(state user@0)"
 mgr StopUnit ss user@0.service replace >/dev/null
 wait_state user@0 stopped && ok unit-stop-user-manager-over-bus || bad unit-stop-user-manager-over-bus "user@0 is \$(state user@0)"
+# A reload's job is pending while ExecReload= runs, and ends "failed" when it fails.
+"\$E" start reloader badreload
+rp=\$(mgr ReloadUnit ss reloader.service replace | sed -n 's/^o "\(.*\)"/\1/p')
+rs=\$(timeout 40 busctl get-property org.freedesktop.systemd1 "\$rp" org.freedesktop.systemd1.Job State 2>&1)
+[ -n "\$rp" ] && [ "\$rs" = 's "running"' ] && [ ! -e "$tmp/reloaded" ] && ok reload-job-pending-while-reloading ||
+	bad reload-job-pending-while-reloading "job '\$rp': '\$rs'; \$(cat "$tmp/reloaded" 2>&1)"
+mgr ReloadUnit ss badreload.service replace >/dev/null
+i=0; while [ ! -e "$tmp/reloaded" ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i+1)); done
 sleep 0.6
 kill \$mon
 n_done=\$(grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -c 'string "done"')
@@ -218,6 +227,9 @@ grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -q 'string "worker.service"'
 	ok unit-jobs-removed-done || bad unit-jobs-removed-done "\$n_done done; \$(tr '\n' ' ' <"$tmp/jobs.log" | cut -c1-400)"
 grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -B1 'string "failed"' | grep -q 'string "failing.service"' &&
 	ok unit-job-failed-said || bad unit-job-failed-said "\$(tr '\n' ' ' <"$tmp/jobs.log" | cut -c1-400)"
+grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 'string "reloader.service"' | grep -q 'string "done"' &&
+	grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 'string "badreload.service"' | grep -q 'string "failed"' &&
+	ok reload-jobs-removed-done-and-failed || bad reload-jobs-removed-done-and-failed "\$(grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 reload | tr '\n' ' ' | cut -c1-400)"
 
 # ---- sessions: logind's StartTransientUnit of a login's scope. Root only; the body is
 # checked; on this host (cgroup v1 controllers, no cgroup2 at /sys/fs/cgroup) the scope

@@ -113,8 +113,9 @@ serve 'Esshd: ExecStart failed: permission denied
 X1'; ctl start sshd
 expect start-failure-exits-1 1 "" "emberctl: sshd: ExecStart failed"
 request_is start-request "start sshd"
-serve 'X0'; ctl restart sshd
+serve 'X0'; ctl --no-block restart sshd
 expect restart-exits-0 0
+request_is restart-request "restart sshd"
 serve 'X0'; ctl poweroff
 request_is poweroff-request "poweroff"
 

@@ -93,7 +93,7 @@ expect motd-stopped motd.socket stopped
 # ---- a hung ExecStartPre=: killed after TimeoutSec=2s; PID 1 answers meanwhile
 cp "$tmp/later/hang.socket" "$tmp/services/"
 t0=\$(date +%s%N)
-"\$E" start hang.socket && ok hang-start-returns || bad hang-start-returns "exit \$?"
+"\$E" --no-block start hang.socket && ok hang-start-returns || bad hang-start-returns "exit \$?"
 sleep 0.5
 [ "\$(state hang.socket)" = starting ] && ok hang-starting || bad hang-starting "\$(state hang.socket)"
 pgrep -f 'sleep 1000' >/dev/null && ok hang-pre-running || bad hang-pre-running "no sleep"
@@ -115,7 +115,7 @@ i=0; while pgrep -f 'sleep 1000' >/dev/null && [ \$i -lt 40 ]; do sleep 0.1; i=\
 pgrep -f 'sleep 1000' >/dev/null && bad hang-pre-killed "still running" || ok hang-pre-killed
 [ ! -e /run/hang/s.sock ] && ok hang-no-socket || bad hang-no-socket "\$(ls -l /run/hang 2>&1)"
 # stopped while its ExecStartPre= runs: the line is killed, nothing is bound, no stop line
-"\$E" start hang.socket
+"\$E" --no-block start hang.socket
 wait_state hang.socket starting && pgrep -f 'sleep 1000' >/dev/null && ok hang-starting-again || bad hang-starting-again "\$(state hang.socket)"
 "\$E" stop hang.socket
 expect hang-stopped-during-pre hang.socket stopped
@@ -125,7 +125,7 @@ pgrep -f 'sleep 1000' >/dev/null && bad hang-pre-killed-by-stop "still running" 
 hasnt hang-no-stoppost 'hang-stoppost'
 # ---- a service started while its socket's ExecStartPre= runs waits for the fds
 cp "$tmp/later/slow.socket" "$tmp/later/slow.service" "$tmp/services/"
-"\$E" start slow.socket && "\$E" start slow && ok slow-started || bad slow-started "exit \$?"
+"\$E" --no-block start slow.socket && "\$E" --no-block start slow && ok slow-started || bad slow-started "exit \$?"
 sleep 0.3
 [ "\$(state slow.socket)" = starting ] && [ "\$(state slow)" = waiting ] && ok slow-service-waits || bad slow-service-waits "slow.socket \$(state slow.socket), slow \$(state slow)"
 expect slow-socket-ready slow.socket ready

@@ -162,7 +162,7 @@ expect target-after-restarting-unit-reached lookup.target ready
 [ "\$("\$E" --json status flappy | sed -n 's/.*"restarts":\([0-9]*\).*/\1/p')" -ge 1 ] 2>/dev/null &&
 	ok restarting-unit-restarts || bad restarting-unit-restarts "\$("\$E" status flappy | head -n 5)"
 i=0; while [ "\$("\$E" --json status flappy | sed -n 's/.*"sub_state":"\([^"]*\)".*/\1/p')" != auto-restart ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
-"\$E" start needsflappy 2>/dev/null
+"\$E" --no-block start needsflappy 2>/dev/null
 sleep 0.5
 [ "\$(state needsflappy)" = waiting ] && ok requirer-waits-for-restart || bad requirer-waits-for-restart "needsflappy is \$(state needsflappy): \$("\$E" status needsflappy | tail -n 4 | tr '\n' ' ')"
 "\$E" stop needsflappy 2>/dev/null
@@ -222,7 +222,7 @@ expect wanted-unit-up-at-boot helper ready
 "\$E" start lead && expect start-pulls-in-wants helper ready || bad start-pulls-in-wants "start refused"
 # A start while the unit is stopping runs once the stop is done (systemd queues it).
 pid0=\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p')
-"\$E" stop slowstop
+"\$E" --no-block stop slowstop
 [ "\$(state slowstop)" = stopping ] && "\$E" start slowstop && expect start-while-stopping-starts-again slowstop ready ||
 	bad start-while-stopping-starts-again "slowstop is \$(state slowstop)"
 [ "\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p')" != "\$pid0" ] &&
@@ -231,7 +231,7 @@ pid0=\$("\$E" --json status slowstop | sed -n 's/.*"main_pid":\([0-9]*\).*/\1/p'
 expect start-while-stopping-pulls-in-wants slowpal ready
 "\$E" start onslow && expect requires-loaded-and-up slowdep ready || bad requires-loaded-and-up "start refused"
 expect requirer-up onslow ready
-"\$E" stop slowdep
+"\$E" --no-block stop slowdep
 [ "\$(state slowdep)" = stopping ] && "\$E" start onslow && expect start-brings-back-stopping-requirement slowdep ready ||
 	bad start-brings-back-stopping-requirement "slowdep is \$(state slowdep)"
 expect start-with-stopping-requirement-up onslow ready

@@ -370,7 +370,7 @@ n2=\$(ls /proc/1/fd | wc -l)
 [ "\$n2" -lt "\$n" ] && [ "\$n2" -lt 100 ] && ok fdstore-flood-released || bad fdstore-flood-released "PID 1 holds \$n2 fds (\$n before)"
 
 # NotifyAccess=
-"\$E" start naccall; "\$E" start naccmain
+"\$E" start naccall; "\$E" --no-block start naccmain
 expect notify-access-all naccall ready
 sleep 1; [ "\$(state naccmain)" = running ] && ok notify-access-main-refuses-child || bad notify-access-main-refuses-child "naccmain is \$(state naccmain)"
 
