@@ -12,6 +12,9 @@
 #       "EMBER-TEST PASS|FAIL|SKIP ..." lines as this test's results, and add cases for a
 #       clean run: the guest status is 0, QEMU exited by itself and no kernel panic.
 #   relay_guest_results LOG
+#   console_lines LOG, guest_status LOG
+#       The console's lines with kernel messages taken out of the guest's lines; the
+#       EMBER-RUN-EXIT=N status.
 #
 # Guest scripts report with: echo "EMBER-TEST PASS name" / "EMBER-TEST FAIL name: why".
 QEMU_DIR=$TOP/tests/qemu
@@ -27,11 +30,44 @@ qemu_run() {
 	img=$1 log=$2 tmo=$3 append=$4; shift 4
 	timeout -k 5 "$tmo" "$TOP"/scripts/qemu-boot.sh "$img" "$append" -- "$@" </dev/null >"$log" 2>&1
 	QEMU_RC=$?
-	GUEST_STATUS=$(tr -d '\r' <"$log" | sed -n 's/^EMBER-RUN-EXIT=\([0-9]*\)$/\1/p' | tail -n 1)
+	GUEST_STATUS=$(guest_status "$log")
+}
+
+# The console's lines with the guest's own put back together: a kernel message (ember-init
+# logs through /dev/kmsg too) printed while the guest had written part of a line lands in
+# the middle of it, "EMBER-TEST FA[   12.345678] msg" then "IL name: why", and the result
+# was lost. The message goes on its own line; the part before it is joined to the line
+# after it (unless that one is a result line of its own).
+console_lines() {
+	awk '
+	{
+		gsub(/\r/, "")
+		if (match($0, /\[ *[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]\] /)) {
+			if (RSTART > 1)
+				carry = carry substr($0, 1, RSTART - 1)
+			print substr($0, RSTART)
+			next
+		}
+		line = $0
+		if (carry != "") {
+			if (line ~ /^EMBER-(TEST|RUN-EXIT)/)
+				print carry
+			else
+				line = carry line
+			carry = ""
+		}
+		print line
+	}
+	END { if (carry != "") print carry }' "$1"
+}
+
+# The ember.run command's exit status from its EMBER-RUN-EXIT=N line, or empty.
+guest_status() {
+	console_lines "$1" | sed -n 's/^EMBER-RUN-EXIT=\([0-9]*\)$/\1/p' | tail -n 1
 }
 
 relay_guest_results() {
-	tr -d '\r' <"$1" | sed -n 's/^.*EMBER-TEST \(PASS\|FAIL\|SKIP\) /\1 /p' | while read -r line; do
+	console_lines "$1" | sed -n 's/^.*EMBER-TEST \(PASS\|FAIL\|SKIP\) /\1 /p' | while read -r line; do
 		echo "$line"
 		case $line in FAIL*) echo guest-failed >>"$1.failed" ;; esac
 	done
