@@ -18,6 +18,7 @@
 #include "log.h"
 #include "managed-oom.h"
 #include "peer.h"
+#include "userdb.h"
 
 #define RETRY_MS 200 /* between attempts to reach a bus that is not up yet */
 
@@ -26,12 +27,15 @@ static void usage(void)
 	printf("usage: ember-activator [--address ADDRESS] [--control PATH] [--unit-root DIR]\n"
 	       "       ember-activator --peer [--control PATH]\n"
 	       "       ember-activator --managed-oom [--control PATH]\n"
+	       "       ember-activator --userdb [--control PATH]\n"
 	       "Own org.freedesktop.systemd1 on the system bus for ember-init: start the units\n"
 	       "D-Bus activation asks for, and answer calls meant for systemd.\n"
 	       "  --peer             answer one connection to systemd's private socket\n"
 	       "                     (/run/systemd/private) on standard input instead\n"
 	       "  --managed-oom      answer systemd-oomd's connection to the manager's\n"
 	       "                     io.systemd.ManagedOOM service on standard input instead\n"
+	       "  --userdb           answer a lookup of DynamicUser= users and groups\n"
+	       "                     (io.systemd.DynamicUser) on standard input instead\n"
 	       "  --address ADDRESS  bus address (default: $DBUS_SYSTEM_BUS_ADDRESS or\n"
 	       "                     unix:path=/run/dbus/system_bus_socket)\n"
 	       "  --control PATH     ember-init's control socket (default: $%s or %s)\n"
@@ -43,7 +47,7 @@ static void usage(void)
 	       CTL_SOCKET_ENV, CTL_SOCKET_PATH);
 }
 
-static bool peer_mode, managed_oom_mode;
+static bool peer_mode, managed_oom_mode, userdb_mode;
 
 static void parse_args(int argc, char **argv, struct activator *a)
 {
@@ -55,6 +59,8 @@ static void parse_args(int argc, char **argv, struct activator *a)
 			peer_mode = true;
 		} else if (strcmp(argv[i], "--managed-oom") == 0) {
 			managed_oom_mode = true;
+		} else if (strcmp(argv[i], "--userdb") == 0) {
+			userdb_mode = true;
 		} else if ((value = cli_option_value(argc, argv, &i, "--address"))) {
 			a->address = value;
 		} else if ((value = cli_option_value(argc, argv, &i, "--unit-root"))) {
@@ -98,6 +104,8 @@ int main(int argc, char **argv)
 		return peer_serve(&a, 0);
 	if (managed_oom_mode)
 		return managed_oom_serve(0, a.control);
+	if (userdb_mode)
+		return userdb_serve(0, a.control);
 	connect_bus(&a);
 	a.scope_events = scope_events_open(); /* before any scope is made or taken over */
 	scope_adopt(&a); /* sessions */

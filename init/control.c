@@ -10,6 +10,7 @@
 
 #include "control-verbs.h" /* emberctl verbs (issue 17) */
 #include "ctl.h"
+#include "dynamic-user.h"
 #include "io.h"
 #include "log.h"
 #include "pages.h"
@@ -256,6 +257,18 @@ static const char *type_name(enum service_type t)
 	       : t == SERVICE_DBUS ? "dbus" : "simple";
 }
 
+/* DynamicUser=: the id this run holds and its name, in every list record: what
+ * ember-activator --userdb answers name lookups from. */
+static void add_dynamic_user(struct ctl_writer *w, const struct unit *u)
+{
+	char name[DYNAMIC_USER_NAME_MAX];
+
+	if (!u->dynamic_uid || dynamic_user_name(u->svc, name) < 0)
+		return;
+	ctl_record_add_int(w, "dynamic_uid", u->dynamic_uid);
+	ctl_record_add_str(w, "dynamic_user", name);
+}
+
 static void unit_summary(struct ctl_writer *w, const struct unit *u)
 {
 	const struct service *s = u->svc;
@@ -287,6 +300,7 @@ static void unit_summary(struct ctl_writer *w, const struct unit *u)
 		ctl_record_add_str(w, "triggers", service_trigger_target(s, target, sizeof target));
 		add_path_entries(w, s);
 	}
+	add_dynamic_user(w, u);
 	verbs_add_summary(w, u); /* emberctl verbs (issue 17) */
 }
 
@@ -314,8 +328,6 @@ static void reply_status(struct client *c, const struct unit *u)
 	ctl_record_add_int(&c->w, "cpu_usage_usec", st.cpu_usage_usec);
 	ctl_record_add_int(&c->w, "exit_status", u->exit_status);
 	ctl_record_add_str(&c->w, "cgroup", st.path);
-	if (u->dynamic_uid) /* DynamicUser=: the id of this run */
-		ctl_record_add_int(&c->w, "dynamic_uid", u->dynamic_uid);
 	add_names(&c->w, "after", u->svc, &u->svc->after);
 	add_names(&c->w, "requires", u->svc, &u->svc->requires);
 	verbs_add_status(&c->w, u); /* emberctl verbs (issue 17) */

@@ -787,22 +787,32 @@ static bool unit_file_name(const char *file)
 
 /* ---- which units: ember's own, the default target and what it pulls in ---------------- */
 
-/* Is s meant to be enabled into a target ([Install] WantedBy=/RequiredBy= naming one)?
- * Only such a unit needs the default target loaded. One enabled into a service
- * (ember-activator: WantedBy=dbus.service) is pulled in by that service, and leaves a
- * system without that service as it was. */
-static bool enabled_for_target(const struct service *s)
+/* Is s enabled into a target: [Install] WantedBy=/RequiredBy= names one, and its link is
+ * in that target's .wants/ (.requires/) in some search directory? Only such a unit needs
+ * the default target loaded. One only installed (make install's ember-userdb.socket,
+ * WantedBy=sockets.target, until `emberctl enable`) leaves the system as it was, and so
+ * does one enabled into a service (ember-activator: WantedBy=dbus.service), which that
+ * service pulls in. */
+static bool enabled_for_target(const struct loader *l, const struct service *s)
 {
 	const struct service_name_list *lists[] = { &s->wanted_by, &s->required_by };
+	static const char *const sub[] = { "wants", "requires" };
+	char full[SERVICE_NAME_MAX + 16], target[SERVICE_NAME_MAX], link[2 * SERVICE_NAME_MAX + 48];
+	struct stat st;
 
 	if (!s->has_install)
 		return false;
-	char buf[SERVICE_NAME_MAX];
-
+	unit_name_full(s->name, full, sizeof full);
 	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
-		for (size_t j = 0; j < service_list_count(lists[i]); j++)
-			if (unit_name_kind(service_list_name(s, lists[i], j, buf)) == UNIT_TARGET)
-				return true;
+		for (size_t j = 0; j < service_list_count(lists[i]); j++) {
+			const char *t = service_list_name(s, lists[i], j, target);
+			if (unit_name_kind(t) != UNIT_TARGET)
+				continue;
+			snprintf(link, sizeof link, "%s.%s/%s", t, sub[i], full);
+			for (size_t d = 0; d < l->ndirs; d++)
+				if (fstatat(l->dir[d].fd, link, &st, AT_SYMLINK_NOFOLLOW) == 0)
+					return true;
+		}
 	return false;
 }
 
@@ -842,7 +852,7 @@ static bool load_own_units(struct loader *l)
 			if (unit_name_is_template(name))
 				continue; /* instantiated when something names an instance */
 			svc = load_unit(l, name);
-			if (svc && enabled_for_target(svc))
+			if (svc && enabled_for_target(l, svc))
 				any_install = true;
 		}
 		closedir(dir);

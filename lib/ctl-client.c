@@ -5,7 +5,9 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -65,13 +67,36 @@ static ssize_t next_packet(int fd, char *buf, size_t size, long long deadline, c
 	}
 }
 
+/* The records of a reply: a fixed buffer (a status reply), or one grown as needed up to
+ * max (a list). */
+struct records {
+	char *buf;
+	size_t len, size, max;
+	bool grows;
+};
+
+static int records_add(struct records *r, const char *data, size_t n)
+{
+	if (r->len + n >= r->size) {
+		size_t size = r->size;
+		char *grown;
+		while (r->grows && r->len + n >= size && size < r->max)
+			size *= 2;
+		if (r->len + n >= size || !(grown = realloc(r->buf, size)))
+			return -1;
+		r->buf = grown;
+		r->size = size;
+	}
+	memcpy(r->buf + r->len, data, n);
+	r->len += n;
+	return 0;
+}
+
 /* The reply's packets until 'X': its status, the first 'E' text in err, and the
- * records in rec. */
-static int read_reply(int fd, long long deadline, char *rec, size_t recsize, char *err,
-		      size_t errlen)
+ * records in rec (a fixed buffer drops what does not fit; a growing one fails). */
+static int read_reply(int fd, long long deadline, struct records *rec, char *err, size_t errlen)
 {
 	char packet[CTL_PACKET_MAX + 1];
-	size_t reclen = 0;
 	int status;
 
 	err[0] = '\0';
@@ -81,12 +106,13 @@ static int read_reply(int fd, long long deadline, char *rec, size_t recsize, cha
 			return -1;
 		if (packet[0] == CTL_KIND_ERROR && !err[0])
 			snprintf(err, errlen, "%.*s", (int)n - 1, packet + 1);
-		if (packet[0] == CTL_KIND_RECORD && reclen + (size_t)n < recsize) {
-			memcpy(rec + reclen, packet + 1, (size_t)n - 1);
-			reclen += (size_t)n - 1;
+		if (packet[0] == CTL_KIND_RECORD && records_add(rec, packet + 1, (size_t)n - 1) < 0 &&
+		    rec->grows) {
+			snprintf(err, errlen, "reply from ember-init over %zu bytes", rec->max);
+			return -1;
 		}
 		if (packet[0] == CTL_KIND_EXIT) {
-			rec[reclen] = '\0';
+			rec->buf[rec->len] = '\0';
 			if (ctl_parse_exit(packet + 1, (size_t)n - 1, &status) < 0) {
 				snprintf(err, errlen, "malformed status from ember-init");
 				return -1;
@@ -108,10 +134,10 @@ static void first_field(char *rec, const char *field, char *value, size_t size)
 	snprintf(value, size, "%s", v ? v : "");
 }
 
-static int request(const char *socket_path, const struct ctl_request *req, long timeout_ms,
-		   const char *field, char *value, size_t value_size, char *err, size_t errlen)
+static int exchange(const char *socket_path, const struct ctl_request *req, long timeout_ms,
+		    struct records *rec, char *err, size_t errlen)
 {
-	char buf[CTL_REQUEST_MAX + 1], rec[RECORDS_MAX];
+	char buf[CTL_REQUEST_MAX + 1];
 	long long deadline = now_ms() + timeout_ms;
 	int fd, len, status;
 
@@ -123,10 +149,41 @@ static int request(const char *socket_path, const struct ctl_request *req, long 
 		close(fd);
 		return -1;
 	}
-	status = read_reply(fd, deadline, rec, sizeof rec, err, errlen);
+	status = read_reply(fd, deadline, rec, err, errlen);
 	close(fd);
+	return status;
+}
+
+static int request(const char *socket_path, const struct ctl_request *req, long timeout_ms,
+		   const char *field, char *value, size_t value_size, char *err, size_t errlen)
+{
+	char buf[RECORDS_MAX];
+	struct records rec = { buf, 0, sizeof buf, sizeof buf, false };
+	int status = exchange(socket_path, req, timeout_ms, &rec, err, errlen);
+
 	if (status >= 0 && field)
-		first_field(rec, field, value, value_size);
+		first_field(buf, field, value, value_size);
+	return status;
+}
+
+int ember_request_records(const char *socket_path, enum ctl_verb verb, const char *name,
+			  long timeout_ms, char **records, size_t max, char *err, size_t errlen)
+{
+	struct ctl_request req = { .verb = verb };
+	struct records rec = { malloc(RECORDS_MAX), 0, RECORDS_MAX, max, true };
+	int status;
+
+	if (!rec.buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	snprintf(req.name, sizeof req.name, "%s", name);
+	status = exchange(socket_path, &req, timeout_ms, &rec, err, errlen);
+	if (status < 0) {
+		free(rec.buf);
+		rec.buf = NULL;
+	}
+	*records = rec.buf;
 	return status;
 }
 

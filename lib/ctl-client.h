@@ -14,6 +14,11 @@
 int ember_request(const char *socket_path, enum ctl_verb verb, const char *name,
 		  long timeout_ms, const char *field, char *value, size_t value_size, char *err,
 		  size_t errlen);
+/* The whole record stream of the reply (a list: every unit), NUL-terminated, in a buffer
+ * of at most max bytes that *records gets and the caller frees (NULL on -1). Returns as
+ * ember_request; -1 too when the reply is larger. */
+int ember_request_records(const char *socket_path, enum ctl_verb verb, const char *name,
+			  long timeout_ms, char **records, size_t max, char *err, size_t errlen);
 /* The same with request options (CTL_OPT_*), no field read back. */
 int ember_request_opts(const char *socket_path, enum ctl_verb verb, const char *name,
 		       unsigned options, long timeout_ms, char *err, size_t errlen);

@@ -9,7 +9,7 @@ libcap-dev libcap2-bin libmnl-dev libnftnl-dev libtss2-dev libcrypt-dev
 qemu-system-x86 swtpm swtpm-tools tpm2-tools
 nftables iproute2 kmod cpio busybox-static e2fsprogs util-linux
 scdoc python3 tmux opendoas procps zsh git clang
-dbus debootstrap openssh-client systemd"
+dbus debootstrap openssh-client systemd libnss-systemd"
 
 missing=""
 for p in $PKGS; do

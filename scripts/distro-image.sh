@@ -62,6 +62,9 @@ printf '# The serial getty (getty.target) owns the console (distro/debian/README
 # ... and systemd's ManagedOOM Varlink service, which systemd-oomd asks at its start
 # (installed by choice: the link waits in systemd-oomd.service.wants/ until it is).
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-managed-oom.socket
+# ... and systemd's dynamic user database, where nss-systemd asks for the names of
+# DynamicUser= services' users.
+"$root/usr/bin/emberctl" --root "$root" -q enable ember-userdb.socket
 # ... and the units Debian's udev rules ask for (SYSTEMD_WANTS=: bluetooth.target when a
 # controller appears, systemd-backlight@, systemd-rfkill), started as systemd would.
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-udev-wants

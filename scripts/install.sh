@@ -36,11 +36,13 @@ done
 # The same for systemd's private socket (ember-private.socket, for root's systemd tools
 # such as the utmp recorder): `emberctl enable ember-private.socket`, and for systemd's
 # ManagedOOM Varlink service (systemd-oomd asks there): `emberctl enable
-# ember-managed-oom.socket`.
+# ember-managed-oom.socket`, and for its dynamic user database (nss-systemd asks there):
+# `emberctl enable ember-userdb.socket`.
 units=$dest$prefix/lib/ember/services
 install -d -m 0755 "$units"
 for u in ember-activator.service ember-private.socket ember-private@.service \
-	ember-managed-oom.socket ember-managed-oom@.service; do
+	ember-managed-oom.socket ember-managed-oom@.service ember-userdb.socket \
+	ember-userdb@.service; do
 	sed "s|@SBINDIR@|$prefix/sbin|g" "$TOP/activator/$u" >"$units/$u"
 	chmod 0644 "$units/$u"
 done

@@ -170,6 +170,30 @@ static void systemd_units_start_only_when_enabled(void)
 	teardown();
 }
 
+/* A unit of ember's own with [Install] naming a target is inert until enabled: it loads
+ * no target machinery; once its link is there, its target comes with it. */
+static void own_unit_installed_loads_nothing_until_enabled(void)
+{
+	setup();
+	rmdir(etc);
+	rmdir(lib);
+	put(own, "plain.service", simple);
+	put(own, "opt.service", installable);
+	load();
+	CHECK(count == 1 && named("plain"));
+	CHECK(!named("opt") && !named("multi-user.target") && !named("sysinit.target"));
+	teardown();
+	setup();
+	rmdir(etc);
+	rmdir(lib);
+	put(own, "plain.service", simple);
+	put(own, "opt.service", installable);
+	link_in(own, "multi-user.target.wants/opt.service", "../opt.service");
+	load();
+	CHECK(named("plain") && named("opt") && named("multi-user.target"));
+	teardown();
+}
+
 static void own_units_with_install_need_enabling(void)
 {
 	setup();
@@ -209,15 +233,18 @@ static void own_unit_enabled_into_a_service(void)
 	teardown();
 }
 
-/* The units make install puts in ember's own directory (ember-activator.service,
- * ember-private.socket and its template, read from the source tree through $TOP) leave
- * a system of ember's own units as it was: none is enabled into a target, so the
- * default target and what it pulls in are not loaded (ember-private.socket once was,
- * WantedBy=sockets.target: the QEMU images, which install them, booted every target). */
+/* The units make install puts in ember's own directory (ember-activator.service, the
+ * sockets and their templates, read from the source tree through $TOP) leave a system of
+ * ember's own units as it was: none is enabled, so the default target and what it pulls
+ * in are not loaded (ember-private.socket once was, WantedBy=sockets.target: the QEMU
+ * images, which install them, booted every target; ember-userdb.socket, WantedBy=
+ * sockets.target too, did again until a unit only installed stopped counting). */
 static void shipped_units_leave_pure_ember_alone(void)
 {
 	static const char *const shipped[] = { "ember-activator.service", "ember-private.socket",
-					       "ember-private@.service" };
+					       "ember-private@.service", "ember-managed-oom.socket",
+					       "ember-managed-oom@.service", "ember-userdb.socket",
+					       "ember-userdb@.service" };
 	const char *top = getenv("TOP");
 	char path[512], text[4096];
 
@@ -240,6 +267,7 @@ static void shipped_units_leave_pure_ember_alone(void)
 	}
 	load();
 	CHECK(named("plain") && !named("ember-private.socket") && !named("ember-activator"));
+	CHECK(!named("ember-userdb.socket") && !named("ember-managed-oom.socket"));
 	CHECK(!named("multi-user.target") && !named("sockets.target"));
 	teardown();
 }
@@ -887,6 +915,7 @@ int main(void)
 	RUN(pure_ember_tree_loads_only_its_own);
 	RUN(systemd_units_start_only_when_enabled);
 	RUN(own_units_with_install_need_enabling);
+	RUN(own_unit_installed_loads_nothing_until_enabled);
 	RUN(own_unit_enabled_into_a_service);
 	RUN(default_target_link_and_cmdline);
 	RUN(template_instances);
