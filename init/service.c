@@ -1691,14 +1691,16 @@ static void execenv_defaults(struct service *svc)
 		svc->execenv.dir_mode[i] = 0755;
 }
 
-/* systemd: with a terminal on stdin and no StandardOutput=, stdout goes there too. */
+/* systemd: with a terminal or a socket on stdin and no StandardOutput=, stdout goes there
+ * too (and stderr, which inherits stdout): inetd-style units such as Debian's
+ * tinysshd@.service name only StandardInput=socket and answer on stdout. */
 static void validate_execenv(struct service *svc)
 {
 	struct service_execenv *e = &svc->execenv;
-	bool tty_in = e->std_input == INPUT_TTY || e->std_input == INPUT_TTY_FORCE ||
-		      e->std_input == INPUT_TTY_FAIL;
+	bool both_ways = e->std_input == INPUT_TTY || e->std_input == INPUT_TTY_FORCE ||
+			 e->std_input == INPUT_TTY_FAIL || e->std_input == INPUT_SOCKET;
 
-	if (tty_in && !e->std_output_set)
+	if (both_ways && !e->std_output_set)
 		svc->std_output.kind = OUTPUT_INHERIT;
 }
 

@@ -65,6 +65,12 @@ echo "\$first" | grep -q " remote=127\.0\.0\.1:\$rport " && [ -n "\$rport" ] && 
 echo "\$first" | grep -q 'stdin-is-fd3=True' && ok connection-on-stdin || bad connection-on-stdin "\$first"
 [ "\$(echo "\$out" | sed -n 2p)" = "echo hello" ] && ok connection-on-stdout || bad connection-on-stdout "\$out"
 echo "\$first" | grep -q 'keepalive=1 nodelay=1' && ok socket-options-on-connection || bad socket-options-on-connection "\$first"
+# ---- inetd style: only StandardInput=socket; stdout and stderr are the connection too
+out=\$($PY -c '
+import socket
+s = socket.create_connection(("127.0.0.1", 2324), 10); s.sendall(b"hello\\n")
+f = s.makefile("rb"); print(f.readline().decode().strip() + "|" + f.readline().decode().strip())' 2>&1)
+[ "\$out" = "out hello|err hello" ] && ok inetd-style-output-on-connection || bad inetd-style-output-on-connection "\$out"
 # ---- the second connection gets N=1; instances are gone when they end
 out=\$(\$C tcp | head -n 1)
 echo "\$out" | grep -q '^instance=1-127\.0\.0\.1:2323-' && ok instance-counter || bad instance-counter "\$out"

@@ -54,7 +54,8 @@ static void serial_getty_keys(void)
 	CHECK(E.tty_reset && E.tty_vhangup && !E.tty_vt_disallocate);
 }
 
-/* systemd: stdout follows a terminal on stdin unless StandardOutput= says otherwise. */
+/* systemd: stdout follows a terminal or a socket on stdin unless StandardOutput= says
+ * otherwise. */
 static void tty_input_makes_stdout_inherit(void)
 {
 	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=tty-force\n") == 0);
@@ -64,8 +65,12 @@ static void tty_input_makes_stdout_inherit(void)
 	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=file:/etc/motd\n") == 0);
 	CHECK(E.std_input == INPUT_FILE && svc.std_output.kind == OUTPUT_LOG);
 	CHECK_STR(S(E.input_path), "/etc/motd");
+	/* a socket too (inetd style: Debian's tinysshd@ names only StandardInput=socket) */
 	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=socket\n") == 0);
-	CHECK(E.std_input == INPUT_SOCKET);
+	CHECK(E.std_input == INPUT_SOCKET && svc.std_output.kind == OUTPUT_INHERIT &&
+	      svc.std_error.kind == OUTPUT_INHERIT);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nStandardInput=socket\nStandardOutput=journal\n") == 0);
+	CHECK(svc.std_output.kind == OUTPUT_LOG && svc.std_error.kind == OUTPUT_INHERIT);
 }
 
 static void output_kinds_of_real_units(void)
