@@ -173,6 +173,7 @@ static int lookup(int fd, const struct varlink_call *call, enum kind kind, const
 	if (ember_request_records(control, CTL_LIST, "", LIST_MS, &list, LIST_MAX, err,
 				  sizeof err) != CTL_STATUS_OK) {
 		log_warn("userdb: ember-init: %s", err);
+		free(list); /* NULL when it could not be asked */
 		return error_reply(fd, IFACE "ServiceNotAvailable");
 	}
 	rc = answer(fd, &q, call->more, list);
