@@ -401,41 +401,13 @@ int service_rlimit_from_key(const char *key)
 
 /* ---- value parsers: each returns 0, or -1 after invalid() ------------------------------ */
 
-/* A systemd time span: "90", "1min 30s", "2h30min", "500ms", "infinity" -> ms. Each
- * component is one number with an optional unit (see parse_duration_ms). */
+/* A systemd.time(7) span: "90", "1min 30s", "1.5h", "500ms", "infinity" -> ms, read by
+ * the one reader emberctl shares (lib/parse.c), so a unit means the same everywhere. */
 static int parse_timespan_ms(const char *s, unsigned long *out)
 {
-	unsigned long total = 0;
-
-	if (strcmp(s, "infinity") == 0)
-		return parse_duration_ms(s, out);
-	while (*s == ' ')
+	while (*s == ' ' || *s == '\t')
 		s++;
-	if (*s == '\0')
-		return -1;
-	while (*s) {
-		char part[32];
-		size_t n = 0;
-		unsigned long ms;
-		while (s[n] >= '0' && s[n] <= '9')
-			n++;
-		if (n == 0)
-			return -1;
-		while ((s[n] >= 'a' && s[n] <= 'z'))
-			n++;
-		if (n >= sizeof part)
-			return -1;
-		memcpy(part, s, n);
-		part[n] = '\0';
-		if (parse_duration_ms(part, &ms) < 0 || ms > ~0UL - 1 - total)
-			return -1;
-		total += ms;
-		s += n;
-		while (*s == ' ')
-			s++;
-	}
-	*out = total;
-	return 0;
+	return parse_duration_ms(s, out);
 }
 
 static void *field(struct parser *p, size_t offset)

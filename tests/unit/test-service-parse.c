@@ -157,6 +157,25 @@ static void restart_and_times(void)
 	CHECK(svc.restart == RESTART_NO && svc.restart_ms == 0);
 }
 
+/* systemd.time(7) spans in every Sec= key, as the lib/parse.c reader takes them: a
+ * fraction, a space before the unit, capital M (month), the µ sign, "d" and "w". */
+static void time_span_forms(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTimeoutSec=1.5s\nRestartSec=0.25\n") == 0);
+	CHECK(svc.timeout_start_ms == 1500 && svc.timeout_stop_ms == 1500);
+	CHECK(svc.restart_ms == 250);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTimeoutStartSec=2 min 1.5 s\n"
+		    "TimeoutStopSec=1500\xc2\xb5s\nRestartSec=1.5h\n") == 0);
+	CHECK(svc.timeout_start_ms == 121500);
+	CHECK(svc.timeout_stop_ms == 2); /* below a millisecond rounds up */
+	CHECK(svc.restart_ms == 5400000);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTimeoutStopSec=1d\nRestartSec=1w\n") == 0);
+	CHECK(svc.timeout_stop_ms == 86400000UL && svc.restart_ms == 604800000UL);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTimeoutSec=1.5.5s\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTimeoutSec=5 parsecs\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nTimeoutSec=-5s\n") < 0);
+}
+
 static void kill_signal_forms(void)
 {
 	CHECK(parse("[Service]\nExecStart=/bin/a\nKillSignal=SIGINT\n") == 0);
@@ -674,6 +693,7 @@ int main(void)
 	RUN(unit_section_keys);
 	RUN(service_types);
 	RUN(exec_lists);
+	RUN(time_span_forms);
 	RUN(exec_empty_assignment_resets);
 	RUN(exec_specifiers);
 	RUN(restart_and_times);
