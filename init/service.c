@@ -30,6 +30,7 @@
 #include "unit-timer.h"
 #include "unit-path.h"
 #include "dynamic-user.h"
+#include "utmp.h"
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
@@ -1349,6 +1350,24 @@ static int parse_tty_path(struct parser *p, const struct key *k, const char *val
 	return store(p, k->name, value, &p->svc->execenv.tty_path);
 }
 
+/* UtmpIdentifier=: the utmp id (its last 4 bytes are kept, init/utmp.c); printable,
+ * as `who` prints what it finds there. */
+static int parse_utmp_id(struct parser *p, const struct key *k, const char *value)
+{
+	size_t n = strlen(value);
+
+	if (!*value) {
+		p->svc->execenv.utmp_id = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)value[i] <= ' ' || (unsigned char)value[i] >= 0x7f)
+			n = 0;
+	if (n == 0 || n > 32)
+		return invalid(p, k->name, value, "expected up to 32 printable characters");
+	return store(p, k->name, value, &p->svc->execenv.utmp_id);
+}
+
 /* PAMName=: a PAM service is a file name in /etc/pam.d; ember-session(8) passes it to
  * logind as the session's service. */
 static int parse_pam_name(struct parser *p, const struct key *k, const char *value)
@@ -2037,6 +2056,16 @@ static int parse_exit_type(struct parser *p, const struct key *k, const char *va
 			    "expected main or cgroup");
 }
 
+static int parse_utmp_mode(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct name_value modes[] = {
+		{ "", UTMP_MODE_INIT }, { "init", UTMP_MODE_INIT }, { "login", UTMP_MODE_LOGIN },
+		{ "user", UTMP_MODE_USER },
+	};
+	return parse_choice(p, k, value, modes, sizeof modes / sizeof *modes,
+			    "expected init, login or user");
+}
+
 /* FinalKillSignal=, RestartKillSignal=, ReloadSignal=: k->min is the default. */
 static int parse_signal_u8(struct parser *p, const struct key *k, const char *value)
 {
@@ -2334,6 +2363,8 @@ static const struct key keys[] = {
 	/* U5: execution environment (StandardOutput=/StandardError= are above) */
 	{ SECTION_SERVICE, "StandardInput", parse_input_key, 0, 0, 0, true },
 	{ SECTION_SERVICE, "TTYPath", parse_tty_path, 0, 0, 0, true },
+	{ SECTION_SERVICE, "UtmpIdentifier", parse_utmp_id, 0, 0, 0, true },
+	{ SECTION_SERVICE, "UtmpMode", parse_utmp_mode, F(execenv.utmp_mode), 0, 0, false },
 	{ SECTION_SERVICE, "PAMName", parse_pam_name, 0, 0, 0, true },
 	{ SECTION_SERVICE, "TTYReset", parse_bool_key, EXECENV(tty_reset), 0, 0, false },
 	{ SECTION_SERVICE, "TTYVHangup", parse_bool_key, EXECENV(tty_vhangup), 0, 0, false },

@@ -4,9 +4,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "exec-context.h"
@@ -26,6 +28,7 @@
 #include "pages.h"
 #include "sockets.h"
 #include "svc-runtime.h" /* unit-runtime2 */
+#include "utmp.h"
 
 #define ENV_MAX 160
 #define ENV_BUF_MAX 16384
@@ -45,6 +48,14 @@ static const char *const base_env[] = {
 	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 	"LANG=C.UTF-8",
 };
+
+/* UtmpIdentifier=: what the child records before exec (utmp_put_start), set in PID 1. */
+static struct {
+	const char *id; /* NULL: no record */
+	const char *line;
+	enum utmp_mode mode;
+	char user[64];
+} utmp_start;
 
 /* Add NAME=value; a later assignment of the same NAME replaces the earlier one. */
 static int env_add(void *ctx, const char *assignment)
@@ -147,6 +158,28 @@ static int add_watchdog_env(struct unit *u)
 	return 0;
 }
 
+/* systemd's $TERM for a service on a terminal (a tty on stdin or stdout, or TTYPath=):
+ * PID 1's own for the console, "linux" for a virtual terminal, else "vt220" (a serial
+ * line). Environment= may still say otherwise. */
+static void add_term_env(const struct service *s)
+{
+	const char *tty = execenv_tty_path(s), *name, *term;
+	char line[64];
+
+	if (!execenv_tty_flags(s) && !s->execenv.tty_path)
+		return;
+	name = str_starts_with(tty, "/dev/") ? tty + 5 : tty;
+	if (strcmp(name, "console") == 0)
+		term = getenv("TERM") ? getenv("TERM") : "linux";
+	else if (strncmp(name, "tty", 3) == 0 && name[3] >= '0' && name[3] <= '9' &&
+		 strspn(name + 3, "0123456789") == strlen(name + 3))
+		term = "linux";
+	else
+		term = "vt220";
+	snprintf(line, sizeof line, "TERM=%s", term);
+	env_add(NULL, line);
+}
+
 static int build_env(struct unit *u, const struct spawn_env *env)
 {
 	char line[512];
@@ -156,6 +189,7 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	scratch.vars[0] = NULL;
 	for (size_t i = 0; i < sizeof base_env / sizeof *base_env; i++)
 		env_add(NULL, base_env[i]);
+	add_term_env(s);
 	if (env->notify_path && (s->type == SERVICE_NOTIFY || s->type == SERVICE_NOTIFY_RELOAD ||
 				 runtime_wants_notify_socket(s))) { /* unit-runtime2 */
 		snprintf(line, sizeof line, "NOTIFY_SOCKET=%s", env->notify_path);
@@ -201,6 +235,42 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	}
 	execmore_unset_env(s, scratch.vars, &scratch.count);
 	return add_listen_env(u, env);
+}
+
+static const char *env_value(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < scratch.count; i++)
+		if (strncmp(scratch.vars[i], name, len) == 0 && scratch.vars[i][len] == '=')
+			return scratch.vars[i] + len + 1;
+	return NULL;
+}
+
+/* The record's line is TTYPath= without "/dev/" (none without it), its user the
+ * service's ($USER, root without User=), as systemd writes them. */
+static void prepare_utmp(const struct service *s)
+{
+	const char *tty = s->execenv.tty_path ? service_str(s, s->execenv.tty_path) : NULL;
+	const char *user = env_value("USER");
+
+	utmp_start.id = s->execenv.utmp_id && utmp_supported()
+			? service_str(s, s->execenv.utmp_id) : NULL;
+	utmp_start.line = tty && str_starts_with(tty, "/dev/") ? tty + 5 : tty;
+	utmp_start.mode = (enum utmp_mode)s->execenv.utmp_mode;
+	snprintf(utmp_start.user, sizeof utmp_start.user, "%s", user ? user : "root");
+}
+
+void spawn_process_ended(const struct unit *u, pid_t pid, int status)
+{
+	const struct service *s = u->svc;
+	int code = WIFEXITED(status) ? CLD_EXITED : WCOREDUMP(status) ? CLD_DUMPED : CLD_KILLED;
+
+	if (!s || !s->execenv.utmp_id || !utmp_supported())
+		return;
+	if (utmp_put_dead(NULL, service_str(s, s->execenv.utmp_id), pid, code,
+			  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status)) < 0)
+		log_warn("%s: utmp: %s: %s", u->svc->name, UTMP_PATH, strerror(errno));
 }
 
 /* Only PID 1's read end is non-blocking: a service writing faster than PID 1 reads
@@ -581,6 +651,7 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 		exec_context_full_privileges(c);
 	}
 	execenv_session(s, c, env->session_helper); /* PAMName= */
+	prepare_utmp(s);
 	return open_stdio(u, c, pipe_fd, env->console_fd);
 }
 
@@ -682,6 +753,9 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 		/* In the child: plain syscalls only (see svc_cgroup_fork). setsid first, so
 		 * a stop can reach the whole session where there are no cgroups. */
 		setsid();
+		if (utmp_start.id) /* a failure costs the record only */
+			utmp_put_start(NULL, utmp_start.id, getpid(), getpid(), utmp_start.line,
+				       utmp_start.mode, utmp_start.user);
 		attach_journal(u, &ctx); /* journal */
 		if (watchdog_pid_field) /* unit-runtime2 */
 			sockets_write_pid(watchdog_pid_field, getpid());

@@ -31,4 +31,8 @@ void spawn_describe_failure(const struct unit *u, const struct exec_failure *f, 
 			    size_t size);
 /* The pipe service output goes into (created on first use). -1 on failure. */
 int spawn_output_pipe(struct unit *u, int *write_fd);
+
+/* A process of u's commands has ended (status as from waitpid): with UtmpIdentifier=,
+ * its utmp record becomes DEAD_PROCESS (init/utmp.h), as systemd does. */
+void spawn_process_ended(const struct unit *u, pid_t pid, int status);
 #endif

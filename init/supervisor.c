@@ -1519,11 +1519,13 @@ bool supervisor_child_exited(pid_t pid, int status)
 		struct unit *u = &sv.units[i];
 		if (pid == u->control_pid) {
 			flush_output(u, pid);
+			spawn_process_ended(u, pid, status);
 			control_exited(u, status);
 			return true;
 		}
 		if (pid == u->main_pid) {
 			flush_output(u, pid);
+			spawn_process_ended(u, pid, status);
 			main_exited(u, status);
 			return true;
 		}

@@ -160,8 +160,8 @@ const struct unit_compat unit_compat_table[] = {
 	C("NUMAPolicy", E, "the NUMA policy is inherited"),
 	C("NUMAMask", E, "the NUMA policy is inherited"),
 	H("MemoryKSM", E, "only allows kernel same-page merging"),
-	H("UtmpIdentifier", E, "no utmp records are written"),
-	H("UtmpMode", E, "no utmp records are written"),
+	H("UtmpIdentifier", K, "no utmp records are written for the socket's commands"),
+	H("UtmpMode", K, "no utmp records are written for the socket's commands"),
 
 	/* ---- exec, sandboxing ---- */
 	H("TimeoutCleanSec", E, "ember has no clean operation"),

@@ -341,6 +341,11 @@ printf '%s\n' "$pam" | grep -qx "XDG_SESSION_ID=$sid" && printf '%s\n' "$pam" | 
 # user bus up before logind answers, and the session is told where it is (pam_systemd).
 printf '%s\n' "$pam" | grep -qx 'DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus' &&
 	pass distro-pam-session-user-bus || fail distro-pam-session-user-bus "$flat"
+# UtmpIdentifier=tty5, UtmpMode=user (phosh.service's keys): `who` shows the user there,
+# with the main pid (init/utmp.c; glibc's who reads the record).
+w=$(gssh 'who -u' 2>&1)
+printf '%s\n' "$w" | grep -Eq "^embertest +tty5 .* $pid( |\$)" && pass distro-utmp-user-record ||
+	fail distro-utmp-user-record "pid $pid: $(printf '%s' "$w" | tr '\n' ' ' | cut -c1-300)"
 # Restart: the old session ends with its process, the new process gets one of its own.
 # Stop: ember-init still stops the process (in the session's scope now, not the unit's
 # cgroup), and logind then ends the session.
@@ -367,6 +372,10 @@ done
 pam3=$(pam_state)
 gone "$sid2" && printf '%s\n' "$pam3" | grep -q '"state":"stopped"' && ! gssh "kill -0 $pid2" 2>/dev/null &&
 	pass distro-pam-session-stop || fail distro-pam-session-stop "session $sid2, pid $pid2: $(printf '%s' "$pam3" | tr '\n' ' ' | cut -c1-600)"
+# ... and at the stop its record ends (DEAD_PROCESS): `who` no longer lists tty5.
+w=$(gssh 'who; utmpdump /run/utmp 2>/dev/null | grep "\[tty5\]"' 2>&1)
+! printf '%s\n' "$w" | grep -q '^embertest *tty5 ' && printf '%s\n' "$w" | grep -q '^\[8\] .*\[tty5\]' &&
+	pass distro-utmp-dead-record || fail distro-utmp-dead-record "$(printf '%s' "$w" | tr '\n' ' ' | cut -c1-300)"
 # Started again (it runs under systemd too: the services compared below include the
 # user-runtime-dir@1000 its session holds).
 gssh 'emberctl start ember-test-pam' >/dev/null 2>&1

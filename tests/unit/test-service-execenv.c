@@ -2,6 +2,7 @@
 /* U5: the execution environment keys parse to what docs/services.md promises: standard
  * input and terminals, the output kinds real units use, directories, sandboxing. */
 #include "harness.h"
+#include "../../init/utmp.h"
 #include "../../init/service.h"
 
 #include <stdio.h>
@@ -52,6 +53,28 @@ static void serial_getty_keys(void)
 	CHECK(E.std_input == INPUT_TTY && svc.std_output.kind == OUTPUT_TTY);
 	CHECK_STR(S(E.tty_path), "/dev/ttyS0");
 	CHECK(E.tty_reset && E.tty_vhangup && !E.tty_vt_disallocate);
+	CHECK_STR(S(E.utmp_id), "ttyS0");
+	CHECK(E.utmp_mode == UTMP_MODE_INIT);
+}
+
+/* Debian's phosh.service: a user's utmp record on tty7 (init/utmp.c writes it). */
+static void utmp_keys(void)
+{
+	CHECK(parse("[Service]\nExecStart=/usr/bin/phosh-session\nUser=1000\nPAMName=login\n"
+		    "TTYPath=/dev/tty7\nStandardInput=tty-fail\nUtmpIdentifier=tty7\n"
+		    "UtmpMode=user\n") == 0);
+	CHECK_STR(S(E.utmp_id), "tty7");
+	CHECK(E.utmp_mode == UTMP_MODE_USER);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUtmpIdentifier=%N\nUtmpMode=login\n") == 0);
+	CHECK(E.utmp_mode == UTMP_MODE_LOGIN);
+	CHECK_STR(S(E.utmp_id), "serial-getty-ttyS0");
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUtmpIdentifier=tty7\nUtmpIdentifier=\n") == 0);
+	CHECK(E.utmp_id == 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUtmpMode=root\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUtmpIdentifier=a b\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nUtmpIdentifier=\x1b[2J\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\n"
+		    "UtmpIdentifier=0123456789012345678901234567890123\n") < 0);
 }
 
 /* systemd: stdout follows a terminal or a socket on stdin unless StandardOutput= says
@@ -231,6 +254,7 @@ int main(void)
 {
 	RUN(defaults_change_nothing);
 	RUN(serial_getty_keys);
+	RUN(utmp_keys);
 	RUN(tty_input_makes_stdout_inherit);
 	RUN(output_kinds_of_real_units);
 	RUN(journal_is_the_default);
