@@ -4,6 +4,7 @@
  * got where the job was taking it, which is what callers such as timedated wait for. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "activator.h"
@@ -84,27 +85,33 @@ void unit_job_start(struct activator *a, const struct dbus_msg *call, enum ctl_v
 	watch_job(a, id, verb, unit, name);
 }
 
-/* A field of the unit's status; false when ember-init did not answer. */
-static bool unit_field(struct activator *a, const char *name, const char *field, char *value,
-		       size_t size)
-{
-	char err[CTL_PACKET_MAX];
+#define STATUS_RECORD_MAX 16384 /* one unit's status record */
 
-	return ember_request(a->control, CTL_STATUS, name, CONTROL_TIMEOUT_MS, field, value, size,
-			     err, sizeof err) == CTL_STATUS_OK;
+static const char *field_or_empty(const struct ctl_record *rec, const char *key)
+{
+	const char *v = ctl_record_get(rec, key);
+
+	return v ? v : "";
 }
 
-/* Where the job stands (lib/ctl-job.h); a reload is read from two more fields. */
+/* Where the job stands (lib/ctl-job.h), from one status record: the state and a
+ * reload's two more fields are one snapshot, never read across a change. */
 static enum ctl_job_end job_end(struct activator *a, const struct unit_job *j)
 {
-	char state[32], active[32] = "", reload[32] = "";
+	char err[CTL_PACKET_MAX], *records = NULL;
+	struct ctl_record rec;
+	size_t pos = 0;
+	enum ctl_job_end end = CTL_JOB_FAILED;
 
-	if (!unit_field(a, j->name, "state", state, sizeof state) ||
-	    (j->verb == CTL_RELOAD &&
-	     (!unit_field(a, j->name, "active_state", active, sizeof active) ||
-	      !unit_field(a, j->name, "reload_result", reload, sizeof reload))))
-		return CTL_JOB_FAILED;
-	return ctl_job_end(j->verb, state, active, reload);
+	if (ember_request_records(a->control, CTL_STATUS, j->name, CONTROL_TIMEOUT_MS, &records,
+				  STATUS_RECORD_MAX, err, sizeof err) == CTL_STATUS_OK &&
+	    ctl_record_read(records, strlen(records), &pos, &rec, err, sizeof err) == 1 &&
+	    ctl_record_get(&rec, "state"))
+		end = ctl_job_end(j->verb, field_or_empty(&rec, "state"),
+				  field_or_empty(&rec, "active_state"),
+				  field_or_empty(&rec, "reload_result"));
+	free(records);
+	return end;
 }
 
 void unit_job_tick(struct activator *a)
