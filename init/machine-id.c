@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "escape.h"
+#include "id128.h"
 #include "io.h"
 #include "log.h"
 #include "parse.h"
@@ -69,24 +69,6 @@ static bool read_valid(const char *path, bool regular_only, char *id)
 	if (io_read_file(path, buf, sizeof buf) < 0 || !id_valid(buf))
 		return false;
 	memcpy(id, buf, ID_LEN);
-	id[ID_LEN] = '\0';
-	return true;
-}
-
-/* A random version 4 UUID in systemd's notation (no dashes). */
-static bool draw(char *id)
-{
-	static const char hex[] = "0123456789abcdef";
-	uint8_t b[16];
-
-	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
-		return false;
-	b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
-	b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
-	for (int i = 0; i < 16; i++) {
-		id[2 * i] = hex[b[i] >> 4];
-		id[2 * i + 1] = hex[b[i] & 15];
-	}
 	id[ID_LEN] = '\0';
 	return true;
 }
@@ -170,7 +152,7 @@ static bool acquire(const struct machine_id_sources *p, bool firmware, char *id)
 	else if (!p->container && p->product && (firmware || (p->vm && p->vm())) &&
 		 read_product(p, id))
 		from = "the firmware's UUID";
-	else if (!draw(id)) {
+	else if (!id128_draw(id, true)) {
 		log_error("machine-id: no random bytes for an ID: %m");
 		return false;
 	}

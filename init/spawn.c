@@ -190,6 +190,10 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	for (size_t i = 0; i < sizeof base_env / sizeof *base_env; i++)
 		env_add(NULL, base_env[i]);
 	add_term_env(s);
+	if (svc_invocation_id(u)) {
+		snprintf(line, sizeof line, "INVOCATION_ID=%s", svc_invocation_id(u));
+		env_add(NULL, line);
+	}
 	if (env->notify_path && (s->type == SERVICE_NOTIFY || s->type == SERVICE_NOTIFY_RELOAD ||
 				 runtime_wants_notify_socket(s))) { /* unit-runtime2 */
 		snprintf(line, sizeof line, "NOTIFY_SOCKET=%s", env->notify_path);

@@ -629,6 +629,7 @@ static void remove_instance(size_t i)
 	for (size_t k = 0; k < sizeof fds / sizeof *fds; k++)
 		if (fds[k] >= 0)
 			close(fds[k]);
+	svc_invocation_forget(u);
 	svc_cgroup_release(u);
 	accept_conn_release(name_of(u));
 	unit_output_release(u->output);
@@ -1035,6 +1036,7 @@ static void begin_start(struct unit *u)
 	}
 	if (svc_cgroup_prepare(u, err, sizeof err) < 0)
 		log_warn("%s: %s", name_of(u), err);
+	svc_invocation_begin(u);
 	u->started_us = now_us();
 	/* The backoff counts from this attempt: a start that fails at once must not look
 	 * like the end of a long run (issue 14). */

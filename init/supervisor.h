@@ -10,6 +10,7 @@
 
 #include "backoff.h"
 #include "depgraph.h"
+#include "id128.h"
 #include "kmsg-forward.h"
 #include "logbuf.h"
 #include "unit-log.h"
@@ -49,6 +50,7 @@ struct unit {
 	pid_t main_pid;
 	pid_t control_pid;          /* ExecStartPre= / ExecStop= process */
 	int cg_fd;                  /* the service's cgroup, -1 without cgroups */
+	char invocation_id[ID128_HEX_LEN + 1]; /* $INVOCATION_ID of this run, "": none yet */
 	int out_fd, out_wfd;        /* the stdout/stderr pipe (PID 1 keeps both ends), -1 */
 	int err_fd, err_wfd;        /* stderr's own pipe, for StandardError=kmsg (see spawn.c), -1 */
 	int exec_fd;                /* exec status pipe of the last spawn, -1 */

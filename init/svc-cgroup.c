@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "cgroup2.h"
@@ -449,4 +450,69 @@ pid_t svc_cgroup_fork(struct unit *u)
 	if (pid == 0 && cg_attach_self(u->cg_fd) < 0)
 		_exit(127);
 	return pid;
+}
+
+#define INVOCATION_XATTR "trusted.invocation_id"
+#define UNITS_DIR "/run/systemd/units" /* systemd's per-unit state for journald */
+
+static int invocation_link_path(const struct unit *u, char *path, size_t size)
+{
+	char full[SERVICE_NAME_MAX + 16];
+
+	if (unit_name_full(u->svc->name, full, sizeof full) < 0)
+		return -1;
+	snprintf(path, size, UNITS_DIR "/invocation:%s", full);
+	return 0;
+}
+
+/* journald reads a unit's invocation ID from /run/systemd/units/invocation:NAME, a
+ * symbolic link to it, as systemd keeps it; replaced in one rename. Only where
+ * /run/systemd exists (a distribution's journald): ember's own systems get none. */
+static void link_invocation(const struct unit *u)
+{
+	char full[SERVICE_NAME_MAX + 16], path[sizeof full + 64], tmp[sizeof full + 64];
+
+	if (access("/run/systemd", F_OK) < 0 ||
+	    unit_name_full(u->svc->name, full, sizeof full) < 0 ||
+	    invocation_link_path(u, path, sizeof path) < 0 ||
+	    (mkdir(UNITS_DIR, 0755) < 0 && errno != EEXIST))
+		return;
+	snprintf(tmp, sizeof tmp, UNITS_DIR "/.#invocation:%s", full);
+	unlink(tmp);
+	if (symlink(u->invocation_id, tmp) == 0 && rename(tmp, path) < 0)
+		unlink(tmp);
+}
+
+void svc_invocation_begin(struct unit *u)
+{
+	if (!id128_draw(u->invocation_id, false)) {
+		u->invocation_id[0] = '\0';
+		return;
+	}
+	if (u->cg_fd >= 0)
+		fsetxattr(u->cg_fd, INVOCATION_XATTR, u->invocation_id, ID128_HEX_LEN, 0);
+	link_invocation(u);
+}
+
+const char *svc_invocation_id(struct unit *u)
+{
+	char id[ID128_HEX_LEN + 1];
+
+	if (!u->invocation_id[0] && u->cg_fd >= 0 &&
+	    fgetxattr(u->cg_fd, INVOCATION_XATTR, id, ID128_HEX_LEN) == ID128_HEX_LEN) {
+		id[ID128_HEX_LEN] = '\0';
+		if (id128_valid(id))
+			memcpy(u->invocation_id, id, sizeof id);
+	}
+	if (!u->invocation_id[0])
+		svc_invocation_begin(u);
+	return u->invocation_id[0] ? u->invocation_id : NULL;
+}
+
+void svc_invocation_forget(const struct unit *u)
+{
+	char path[SERVICE_NAME_MAX + 80];
+
+	if (invocation_link_path(u, path, sizeof path) == 0)
+		unlink(path);
 }

@@ -15,6 +15,18 @@ void svc_cgroup_init(const char *cgroup_root, int options);
 bool svc_cgroup_enabled(void);
 /* Create (or reuse) the service's cgroup and apply its limits. -1 with a message. */
 int svc_cgroup_prepare(struct unit *u, char *err, size_t errlen);
+
+/* systemd's invocation ID: a new one for each start (svc_invocation_begin), passed as
+ * $INVOCATION_ID to every command of that run, set on the unit's cgroup as the
+ * trusted.invocation_id attribute and linked as /run/systemd/units/invocation:NAME,
+ * where journald reads it (_SYSTEMD_INVOCATION_ID).
+ * svc_invocation_id() gives the current one: after a re-execution it is read back from
+ * the cgroup (else a new one is drawn). NULL when no random bytes are to be had yet. */
+void svc_invocation_begin(struct unit *u);
+const char *svc_invocation_id(struct unit *u);
+/* The unit is unloaded (an Accept=yes instance that has ended): its link goes, as
+ * systemd removes it at unload, so connections do not pile links up in /run. */
+void svc_invocation_forget(const struct unit *u);
 /* A slice unit starts: its cgroup directory (and its parents') is made and gets the
  * [Slice] resource limits of every loaded slice unit along its path; a write the kernel
  * refuses is a warning, once per slice and values until a reload. Nothing for a slice without limits. */

@@ -260,6 +260,19 @@ jo=$(gssh 'journalctl -u ember-test-fails --no-pager -q -o cat | grep -c "failin
 jl=$(gssh 'journalctl -u systemd-logind --no-pager -q -o cat | grep -c "New seat\|Watching system buttons"' 2>&1)
 [ "${jl:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-native-logind ||
 	fail distro-journal-native-logind "journalctl -u systemd-logind: '$jl' lines; $(gssh 'emberctl log systemd-logind' 2>&1 | tail -n 3 | tr '\n' ' ')"
+# $INVOCATION_ID (systemd's ID of a unit's run): NetworkManager has one, and journald
+# files its messages under it (_SYSTEMD_INVOCATION_ID), read from the cgroup's
+# trusted.invocation_id that ember-init sets.
+inv_script=$(cat <<'EOS'
+p=$(emberctl --json status NetworkManager | grep -o '"main_pid":[0-9]*' | cut -d: -f2)
+tr '\0' '\n' </proc/$p/environ | sed -n 's/^INVOCATION_ID=/env /p'
+journalctl -b -u NetworkManager -o export --no-pager -q | sed -n 's/^_SYSTEMD_INVOCATION_ID=/journal /p' | tail -n 1
+EOS
+)
+ji=$(gssh "$inv_script" 2>&1)
+ie=$(printf '%s\n' "$ji" | sed -n 's/^env //p'); ij=$(printf '%s\n' "$ji" | sed -n 's/^journal //p')
+printf '%s' "$ie" | grep -Eqx '[0-9a-f]{32}' && [ "$ie" = "$ij" ] && pass distro-invocation-id-in-journal ||
+	fail distro-invocation-id-in-journal "$(printf '%s' "$ji" | tr '\n' ' ' | cut -c1-200)"
 # An SSH login makes logind ask systemd for a scope: answered at once, not held 25 s.
 t0=$(date +%s)
 gssh true

@@ -1,4 +1,4 @@
-// sources: init/machine-id.c
+// sources: init/machine-id.c init/id128.c
 /* systemd's machine ID at boot (init/machine-id.c), on real files in a scratch tree: a
  * valid ID is kept; an empty or broken file gets a new one written in (not a first boot);
  * dbus's regular file is taken over, its symlink is not; a missing file or
