@@ -31,4 +31,21 @@ guest_results() {
 		fail guest-completed "rc $2; $(tail -5 "$1" | tr '\n' ' ')"
 }
 
+# run_guest SERVICES GUEST LOG [SETUP]: the real ember-init as PID 1 of a new PID+mount
+# namespace (container=ember-test) with the units in SERVICES, running the script GUEST
+# (ember.run=, its cases printed as PASS/FAIL/SKIP lines, ending with exit 0) once it is
+# up; SETUP, a shell command, runs in the namespace first (mounts of its own). Then the
+# guest's cases, and whether it got to its end (EMBER-RUN-EXIT=0).
+run_guest() {
+	chmod +x "$2"
+	timeout 120 unshare --pid --mount --uts --fork --mount-proc \
+		sh -c "${4:-:}"' && exec env container=ember-test "$0" "$@"' "$BIN/ember-init" \
+		ember.services="$1" ember.run="$2" ember.shell=none >"$3" 2>&1
+	rc=$?
+	grep -E '^(PASS|FAIL|SKIP) ' "$3"
+	grep -q '^FAIL ' "$3" && FAILED=1
+	grep -q '^EMBER-RUN-EXIT=0$' "$3" && pass guest-completed ||
+		fail guest-completed "rc $rc; $(tail -5 "$3" | tr '\n' ' ')"
+}
+
 finish() { exit "$FAILED"; }
