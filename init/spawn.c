@@ -183,6 +183,7 @@ static void add_term_env(const struct service *s)
 static int build_env(struct unit *u, const struct spawn_env *env)
 {
 	char line[512];
+	const char *invocation;
 	const struct service *s = u->svc;
 
 	scratch.used = scratch.count = 0;
@@ -190,8 +191,8 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	for (size_t i = 0; i < sizeof base_env / sizeof *base_env; i++)
 		env_add(NULL, base_env[i]);
 	add_term_env(s);
-	if (svc_invocation_id(u)) {
-		snprintf(line, sizeof line, "INVOCATION_ID=%s", svc_invocation_id(u));
+	if ((invocation = svc_invocation_id(u))) {
+		snprintf(line, sizeof line, "INVOCATION_ID=%s", invocation);
 		env_add(NULL, line);
 	}
 	if (env->notify_path && (s->type == SERVICE_NOTIFY || s->type == SERVICE_NOTIFY_RELOAD ||

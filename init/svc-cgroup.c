@@ -455,31 +455,37 @@ pid_t svc_cgroup_fork(struct unit *u)
 #define INVOCATION_XATTR "trusted.invocation_id"
 #define UNITS_DIR "/run/systemd/units" /* systemd's per-unit state for journald */
 
-static int invocation_link_path(const struct unit *u, char *path, size_t size)
+/* prefix "invocation:" (the link) or ".#invocation:" (the one being made) */
+static int invocation_link_path(const struct unit *u, const char *prefix, char *path,
+				size_t size)
 {
 	char full[SERVICE_NAME_MAX + 16];
 
 	if (unit_name_full(u->svc->name, full, sizeof full) < 0)
 		return -1;
-	snprintf(path, size, UNITS_DIR "/invocation:%s", full);
+	snprintf(path, size, UNITS_DIR "/%s%s", prefix, full);
 	return 0;
 }
 
 /* journald reads a unit's invocation ID from /run/systemd/units/invocation:NAME, a
  * symbolic link to it, as systemd keeps it; replaced in one rename. Only where
- * /run/systemd exists (a distribution's journald): ember's own systems get none. */
+ * /run/systemd exists (a distribution's journald): ember's own systems get none. The
+ * directory is made once; a start costs a symlink and a rename. */
 static void link_invocation(const struct unit *u)
 {
-	char full[SERVICE_NAME_MAX + 16], path[sizeof full + 64], tmp[sizeof full + 64];
+	static bool dir_made;
+	char path[SERVICE_NAME_MAX + 64], tmp[SERVICE_NAME_MAX + 64];
 
-	if (access("/run/systemd", F_OK) < 0 ||
-	    unit_name_full(u->svc->name, full, sizeof full) < 0 ||
-	    invocation_link_path(u, path, sizeof path) < 0 ||
-	    (mkdir(UNITS_DIR, 0755) < 0 && errno != EEXIST))
+	if (!dir_made && mkdir(UNITS_DIR, 0755) < 0 && errno != EEXIST)
+		return; /* no /run/systemd */
+	dir_made = true;
+	if (invocation_link_path(u, "invocation:", path, sizeof path) < 0 ||
+	    invocation_link_path(u, ".#invocation:", tmp, sizeof tmp) < 0)
 		return;
-	snprintf(tmp, sizeof tmp, UNITS_DIR "/.#invocation:%s", full);
-	unlink(tmp);
-	if (symlink(u->invocation_id, tmp) == 0 && rename(tmp, path) < 0)
+	if (symlink(u->invocation_id, tmp) < 0 &&
+	    (errno != EEXIST || unlink(tmp) < 0 || symlink(u->invocation_id, tmp) < 0))
+		return;
+	if (rename(tmp, path) < 0)
 		unlink(tmp);
 }
 
@@ -511,8 +517,8 @@ const char *svc_invocation_id(struct unit *u)
 
 void svc_invocation_forget(const struct unit *u)
 {
-	char path[SERVICE_NAME_MAX + 80];
+	char path[SERVICE_NAME_MAX + 64];
 
-	if (invocation_link_path(u, path, sizeof path) == 0)
+	if (invocation_link_path(u, "invocation:", path, sizeof path) == 0)
 		unlink(path);
 }

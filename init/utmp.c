@@ -116,8 +116,9 @@ static bool is_process_entry(const struct record *r)
 	return r->type >= T_INIT_PROCESS && r->type <= T_DEAD_PROCESS;
 }
 
-/* The offset of the process entry with r's id (as glibc's getutid() finds it), or of
- * the end of the file when there is none; -1 on a read error. *found says which. */
+/* The offset of the process entry with id (as glibc's getutid() finds it), read into
+ * *found, or of the end of the file when there is none; -1 on a read error. *hit says
+ * which. */
 static off_t find_slot(int fd, const char *id, struct record *found, bool *hit)
 {
 	off_t off = 0;

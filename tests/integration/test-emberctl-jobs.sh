@@ -119,12 +119,5 @@ t initscript-start-exits-0 0 /etc/init.d/hookd start
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
-chmod +x "$tmp/guest.sh"
-timeout 120 unshare --pid --mount --uts --fork --mount-proc \
-	env container=ember-test "$BIN/ember-init" ember.services="$S" \
-	ember.run="$tmp/guest.sh" ember.shell=none >"$tmp/log" 2>&1
-rc=$?
-grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
-grep -q '^FAIL ' "$tmp/log" && FAILED=1
-grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+run_guest "$S" "$tmp/guest.sh" "$tmp/log"
 finish

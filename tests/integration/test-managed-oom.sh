@@ -33,30 +33,16 @@ sed -i "s|^ExecStart=[^ ]*|ExecStart=$BIN/ember-activator|" "$EMBERLIB/ember-man
 mkdir -p "$OWN/systemd-oomd.service.wants" &&
 	ln -s "$EMBERLIB/ember-managed-oom.socket" "$OWN/systemd-oomd.service.wants/"
 
+cp "$TOP/tests/varlink_msg.py" "$tmp/"
 cat >"$tmp/oomd.py" <<'EOF_PY'
 # systemd-oomd's side of io.systemd.ManagedOOM, and hostile variants of it.
 # argv: mode (oomd, intruder), result file.
-import json, socket, sys, time
+import json, sys, time
+from varlink_msg import connect, message
 PATH = "/run/systemd/io.system.ManagedOOM"
 SUB = b'{"method":"io.systemd.ManagedOOM.SubscribeManagedOOMCGroups","more":true}\0'
 def conn():
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(PATH)
-    s.settimeout(10)
-    return s
-def message(s):
-    b = b""
-    try:
-        while not b.endswith(b"\0"):
-            d = s.recv(4096)
-            if not d:
-                return "closed" if not b else "partial"
-            b += d
-    except socket.timeout:
-        return "timeout"
-    except OSError:
-        return "closed"
-    return b[:-1].decode()
+    return connect(PATH)
 res = {}
 if sys.argv[1] == "intruder":
     s = conn(); s.sendall(SUB); res["sub"] = message(s)

@@ -39,30 +39,20 @@ printf '[Service]\nDynamicUser=yes\nExecStart=/bin/sleep 4302\n' >"$OWN/dyncache
 printf '[Service]\nDynamicUser=yes\nUser=nobody\nExecStart=/bin/sleep 4303\n' >"$OWN/dynnobody.service"
 printf 'passwd: files systemd\ngroup: files systemd\n' >"$tmp/nsswitch.conf"
 
+cp "$TOP/tests/varlink_msg.py" "$tmp/"
 cat >"$tmp/client.py" <<'EOF_PY'
 # A Varlink client of the dynamic user database: each call on its own connection,
 # printed as "NAME: REPLY" (or closed, timeout).
-import socket, sys, time
+import time
+from varlink_msg import connect, message
 PATH = "/run/systemd/userdb/io.systemd.DynamicUser"
 def call(data, wait=10):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(PATH); s.settimeout(wait)
+    s = connect(PATH, wait)
     try:
         s.sendall(data)
     except OSError:
         pass
-    b = b""
-    try:
-        while not b.endswith(b"\0"):
-            d = s.recv(4096)
-            if not d:
-                return "closed" if not b else "partial"
-            b += d
-    except socket.timeout:
-        return "timeout"
-    except OSError:
-        return "closed"
-    return b[:-1].decode()
+    return message(s)
 U = b'{"method":"io.systemd.UserDatabase.GetUserRecord","parameters":%s}\0'
 print("badservice:", call(U % b'{"userName":"webdyn","service":"io.systemd.Multiplexer"}'))
 print("stringuid:", call(U % b'{"uid":"61184","service":"io.systemd.DynamicUser"}'))
