@@ -180,6 +180,20 @@ static void add_term_env(const struct service *s)
 	env_add(NULL, line);
 }
 
+/* systemd's $SYSTEMD_EXEC_PID: the pid of the process that runs the command (programs
+ * use it to tell whether they are the process their unit started). The child writes its
+ * pid over the placeholder; Environment= and EnvironmentFile= may still set it. */
+#define EXEC_PID_PLACEHOLDER "SYSTEMD_EXEC_PID=0000000000"
+static char *exec_pid_field;
+
+static void find_exec_pid_field(void)
+{
+	exec_pid_field = NULL;
+	for (size_t i = 0; i < scratch.count; i++)
+		if (strcmp(scratch.vars[i], EXEC_PID_PLACEHOLDER) == 0)
+			exec_pid_field = (char *)scratch.vars[i] + strlen("SYSTEMD_EXEC_PID=");
+}
+
 static int build_env(struct unit *u, const struct spawn_env *env)
 {
 	char line[512];
@@ -190,6 +204,7 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	scratch.vars[0] = NULL;
 	for (size_t i = 0; i < sizeof base_env / sizeof *base_env; i++)
 		env_add(NULL, base_env[i]);
+	env_add(NULL, EXEC_PID_PLACEHOLDER);
 	add_term_env(s);
 	if ((invocation = svc_invocation_id(u))) {
 		snprintf(line, sizeof line, "INVOCATION_ID=%s", invocation);
@@ -239,6 +254,7 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 		return -1;
 	}
 	execmore_unset_env(s, scratch.vars, &scratch.count);
+	find_exec_pid_field();
 	return add_listen_env(u, env);
 }
 
@@ -762,6 +778,8 @@ pid_t spawn_command(struct unit *u, const char *line, const struct spawn_env *en
 			utmp_put_start(NULL, utmp_start.id, getpid(), getpid(), utmp_start.line,
 				       utmp_start.mode, utmp_start.user);
 		attach_journal(u, &ctx); /* journal */
+		if (exec_pid_field)
+			sockets_write_pid(exec_pid_field, getpid());
 		if (watchdog_pid_field) /* unit-runtime2 */
 			sockets_write_pid(watchdog_pid_field, getpid());
 		if (listen_pid_field && pass_listen_fds(env->listen, &ctx, &fail) < 0) {

@@ -6,7 +6,8 @@
 # of the running unit still gets an ID (with cgroups the same one, read back from the
 # cgroup's trusted.invocation_id). Where /run/systemd exists it is also linked as
 # /run/systemd/units/invocation:NAME, where journald reads it (the QEMU distro test
-# checks _SYSTEMD_INVOCATION_ID in the journal).
+# checks _SYSTEMD_INVOCATION_ID in the journal). $SYSTEMD_EXEC_PID is, as under systemd,
+# the pid of the process that runs each command, unless Environment= sets it.
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || { skip init-invocation "python3 missing (scripts/deps.sh installs it)"; finish; }
 for p in ember-init emberctl; do
@@ -23,6 +24,19 @@ cat >"$S/inv@.service" <<EOF
 ExecStartPre=/bin/sh -c 'echo \$INVOCATION_ID >>$M/pre-%i'
 ExecStart=/bin/sh -c 'echo \$INVOCATION_ID >>$M/main-%i; exec sleep 4321'
 ExecReload=/bin/sh -c 'echo \$INVOCATION_ID >>$M/reload-%i'
+EOF
+
+# "$$" is a "$" that the unit file does not expand, so the shell sees $$ and the variable
+cat >"$S/execpid.service" <<EOF
+[Service]
+ExecStartPre=/bin/sh -c 'echo "\$\$\$\$ \$\$SYSTEMD_EXEC_PID" >$M/xp-pre'
+ExecStart=/bin/sh -c 'echo "\$\$\$\$ \$\$SYSTEMD_EXEC_PID" >$M/xp-main; exec sleep 4321'
+EOF
+cat >"$S/execpid-set.service" <<EOF
+[Service]
+Type=oneshot
+Environment=SYSTEMD_EXEC_PID=mine
+ExecStart=/bin/sh -c 'echo "\$\$SYSTEMD_EXEC_PID" >$M/xp-set'
 EOF
 
 # inetd style: each connection an instance of its own, unloaded when it ends
@@ -74,6 +88,12 @@ if [ -f /sys/fs/cgroup/ember.slice/inv@a.service/cgroup.procs ]; then
 else
 	echo "SKIP same-id-after-reexec: no cgroup here to keep it (the host's cgroup2 is hybrid)"
 fi
+"\$E" start execpid execpid-set >/dev/null 2>&1
+for f in pre main; do
+	set -- \$(cat $M/xp-\$f 2>/dev/null)
+	[ -n "\${1:-}" ] && [ "\$1" = "\${2:-}" ] && ok exec-pid-\$f || bad exec-pid-\$f "pid '\${1:-}' SYSTEMD_EXEC_PID '\${2:-}'"
+done
+[ "\$(cat $M/xp-set 2>/dev/null)" = mine ] && ok exec-pid-environment-wins || bad exec-pid-environment-wins "'\$(cat $M/xp-set 2>/dev/null)'"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
