@@ -158,6 +158,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 	refs[n++] = &s->execenv.input_path;
 	refs[n++] = &s->execenv.tty_path;
 	refs[n++] = &s->execenv.pam_name;
+	refs[n++] = &s->execenv.utmp_id;
 	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
 		refs[n++] = &s->execenv.dirs[i];
 	for (int i = 0; i < SERVICE_PATH_KINDS; i++)
@@ -174,13 +175,13 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 	refs[n++] = &s->execmore.apparmor_profile;
 	return n;
 }
-#define EXECENV_REFS (3 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
+#define EXECENV_REFS (4 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + LIST_MORE_REFS + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
-		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 12 /* kinds, timers */ + \
+		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 14 /* kinds, timers, paths */ + \
 		  SERVICE_EXEC_MAX /* socket-exec */)
 /* U2: lifecycle strings */
 #define LIST_MORE_REFS 14 /* the overflow of each name list */
@@ -274,6 +275,8 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->reload_to;
 	refs[n++] = &s->timer.calendar;
 	refs[n++] = &s->timer.unit;
+	refs[n++] = &s->path_unit.watches;
+	refs[n++] = &s->path_unit.unit;
 	return execenv_refs(s, refs, n);
 }
 

@@ -77,6 +77,27 @@ static void utmp_keys(void)
 		    "UtmpIdentifier=0123456789012345678901234567890123\n") < 0);
 }
 
+/* A unit whose replaced values fill its 8 KiB text store is compacted while it is read:
+ * the utmp identifier must survive that (it was once left out of the compaction). */
+static void utmp_id_survives_compaction(void)
+{
+	static char text[16384];
+	size_t n = (size_t)snprintf(text, sizeof text,
+				    "[Service]\nExecStart=/bin/a\nUtmpIdentifier=tty7\n[Unit]\n");
+
+	for (int i = 0; i < 50; i++) {
+		n += (size_t)snprintf(text + n, sizeof text - n, "Description=");
+		memset(text + n, 'a' + i % 26, 200);
+		n += 200;
+		text[n++] = '\n';
+	}
+	text[n] = '\0';
+	CHECK(parse(text) == 0);
+	/* 50 descriptions of 200 bytes do not fit in 8 KiB together: it was compacted */
+	CHECK(service_str(&svc, svc.description)[0] == 'a' + 49 % 26);
+	CHECK_STR(S(E.utmp_id), "tty7");
+}
+
 /* systemd: stdout follows a terminal or a socket on stdin unless StandardOutput= says
  * otherwise. */
 static void tty_input_makes_stdout_inherit(void)
@@ -255,6 +276,7 @@ int main(void)
 	RUN(defaults_change_nothing);
 	RUN(serial_getty_keys);
 	RUN(utmp_keys);
+	RUN(utmp_id_survives_compaction);
 	RUN(tty_input_makes_stdout_inherit);
 	RUN(output_kinds_of_real_units);
 	RUN(journal_is_the_default);

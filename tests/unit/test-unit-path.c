@@ -72,6 +72,29 @@ static void debian_ask_password_console(void)
 	CHECK(listed(&svc.before, "paths.target"));
 }
 
+/* A path unit whose replaced values fill its 8 KiB text store is compacted while it is
+ * read: its watches and Unit= must survive that (they were once left out of it). */
+static void watches_survive_compaction(void)
+{
+	static char text[16384];
+	char target[SERVICE_NAME_MAX];
+	size_t n = (size_t)snprintf(text, sizeof text,
+				    "[Path]\nPathExists=/run/x\nUnit=y.service\n[Unit]\n");
+
+	for (int i = 0; i < 50; i++) {
+		n += (size_t)snprintf(text + n, sizeof text - n, "Description=");
+		memset(text + n, 'a' + i % 26, 200);
+		n += 200;
+		text[n++] = '\n';
+	}
+	text[n] = '\0';
+	CHECK(parse_named("x.path", text) == 0);
+	/* 50 descriptions of 200 bytes do not fit in 8 KiB together: it was compacted */
+	CHECK(service_str(&svc, svc.description)[0] == 'a' + 49 % 26);
+	CHECK(svc.path_unit.count == 1 && entry_is(0, PATH_EXISTS, "/run/x"));
+	CHECK_STR(service_trigger_target(&svc, target, sizeof target), "y");
+}
+
 static void cups_and_specifiers(void)
 {
 	char target[SERVICE_NAME_MAX];
@@ -140,6 +163,7 @@ static void path_section_only_in_path_units(void)
 int main(void)
 {
 	RUN(debian_ask_password_console);
+	RUN(watches_survive_compaction);
 	RUN(cups_and_specifiers);
 	RUN(empty_assignment_resets);
 	RUN(bad_path_units_fail_with_a_reason);
