@@ -359,7 +359,7 @@ void depgraph_requirers(const struct depgraph *g, size_t node, struct depgraph_s
 /* ---- from loaded services --------------------------------------------------------------- */
 
 struct service_report {
-	struct service *svcs;
+	struct service *const *svcs;
 	const struct service_diag *diag;
 };
 
@@ -367,7 +367,7 @@ static void fail_service(void *ctx, size_t node, const char *why)
 {
 	struct service_report *r = ctx;
 
-	service_fail(&r->svcs[node], r->diag, 0, "%s", why);
+	service_fail(r->svcs[node], r->diag, 0, "%s", why);
 }
 
 static void note_service(void *ctx, size_t node, const char *why)
@@ -375,15 +375,15 @@ static void note_service(void *ctx, size_t node, const char *why)
 	struct service_report *r = ctx;
 
 	if (r->diag && r->diag->report)
-		r->diag->report(r->diag->ctx, SERVICE_WARNING, r->svcs[node].path, 0, why);
+		r->diag->report(r->diag->ctx, SERVICE_WARNING, r->svcs[node]->path, 0, why);
 }
 
 /* Requires= BindsTo= Requisite=: a missing unit fails the one that names it. */
-static void add_requirements(struct depgraph *g, struct service *svcs, size_t a,
+static void add_requirements(struct depgraph *g, struct service *const *svcs, size_t a,
 			     const struct service_name_list *list, const char *verb,
 			     const struct service_diag *diag)
 {
-	const struct service *s = &svcs[a];
+	const struct service *s = svcs[a];
 	char buf[SERVICE_NAME_MAX];
 
 	for (size_t i = 0; i < service_list_count(list) && starts(g, a); i++) {
@@ -393,7 +393,7 @@ static void add_requirements(struct depgraph *g, struct service *svcs, size_t a,
 			depgraph_require(g, a, (size_t)b);
 			continue;
 		}
-		service_fail(&svcs[a], diag, 0, "%s %s, which does not exist", verb, name);
+		service_fail(svcs[a], diag, 0, "%s %s, which does not exist", verb, name);
 		depgraph_drop(g, a, DEPGRAPH_REQUIREMENT);
 	}
 }
@@ -408,9 +408,10 @@ static int find_loaded(const struct depgraph *g, const char *name)
  * shutdown.target; a timer the same but Before= timers.target instead of After= basic
  * (a path unit: Before= paths.target); a target is Before= shutdown.target (and After=
  * what it pulls in: order_target()). */
-static void add_default_dependencies(struct depgraph *g, const struct service *svcs, size_t a)
+static void add_default_dependencies(struct depgraph *g, struct service *const *svcs,
+				     size_t a)
 {
-	const struct service *s = &svcs[a];
+	const struct service *s = svcs[a];
 	int sysinit = find_loaded(g, "sysinit.target"), basic = find_loaded(g, "basic.target");
 	int shutdown = find_loaded(g, "shutdown.target");
 
@@ -439,9 +440,9 @@ static void add_default_dependencies(struct depgraph *g, const struct service *s
  * they opt out or are ordered after it (systemd: no loop). Run once every other edge is
  * in, so whether a unit is ordered after the target does not depend on which name sorts
  * first (systemd-pcrphase.service in sysinit.target.wants/, syncthing-resume.service). */
-static void order_target(struct depgraph *g, const struct service *svcs, size_t a)
+static void order_target(struct depgraph *g, struct service *const *svcs, size_t a)
 {
-	const struct service *s = &svcs[a];
+	const struct service *s = svcs[a];
 
 	if (!s->default_dependencies || s->kind != UNIT_TARGET)
 		return;
@@ -451,7 +452,7 @@ static void order_target(struct depgraph *g, const struct service *svcs, size_t 
 		for (size_t i = 0; i < service_list_count(list); i++) {
 			char buf[SERVICE_NAME_MAX];
 			int b = depgraph_find(g, service_list_name(s, list, i, buf));
-			if (b < 0 || !svcs[b].default_dependencies ||
+			if (b < 0 || !svcs[b]->default_dependencies ||
 			    depgraph_set_has(&g->before[a], (size_t)b))
 				continue;
 			depgraph_order(g, (size_t)b, a);
@@ -459,10 +460,10 @@ static void order_target(struct depgraph *g, const struct service *svcs, size_t 
 	}
 }
 
-static void add_edges(struct depgraph *g, struct service *svcs, size_t a,
+static void add_edges(struct depgraph *g, struct service *const *svcs, size_t a,
 		      const struct service_diag *diag)
 {
-	const struct service *s = &svcs[a];
+	const struct service *s = svcs[a];
 	char buf[SERVICE_NAME_MAX];
 
 	for (size_t i = 0; i < service_list_count(&s->after); i++) {
@@ -481,8 +482,8 @@ static void add_edges(struct depgraph *g, struct service *svcs, size_t a,
 	add_default_dependencies(g, svcs, a);
 }
 
-void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
-			    const struct service_diag *diag)
+void depgraph_from_list(struct depgraph *g, struct service *const *svcs, size_t n,
+			const struct service_diag *diag)
 {
 	struct service_report r = { .svcs = svcs, .diag = diag };
 	struct depgraph_report report = { .dropped = fail_service, .note = note_service,
@@ -490,12 +491,12 @@ void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
 
 	depgraph_init(g);
 	for (size_t a = DEPGRAPH_MAX; a < n; a++)
-		service_fail(&svcs[a], diag, 0, "more than %d services: not started", DEPGRAPH_MAX);
+		service_fail(svcs[a], diag, 0, "more than %d services: not started", DEPGRAPH_MAX);
 	for (size_t a = 0; a < n && a < DEPGRAPH_MAX; a++) {
-		depgraph_add(g, svcs[a].name);
-		if (svcs[a].masked)
+		depgraph_add(g, svcs[a]->name);
+		if (svcs[a]->masked)
 			depgraph_drop(g, a, DEPGRAPH_MASKED);
-		else if (svcs[a].failed)
+		else if (svcs[a]->failed)
 			depgraph_drop(g, a, DEPGRAPH_FAILED);
 	}
 	for (size_t a = 0; a < g->count; a++)
@@ -505,4 +506,18 @@ void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
 		if (starts(g, a))
 			order_target(g, svcs, a);
 	depgraph_solve(g, &report);
+}
+
+void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
+			    const struct service_diag *diag)
+{
+	struct service *ptr[DEPGRAPH_MAX];
+
+	for (size_t a = DEPGRAPH_MAX; a < n; a++)
+		service_fail(&svcs[a], diag, 0, "more than %d services: not started", DEPGRAPH_MAX);
+	if (n > DEPGRAPH_MAX)
+		n = DEPGRAPH_MAX;
+	for (size_t a = 0; a < n; a++)
+		ptr[a] = &svcs[a];
+	depgraph_from_list(g, ptr, n, diag);
 }

@@ -88,6 +88,9 @@ void depgraph_solve(struct depgraph *g, const struct depgraph_report *report);
  * dropped here are marked failed with the reason (service_fail), which diag also gets. */
 void depgraph_from_services(struct depgraph *g, struct service *svcs, size_t n,
 			    const struct service_diag *diag);
+/* The same, node i being *svcs[i]: the supervisor's units live apart (packed). */
+void depgraph_from_list(struct depgraph *g, struct service *const *svcs, size_t n,
+			const struct service_diag *diag);
 
 /* Runtime questions for the supervisor. "done" holds the services that finished
  * starting (ready, or exited for oneshot) or gave up; "running" those still up. */

@@ -2929,10 +2929,21 @@ static int add_more(struct service *svc, struct service_name_list *list, const c
 {
 	char joined[SERVICE_TEXT_MAX];
 	const char *old = service_str(svc, list->more);
+	size_t len = strlen(name);
 	strref ref;
 
-	if (list->more_count == UINT16_MAX ||
-	    strlen(old) + strlen(name) + 2 > sizeof joined)
+	if (list->more_count == UINT16_MAX)
+		return -1;
+	/* Stored last, it grows in place: a long list read name by name leaves no copies. */
+	if (list->more && list->more + strlen(old) + 1 == svc->text_used &&
+	    svc->text_used + len + 1 <= SERVICE_TEXT_MAX) {
+		svc->text[svc->text_used - 1] = ' ';
+		memcpy(svc->text + svc->text_used, name, len + 1);
+		svc->text_used = (uint16_t)(svc->text_used + len + 1);
+		list->more_count++;
+		return 0;
+	}
+	if (strlen(old) + len + 2 > sizeof joined)
 		return -1;
 	snprintf(joined, sizeof joined, "%s%s%s", old, *old ? " " : "", name);
 	ref = text_add(svc, joined);
@@ -3039,12 +3050,12 @@ int service_trigger_unit_parse(struct service *svc, const struct service_diag *d
 	return -1;
 }
 
-bool service_triggered(const struct service *all, size_t n, const char *name)
+bool service_triggered(struct service *const *all, size_t n, const char *name)
 {
 	char target[SERVICE_NAME_MAX];
 
 	for (size_t i = 0; i < n; i++)
-		if (!all[i].failed && service_trigger_target(&all[i], target, sizeof target) &&
+		if (!all[i]->failed && service_trigger_target(all[i], target, sizeof target) &&
 		    strcmp(target, name) == 0)
 			return true;
 	return false;

@@ -21,7 +21,8 @@
 #define SERVICE_LINE_MAX 4096       /* bytes per logical line (after joining `\` lines) */
 #define SERVICE_TEXT_MAX 8192       /* string storage per service */
 #define SERVICE_COUNT_MAX 256       /* services per boot (the loader's default capacity) */
-#define SERVICE_DEPS_MAX 32         /* names per dependency list (After=, Requires=, ...) */
+#define SERVICE_DEPS_MAX 4          /* names per dependency list kept one by one (After=,
+				     * Requires=, ...); the rest share one string */
 #define SERVICE_EXEC_MAX 8          /* command lines per Exec*= list */
 #define SERVICE_ENV_MAX 64          /* Environment= assignments */
 #define SERVICE_ENVFILE_MAX 8       /* EnvironmentFile= entries */
@@ -316,14 +317,11 @@ struct path_spec {
 	uint32_t limit_burst;     /* TriggerLimitBurst= (when PATH_LIMIT_BURST_SET) */
 };
 
-/* Each service starts on a page of its own (sizeof is then 3 pages): only its used bytes
- * are ever touched (service_copy()), ~3 KiB for a typical unit, so a loaded unit costs
- * PID 1 one resident page instead of the two a 10.8 KiB stride straddles. */
-#define SERVICE_ALIGN 4096
-
+/* A loaded unit is kept packed: its fixed part and the text it uses, ~2.3 KiB for a
+ * typical unit, one after another (the supervisor's store, init/supervisor.c); a full
+ * struct service, with its whole text store, exists only while a unit is read. */
 struct service {
-	_Alignas(SERVICE_ALIGN) char name[SERVICE_NAME_MAX]; /* canonical: "sshd" for
-							     * sshd.service, "x.target" */
+	char name[SERVICE_NAME_MAX]; /* canonical: "sshd" for sshd.service, "x.target" */
 	char path[SERVICE_PATH_MAX]; /* the file it came from */
 	enum unit_kind kind;         /* U1: from the file name's suffix */
 	bool masked;                 /* empty file or symlink to /dev/null: never started */
@@ -479,7 +477,7 @@ const char *service_trigger_target(const struct service *svc, char *out, size_t 
 int service_trigger_unit_parse(struct service *svc, const struct service_diag *diag,
 			       unsigned line, const char *value, strref *unit);
 /* Does a timer or path unit among all[0..n) start the unit called name? */
-bool service_triggered(const struct service *all, size_t n, const char *name);
+bool service_triggered(struct service *const *all, size_t n, const char *name);
 
 /* U1: forget the host facts specifiers use (%H %m %b ...): read again when next needed. */
 void service_forget_host(void);

@@ -434,13 +434,13 @@ bool sockets_open(const struct unit *u)
 
 /* ---- which service, and when to watch ---------------------------------------------- */
 
-bool sockets_activate(const struct service *services, size_t n, const char *name)
+bool sockets_activate(struct service *const *services, size_t n, const char *name)
 {
 	char target[SERVICE_NAME_MAX];
 
 	for (size_t i = 0; i < n; i++)
-		if (services[i].kind == UNIT_SOCKET && !services[i].masked &&
-		    strcmp(socket_unit_service(&services[i], target, sizeof target), name) == 0)
+		if (services[i]->kind == UNIT_SOCKET && !services[i]->masked &&
+		    strcmp(socket_unit_service(services[i], target, sizeof target), name) == 0)
 			return true;
 	return false;
 }

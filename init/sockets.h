@@ -46,7 +46,7 @@ bool sockets_open(const struct unit *u);
 void sockets_write_pid(char *field, pid_t pid);
 
 /* Does some socket unit among services[0..n) activate the service called name? */
-bool sockets_activate(const struct service *services, size_t n, const char *name);
+bool sockets_activate(struct service *const *services, size_t n, const char *name);
 /* The unit sock activates among units[0..n), or NULL. */
 struct unit *sockets_target(struct unit *units, size_t n, const struct unit *sock);
 /* socket-exec: is a socket unit that activates svc still starting (its ExecStartPre= or

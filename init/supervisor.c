@@ -46,13 +46,19 @@
 #define OUTPUT_DRAIN_TURNS 4    /* after an exit: 4 turns of reads empty a 64 KiB pipe */
 #define IDLE_MAX_WAIT_MS 5000   /* Type=idle waits at most this long for the others (systemd) */
 #define CGROUP_WATCH_MS 1000    /* a service known only by its cgroup is checked this often */
+#define RELOAD_PROPAGATE_MAX 32 /* units one reload propagates to (PropagatesReloadTo=) */
 
 /* The state PID 1 keeps about services, in one place. */
 static struct {
 	struct supervisor_config cfg;
+	/* Where unit files are read to: full-size records, scratch once they are stored */
 	struct service services[SERVICE_COUNT_MAX];
 	struct unit units[SERVICE_COUNT_MAX];
 	size_t count;
+	/* The loaded units' services, packed (store_pack()): svcs[i] is units[i].svc */
+	struct service *svcs[SERVICE_COUNT_MAX];
+	_Alignas(struct service) unsigned char store[SERVICE_COUNT_MAX * sizeof(struct service)];
+	unsigned char *store_end;
 	struct depgraph graph;
 	struct spawn_env spawn;
 	bool stopping_all;
@@ -66,6 +72,39 @@ static struct {
 	void (*boot_ready_cb)(void);
 	void (*essential_cb)(const char *name);
 } sv; /* zero-initialised: 5 MB that must stay in .bss, not the binary */
+
+/* ---- the store of loaded services ----------------------------------------------------
+ * A struct service has room for 8 KiB of text and most units use a few hundred bytes,
+ * so a loaded unit keeps only its used bytes (service_used_size()), packed one after
+ * another in unit order: ~2.3 KiB a unit instead of a page of its own. The packing is
+ * redone from the first unit that changed whenever units join, leave or are reloaded. */
+
+static size_t record_size(const struct service *s)
+{
+	size_t align = _Alignof(struct service);
+	return (service_used_size(s) + align - 1) / align * align;
+}
+
+/* Lays out the services of units[first..count) after units[first - 1]'s. Each record
+ * moves towards the start only (unit order is kept), so memmove is safe. The pages
+ * after the last record go back to the kernel. */
+static void store_pack(size_t first)
+{
+	unsigned char *at = first ? (unsigned char *)sv.svcs[first - 1] +
+				    record_size(sv.svcs[first - 1]) : sv.store;
+	unsigned char *old_end = sv.store_end ? sv.store_end : sv.store;
+
+	for (size_t k = first; k < sv.count; k++) {
+		struct service *s = sv.units[k].svc;
+		if ((unsigned char *)s != at)
+			memmove(at, s, service_used_size(s));
+		sv.units[k].svc = sv.svcs[k] = (struct service *)at;
+		at += record_size(sv.svcs[k]);
+	}
+	sv.store_end = at;
+	if (old_end > at)
+		pages_release(at, (size_t)(old_end - at));
+}
 
 static const char *const state_names[] = {
 	[UNIT_INACTIVE] = "inactive", [UNIT_WAITING] = "waiting", [UNIT_STARTING] = "starting",
@@ -195,24 +234,24 @@ static void unit_reset(struct unit *u, struct service *svc)
 /* U4: a service a socket unit activates waits for traffic instead of starting at boot,
  * unless the default target pulls it in (Debian enables dbus.service as well as
  * dbus.socket): then it starts at boot and still gets the fds. */
-static bool waits_for_socket(const struct unit *u, const struct service *all, size_t n)
+static bool waits_for_socket(const struct unit *u, struct service *const *all, size_t n)
 {
 	return u->svc->kind == UNIT_SERVICE && !u->svc->pulled &&
 	       sockets_activate(all, n, u->svc->name);
 }
 
 /* timer and path units: what a timer or path unit starts waits for it, unless pulled in. */
-static bool waits_for_timer(const struct unit *u, const struct service *all, size_t n)
+static bool waits_for_timer(const struct unit *u, struct service *const *all, size_t n)
 {
 	return !u->svc->pulled && service_triggered(all, n, u->svc->name);
 }
 
 /* Why a unit the default target wants is not started: who says Conflicts= of it (the
  * loader's drop_conflicted()). */
-static void log_conflicted(const struct service *s, const struct service *all, size_t n)
+static void log_conflicted(const struct service *s, struct service *const *all, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct service *a = &all[i];
+		const struct service *a = all[i];
 		for (size_t j = 0; !a->conflicted && j < service_list_count(&a->conflicts); j++) {
 			char buf[SERVICE_NAME_MAX];
 			if (strcmp(service_list_name(a, &a->conflicts, j, buf), s->name) == 0) {
@@ -226,7 +265,7 @@ static void log_conflicted(const struct service *s, const struct service *all, s
 		 s->name);
 }
 
-static void unit_classify(struct unit *u, const struct service *all, size_t n)
+static void unit_classify(struct unit *u, struct service *const *all, size_t n)
 {
 	const struct service *s = u->svc;
 
@@ -302,11 +341,15 @@ void supervisor_init(const struct supervisor_config *cfg)
 	if (cfg->generate)
 		cfg->generate();
 	load_units(sv.services, &sv.count, (const char *const *)sv.extra_ptr, sv.nextra);
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	for (size_t i = 0; i < sv.count; i++)
+		sv.units[i].svc = &sv.services[i];
+	store_pack(0);
+	pages_release(sv.services, sizeof sv.services);
+	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
 	for (size_t i = 0; i < sv.count; i++) {
-		unit_reset(&sv.units[i], &sv.services[i]);
-		unit_classify(&sv.units[i], sv.services, sv.count);
-		check_programs(&sv.services[i]);
+		unit_reset(&sv.units[i], sv.svcs[i]);
+		unit_classify(&sv.units[i], sv.svcs, sv.count);
+		check_programs(sv.svcs[i]);
 	}
 	log_info("supervisor: %zu service(s) loaded", sv.count);
 }
@@ -540,13 +583,16 @@ static struct service *load_into_next_slot(const char *name)
 	return load_into_slot(sv.count, name);
 }
 
-/* The units read into sv.services[first..end) join the loaded ones, and the graph. */
+/* The units read into sv.services[first..end) join the loaded ones (into the store),
+ * and the graph. */
 static void join_loaded(size_t first, size_t end)
 {
 	for (size_t i = first; i < end; i++)
 		unit_reset(&sv.units[i], &sv.services[i]);
 	sv.count = end;
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	store_pack(first);
+	pages_release(&sv.services[first], (end - first) * sizeof *sv.services);
+	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
 }
 
 static struct unit *append_loaded(void)
@@ -580,7 +626,7 @@ static void start_instance(struct unit *sock, const char *name)
 		remove_instance(sv.count - 1);
 		return;
 	}
-	unit_classify(u, sv.services, sv.count);
+	unit_classify(u, sv.svcs, sv.count);
 	log_info("%s: connection, starting %s", name_of(sock), name);
 	if (sv.stopping_all && u->state == UNIT_WAITING)
 		begin_start(u);
@@ -634,14 +680,10 @@ static void remove_instance(size_t i)
 	accept_conn_release(name_of(u));
 	unit_output_release(u->output);
 	log_debug("%s: connection closed, instance removed", name_of(u));
-	for (size_t k = i; k + 1 < sv.count; k++) /* compact: used bytes only */
-		service_copy(&sv.services[k], &sv.services[k + 1]);
-	pages_release(&sv.services[sv.count - 1], sizeof *sv.services);
 	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
 	sv.count--;
-	for (size_t k = i; k < sv.count; k++)
-		sv.units[k].svc = &sv.services[k];
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	store_pack(i);
+	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
 }
 
 /* Instances whose run is over (stopped, failed with no restart coming) go. */
@@ -2008,7 +2050,7 @@ static void append_batch(size_t first, size_t end)
 	}
 	join_loaded(first, end);
 	for (size_t i = first; i < end; i++)
-		unit_classify(&sv.units[i], sv.services, sv.count);
+		unit_classify(&sv.units[i], sv.svcs, sv.count);
 }
 
 /* A unit requested by name is loaded alone, with the few units it pulls in that are not
@@ -2709,6 +2751,7 @@ bool supervisor_all_stopped(void)
 
 static struct {
 	struct service services[SERVICE_COUNT_MAX];
+	struct service *svcs[SERVICE_COUNT_MAX]; /* svcs[i] = &services[i] */
 	struct unit units[SERVICE_COUNT_MAX];
 	bool limits_changed[SERVICE_COUNT_MAX]; /* resource keys to write now */
 } fresh;
@@ -2755,20 +2798,15 @@ static void release_dropped_output(size_t n)
 	}
 }
 
-/* compact: the reload table is scratch once copied: its pages go back; so do the
- * unused tails of the new services' text stores and the slots of units that left. */
-static void release_reload_scratch(size_t n)
+/* compact: the reload table is scratch once stored: its pages go back; so do the slots
+ * of units that left (old_count: the table's size before the reload). */
+static void release_reload_scratch(size_t n, size_t old_count)
 {
 	pages_release(&fresh, sizeof fresh);
 	pages_release(&changed_x, sizeof changed_x);
 	pages_release(&changed_y, sizeof changed_y);
-	for (size_t i = 0; i < n; i++)
-		pages_release((char *)&sv.services[i] + service_used_size(&sv.services[i]),
-			      sizeof sv.services[i] - service_used_size(&sv.services[i]));
-	for (size_t i = n; i < sv.count; i++) {
-		pages_release(&sv.services[i], sizeof sv.services[i]);
-		pages_release(&sv.units[i], sizeof sv.units[i]);
-	}
+	if (old_count > n)
+		pages_release(&sv.units[n], (old_count - n) * sizeof *sv.units);
 }
 
 /* Keep the runtime state of a service that is still there; its new configuration
@@ -2803,6 +2841,8 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	size_t n = 0, kept = 0;
 
 	load_units(fresh.services, &n, roots, reload_roots(roots, sizeof roots / sizeof *roots));
+	for (size_t i = 0; i < n; i++)
+		fresh.svcs[i] = &fresh.services[i];
 	for (size_t i = 0; i < n; i++) {
 		struct service *svc = &fresh.services[i];
 		const struct unit *old = supervisor_find(svc->name);
@@ -2815,7 +2855,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			say(report, ctx, "added", svc->name);
 			check_programs(svc);
 			unit_reset(&fresh.units[i], svc);
-			unit_classify(&fresh.units[i], fresh.services, n);
+			unit_classify(&fresh.units[i], fresh.svcs, n);
 		}
 	}
 	/* sockets-accept: Accept=yes instances are no files' units: they stay as they are. */
@@ -2851,21 +2891,20 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		kept++;
 	}
 	release_dropped_output(n);
-	for (size_t i = 0; i < n; i++) {
-		service_copy(&sv.services[i], &fresh.services[i]);
-		sv.units[i] = fresh.units[i];
-		sv.units[i].svc = &sv.services[i];
-	}
+	size_t old_count = sv.count;
+	for (size_t i = 0; i < n; i++)
+		sv.units[i] = fresh.units[i]; /* each svc still in fresh.services */
 	sv.count = n;
+	store_pack(0);
 	reapply_limits(n); /* before the scratch goes: it says which changed */
-	release_reload_scratch(n);
-	depgraph_from_services(&sv.graph, sv.services, sv.count, &diag);
+	release_reload_scratch(n, old_count);
+	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
 	timer_units_recompute_all(); /* timer units: their OnCalendar= may have changed */
 	path_units_reloaded(sv.units, sv.count); /* path units: their paths may have */
 	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */
 	for (size_t i = 0; i < n; i++)
-		if (sv.units[i].state == UNIT_WAITING && sv.services[i].failed)
-			unit_classify(&sv.units[i], sv.services, sv.count);
+		if (sv.units[i].state == UNIT_WAITING && sv.svcs[i]->failed)
+			unit_classify(&sv.units[i], sv.svcs, sv.count);
 	for (size_t i = n - kept; i < n; i++)
 		begin_stop(&sv.units[i], true);
 }
@@ -2907,8 +2946,8 @@ static void stop_unneeded(void)
 static void propagate_reload(const struct unit *u)
 {
 	static unsigned depth; /* a cycle of propagations ends here */
-	const char *to[SERVICE_DEPS_MAX];
-	size_t n = runtime_reload_targets(u, to, SERVICE_DEPS_MAX);
+	const char *to[RELOAD_PROPAGATE_MAX];
+	size_t n = runtime_reload_targets(u, to, RELOAD_PROPAGATE_MAX);
 	char err[UNIT_ERROR_MAX];
 
 	if (depth >= 4)

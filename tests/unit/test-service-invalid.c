@@ -348,7 +348,7 @@ static void ten_thousand_bad_lines_stay_bounded(void)
 
 static void too_many_command_lines_any_number_of_names(void)
 {
-	char text[4096];
+	char text[4096], last[16];
 	size_t n = (size_t)snprintf(text, sizeof text, "[Service]\nExecStart=/bin/true\n[Unit]\nAfter=");
 
 	/* A name list has no limit (systemd has none): names past SERVICE_DEPS_MAX count. */
@@ -356,7 +356,8 @@ static void too_many_command_lines_any_number_of_names(void)
 		n += (size_t)snprintf(text + n, sizeof text - n, "s%d ", i);
 	CHECK(parse(text) == 0);
 	CHECK(service_list_count(&svc.after) == SERVICE_DEPS_MAX + 1);
-	CHECK(service_lists(&svc, &svc.after, "s32") && service_lists(&svc, &svc.after, "s0"));
+	snprintf(last, sizeof last, "s%d", SERVICE_DEPS_MAX);
+	CHECK(service_lists(&svc, &svc.after, last) && service_lists(&svc, &svc.after, "s0"));
 	n = (size_t)snprintf(text, sizeof text, "[Service]\nType=oneshot\n");
 	for (int i = 0; i <= SERVICE_EXEC_MAX; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n, "ExecStart=/bin/%d\n", i);

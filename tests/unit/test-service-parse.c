@@ -35,6 +35,12 @@ static int parse(const char *text)
 }
 
 #define S(ref) service_str(&svc, (ref))
+/* The i-th name of a list, past the ones stored one by one too */
+static const char *L(const struct service_name_list *list, size_t i)
+{
+	static char buf[SERVICE_NAME_MAX];
+	return service_list_name(&svc, list, i, buf);
+}
 
 static void minimal_simple_service(void)
 {
@@ -559,18 +565,36 @@ static void other_unit_kinds_keep_their_suffix(void)
 		    "Wants=dbus.socket dev-ttyS0.device getty@tty1.service apt-daily.path "
 		    "apt-daily.timer dev-zram0.swap\n[Service]\nExecStart=/bin/a\n") == 0);
 	CHECK(warnings == 0);
-	CHECK(svc.after.count == 5);
-	CHECK_STR(S(svc.after.name[0]), "network.target");
-	CHECK_STR(S(svc.after.name[2]), "real");
-	CHECK_STR(S(svc.after.name[3]), "-.mount");
-	CHECK_STR(S(svc.after.name[4]), "x.path");
-	CHECK(svc.wants.count == 6);
-	CHECK_STR(S(svc.wants.name[0]), "dbus.socket");
-	CHECK_STR(S(svc.wants.name[1]), "dev-ttyS0.device");
-	CHECK_STR(S(svc.wants.name[2]), "getty@tty1");
-	CHECK_STR(S(svc.wants.name[3]), "apt-daily.path");
-	CHECK_STR(S(svc.wants.name[4]), "apt-daily.timer");
-	CHECK_STR(S(svc.wants.name[5]), "dev-zram0.swap");
+	CHECK(service_list_count(&svc.after) == 5);
+	CHECK_STR(L(&svc.after, 0), "network.target");
+	CHECK_STR(L(&svc.after, 2), "real");
+	CHECK_STR(L(&svc.after, 3), "-.mount");
+	CHECK_STR(L(&svc.after, 4), "x.path");
+	CHECK(service_list_count(&svc.wants) == 6);
+	CHECK_STR(L(&svc.wants, 0), "dbus.socket");
+	CHECK_STR(L(&svc.wants, 1), "dev-ttyS0.device");
+	CHECK_STR(L(&svc.wants, 2), "getty@tty1");
+	CHECK_STR(L(&svc.wants, 3), "apt-daily.path");
+	CHECK_STR(L(&svc.wants, 4), "apt-daily.timer");
+	CHECK_STR(L(&svc.wants, 5), "dev-zram0.swap");
+}
+
+/* Names past those stored one by one share one string, which grows in place: a long
+ * list costs PID 1 its names, not a copy of the string for every name added. */
+static void long_list_costs_its_names_only(void)
+{
+	char text[1024];
+	size_t n = (size_t)snprintf(text, sizeof text, "[Unit]\nAfter=");
+
+	for (int i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n, "n%02d ", i);
+	snprintf(text + n, sizeof text - n, "\n[Service]\nExecStart=/bin/a\n");
+	CHECK(parse(text) == 0);
+	CHECK(service_list_count(&svc.after) == 40);
+	CHECK_STR(L(&svc.after, 0), "n00");
+	CHECK_STR(L(&svc.after, 39), "n39");
+	/* 40 names of 3 bytes and a separator or NUL each, "/bin/a", and slack */
+	CHECK(svc.text_used < 40 * 4 + 8 + 32);
 }
 
 static void self_dependency_is_a_warning(void)
@@ -719,6 +743,7 @@ int main(void)
 	RUN(scalar_keys_last_assignment_wins);
 	RUN(duplicate_dependency_names_collapse);
 	RUN(other_unit_kinds_keep_their_suffix);
+	RUN(long_list_costs_its_names_only);
 	RUN(self_dependency_is_a_warning);
 	RUN(unknown_key_warns_with_file_and_line);
 	RUN(key_in_the_wrong_section_is_unknown);

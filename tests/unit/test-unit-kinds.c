@@ -50,10 +50,7 @@ static int parse_unit(const char *name, const char *path, const char *text)
 
 static bool listed(const struct service_name_list *l, const char *name)
 {
-	for (size_t i = 0; i < l->count; i++)
-		if (strcmp(service_str(&svc, l->name[i]), name) == 0)
-			return true;
-	return false;
+	return service_lists(&svc, l, name);
 }
 
 #define S(ref) service_str(&svc, (ref))

@@ -35,10 +35,7 @@ static int parse_named(const char *name, const char *text)
 
 static bool listed(const struct service_name_list *list, const char *name)
 {
-	for (unsigned i = 0; i < list->count; i++)
-		if (strcmp(service_str(&svc, list->name[i]), name) == 0)
-			return true;
-	return false;
+	return service_lists(&svc, list, name);
 }
 
 static bool entry_is(size_t i, char kind, const char *path)
