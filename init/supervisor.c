@@ -2749,9 +2749,10 @@ bool supervisor_all_stopped(void)
 
 /* ---- reload ------------------------------------------------------------------------- */
 
+/* The new table of a reload; its services are read into sv.services, the loader's
+ * scratch (the loaded ones are in the store meanwhile). */
 static struct {
-	struct service services[SERVICE_COUNT_MAX];
-	struct service *svcs[SERVICE_COUNT_MAX]; /* svcs[i] = &services[i] */
+	struct service *svcs[SERVICE_COUNT_MAX]; /* svcs[i] = &sv.services[i] */
 	struct unit units[SERVICE_COUNT_MAX];
 	bool limits_changed[SERVICE_COUNT_MAX]; /* resource keys to write now */
 } fresh;
@@ -2803,6 +2804,7 @@ static void release_dropped_output(size_t n)
 static void release_reload_scratch(size_t n, size_t old_count)
 {
 	pages_release(&fresh, sizeof fresh);
+	pages_release(sv.services, sizeof sv.services);
 	pages_release(&changed_x, sizeof changed_x);
 	pages_release(&changed_y, sizeof changed_y);
 	if (old_count > n)
@@ -2840,11 +2842,11 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	static const char *roots[UNIT_EXTRA_MAX + SERVICE_COUNT_MAX];
 	size_t n = 0, kept = 0;
 
-	load_units(fresh.services, &n, roots, reload_roots(roots, sizeof roots / sizeof *roots));
+	load_units(sv.services, &n, roots, reload_roots(roots, sizeof roots / sizeof *roots));
 	for (size_t i = 0; i < n; i++)
-		fresh.svcs[i] = &fresh.services[i];
+		fresh.svcs[i] = &sv.services[i];
 	for (size_t i = 0; i < n; i++) {
-		struct service *svc = &fresh.services[i];
+		struct service *svc = &sv.services[i];
 		const struct unit *old = supervisor_find(svc->name);
 		fresh.limits_changed[i] = old && svc_cgroup_limits_differ(old->svc, svc);
 		if (old) {
@@ -2863,8 +2865,8 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		const struct unit *old = &sv.units[i];
 		if (accept_conn_fd(old->svc->name) < 0)
 			continue;
-		service_copy(&fresh.services[n], old->svc);
-		carry_over(&fresh.units[n], old, &fresh.services[n]);
+		service_copy(&sv.services[n], old->svc);
+		carry_over(&fresh.units[n], old, &sv.services[n]);
 		fresh.limits_changed[n] = false;
 		n++;
 	}
@@ -2873,7 +2875,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 		const struct unit *old = &sv.units[i];
 		bool found = false;
 		for (size_t k = 0; k < n && !found; k++)
-			found = strcmp(fresh.services[k].name, old->svc->name) == 0;
+			found = strcmp(sv.services[k].name, old->svc->name) == 0;
 		if (found)
 			continue;
 		if (accept_conn_fd(old->svc->name) >= 0)
@@ -2883,8 +2885,8 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			fdstore_release(old->svc->name); /* unit-runtime2 */
 			continue;
 		}
-		service_copy(&fresh.services[n], old->svc);
-		carry_over(&fresh.units[n], old, &fresh.services[n]);
+		service_copy(&sv.services[n], old->svc);
+		carry_over(&fresh.units[n], old, &sv.services[n]);
 		fresh.units[n].stop_wanted = true;
 		fresh.limits_changed[n] = false;
 		n++;
@@ -2893,7 +2895,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	release_dropped_output(n);
 	size_t old_count = sv.count;
 	for (size_t i = 0; i < n; i++)
-		sv.units[i] = fresh.units[i]; /* each svc still in fresh.services */
+		sv.units[i] = fresh.units[i]; /* each svc still in sv.services */
 	sv.count = n;
 	store_pack(0);
 	reapply_limits(n); /* before the scratch goes: it says which changed */
