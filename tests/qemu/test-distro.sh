@@ -45,7 +45,8 @@ rootfs=$("$TOP"/scripts/rootfs.sh) || { fail distro-rootfs "scripts/rootfs.sh fa
 kdir=$("$TOP"/scripts/kernel.sh) || { fail distro-kernel "scripts/kernel.sh failed"; finish; }
 inputs() {
 	echo "$rootfs $(basename "$kdir")"
-	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember
+	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember \
+		"$TOP"/distro/debian/dpkg-post-invoke-ember
 	tar -C "$extra" --sort=name --mtime=@0 --owner=0 --group=0 -cf - .
 }
 # systemd's reference depends on the disk without ember's binaries; the image on both.
@@ -474,6 +475,34 @@ ow=$(gssh 'printf "#!/bin/sh\n. /lib/lsb/init-functions\necho \"ran \$1\" >/run/
 	emberctl daemon-reload >/dev/null' 2>&1)
 [ "$(printf '%s' "$ow" | tr '\n' ' ')" = "ran start active" ] && pass distro-initscript-in-its-unit-runs-as-written ||
 	fail distro-initscript-in-its-unit-runs-as-written "$(printf '%s' "$ow" | tr '\n' ' ' | cut -c1-300)"
+
+# ---- a package installed and removed under ember (dpkg's post-invoke hook) -------------
+# A unit-only package, built here with its postinst as debhelper writes it: the unit is
+# enabled under any init, started only where /run/systemd/system exists. Under ember the
+# hook's reload starts it after `dpkg -i` and stops it after `dpkg -P` (docs/distro.md).
+dk=$(gssh 'd=/tmp/ember-test-pkg; rm -rf $d; mkdir -p $d/DEBIAN $d/lib/systemd/system
+	printf "Package: ember-test-pkg\nVersion: 1\nArchitecture: all\nMaintainer: ember tests <root@localhost>\nDescription: a unit-only package for the ember distro test\n" >$d/DEBIAN/control
+	printf "[Unit]\nDescription=ember test package\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n" \
+		>$d/lib/systemd/system/ember-test-pkg.service
+	printf "#!/bin/sh\nset -e\nif [ \"\$1\" = configure ]; then\n\tdeb-systemd-helper enable ember-test-pkg.service >/dev/null || true\n\tif [ -d /run/systemd/system ]; then\n\t\tsystemctl --system daemon-reload >/dev/null || true\n\t\tdeb-systemd-invoke start ember-test-pkg.service >/dev/null || true\n\tfi\nfi\n" \
+		>$d/DEBIAN/postinst
+	printf "#!/bin/sh\nset -e\nif [ \"\$1\" = purge ]; then deb-systemd-helper purge ember-test-pkg.service >/dev/null || true; fi\n" \
+		>$d/DEBIAN/postrm
+	chmod 0755 $d/DEBIAN/postinst $d/DEBIAN/postrm
+	dpkg-deb -b $d /tmp/ember-test-pkg.deb >/dev/null && dpkg -i /tmp/ember-test-pkg.deb >/dev/null 2>&1
+	echo "install=$?"
+	i=0; while ! emberctl -q is-active ember-test-pkg && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
+	echo "after-install=$(emberctl is-active ember-test-pkg)"
+	dpkg -P ember-test-pkg >/dev/null 2>&1; echo "purge=$?"
+	i=0; while emberctl -q is-active ember-test-pkg && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
+	echo "after-purge=$(emberctl is-active ember-test-pkg)"
+	rm -rf $d /tmp/ember-test-pkg.deb' 2>&1)
+echo "distro: dpkg: $(printf '%s' "$dk" | tr '\n' ' ')"
+case $dk in *install=0*after-install=active*) pass distro-dpkg-install-starts-unit ;;
+*) fail distro-dpkg-install-starts-unit "$(printf '%s' "$dk" | tr '\n' ' ' | cut -c1-300)" ;; esac
+case $dk in *after-install=active*purge=0*after-purge=active*) fail distro-dpkg-remove-stops-unit "still active" ;;
+*after-install=active*purge=0*after-purge=*) pass distro-dpkg-remove-stops-unit ;;
+*) fail distro-dpkg-remove-stops-unit "$(printf '%s' "$dk" | tr '\n' ' ' | cut -c1-300)" ;; esac
 
 # ---- daemon-reexec on the running distribution (what an upgrade of ember does) ---------
 # Every unit keeps its state and main PID, every timer its next elapse (the random delay
