@@ -591,7 +591,7 @@ static void join_loaded(size_t first, size_t end)
 		unit_reset(&sv.units[i], &sv.services[i]);
 	sv.count = end;
 	store_pack(first);
-	pages_release(&sv.services[first], (end - first) * sizeof *sv.services);
+	pages_release(sv.services, sizeof sv.services); /* slots straddle pages: all of it */
 	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
 }
 
