@@ -79,9 +79,12 @@ printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
 install -D -m 0644 "$TOP/distro/debian/lsb-init-functions-ember" \
 	"$root/usr/lib/lsb/init-functions.d/39-ember"
 # ... and a package installed or removed under ember has its enabled unit started or its
-# removed one stopped, as its maintainer scripts do under systemd (only with /run/systemd/system).
+# removed one stopped, as its maintainer scripts do under systemd (only with
+# /run/systemd/system); an upgraded package's running units restart as its postinst asks.
 install -D -m 0755 "$TOP/distro/debian/dpkg-post-invoke-ember" "$root/usr/lib/ember/dpkg-post-invoke"
-printf 'post-invoke=/usr/lib/ember/dpkg-post-invoke\n' >"$root/etc/dpkg/dpkg.cfg.d/ember"
+install -D -m 0755 "$TOP/distro/debian/dpkg-status-logger-ember" "$root/usr/lib/ember/dpkg-status-logger"
+printf 'status-logger=/usr/lib/ember/dpkg-status-logger\npost-invoke=/usr/lib/ember/dpkg-post-invoke\n' \
+	>"$root/etc/dpkg/dpkg.cfg.d/ember"
 # ... and D-Bus activation through ember: dbus runs with --systemd-activation, as shipped.
 "$root/usr/bin/emberctl" --root "$root" -q enable ember-activator
 if [ -n "$key" ]; then

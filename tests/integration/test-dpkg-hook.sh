@@ -3,19 +3,34 @@
 # ember-init as PID 1 of a PID+mount namespace: after dpkg configured a package whose
 # unit is now pulled in, the unit runs (systemd: the postinst's deb-systemd-invoke start,
 # which needs /run/systemd/system); after a removal, its unit stops; after an unpack (the
-# postinst has not run yet) and under `dpkg --root`, nothing is read again. Outside ember
-# (on the host) the hook does nothing and never fails dpkg.
+# postinst has not run yet) and under `dpkg --root`, nothing is read again. Upgrades
+# (dpkg-status-logger-ember notes them from dpkg's status lines): once configured, a
+# package's running units restart as its postinst asks under systemd (debhelper's
+# $_dh_action, try-restart), not when it only starts them (dbus) or policy-rc.d says no
+# (101); a package not yet configured waits for its configure run. Outside ember (on the
+# host) both do nothing and never fail dpkg.
 . "$(dirname "$0")/../lib.sh"
 [ "$(id -u)" = 0 ] || { skip dpkg-hook "needs root (namespaces)"; finish; }
 for p in ember-init emberctl; do
 	[ -x "$BIN/$p" ] || { fail build "missing $BIN/$p (run make)"; finish; }
 done
-HOOK=$TOP/distro/debian/dpkg-post-invoke-ember
+HOOK=$TOP/distro/debian/dpkg-post-invoke-ember LOGGER=$TOP/distro/debian/dpkg-status-logger-ember
 tmp=$(mktemp -d); chmod 0755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-S=$tmp/services
-mkdir -p "$S" "$tmp/pkg"
+S=$tmp/services A=$tmp/admin
+mkdir -p "$S" "$tmp/pkg" "$A/info"
 printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$S/base.service"
+# upgraded packages' units, and their postinst lines as debhelper and packagers write them
+for u in dh try keep denied waiting; do
+	printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$S/$u.service"
+done
+printf '#!/bin/sh\nif [ -n "$2" ]; then\n\t_dh_action=restart\nelse\n\t_dh_action=start\nfi\ndeb-systemd-invoke $_dh_action '"'"'dh.service'"'"' '"'"'dh.timer'"'"' >/dev/null || true\n' >"$A/info/dh.postinst"
+printf '#!/bin/sh\n\t\tdeb-systemd-invoke try-restart '"'"'try.service'"'"' >/dev/null || true\n' >"$A/info/try.postinst"
+printf '#!/bin/sh\n\t\tdeb-systemd-invoke start '"'"'keep.service'"'"' >/dev/null || true\n' >"$A/info/keep.postinst"
+printf '#!/bin/sh\ndeb-systemd-invoke restart denied.service >/dev/null || true\n' >"$A/info/denied.postinst"
+printf '#!/bin/sh\ndeb-systemd-invoke restart waiting.service >/dev/null || true\n' >"$A/info/waiting.postinst"
+printf '#!/bin/sh\n[ "$1" = denied.service ] && exit 101\nexit 0\n' >"$tmp/policy-rc.d"
+chmod +x "$tmp/policy-rc.d"
 for u in new early rooted; do
 	printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$tmp/pkg/$u.service"
 done
@@ -23,6 +38,9 @@ done
 # on the host (PID 1 is not ember-init): nothing, and success
 out=$(DPKG_HOOK_ACTION=configure PATH=$BIN:$PATH sh "$HOOK" 2>&1); rc=$?
 [ $rc = 0 ] && [ -z "$out" ] && pass host-untouched || fail host-untouched "rc $rc: $out"
+out=$(echo 'processing: upgrade: dh' | EMBER_DPKG_STATE=$tmp/host-state sh "$LOGGER" 2>&1); rc=$?
+[ $rc = 0 ] && [ -z "$out" ] && [ ! -e "$tmp/host-state" ] && pass host-logger-untouched ||
+	fail host-logger-untouched "rc $rc: $out $(cat "$tmp/host-state" 2>&1)"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -55,6 +73,28 @@ hook remove >/dev/null 2>&1
 wait_state new inactive
 [ "\$(emberctl is-active new)" != active ] && ok remove-stops-unit || bad remove-stops-unit "\$(emberctl is-active new 2>&1)"
 emberctl -q is-active base && ok others-untouched || bad others-untouched "\$(emberctl is-active base 2>&1)"
+# upgrades: dpkg --unpack of five packages, then --configure of four of them
+export EMBER_DPKG_STATE=$tmp/state DPKG_ADMINDIR=$A EMBER_POLICY_RC_D=$tmp/policy-rc.d
+pid() { emberctl show -p MainPID --value "\$1.service"; }
+for u in dh try keep denied waiting; do eval "old_\$u=\$(pid \$u)"; done
+printf 'processing: upgrade: dh\nstatus: dh: half-installed\nprocessing: upgrade: try:amd64\nprocessing: upgrade: keep\nprocessing: upgrade: denied\nprocessing: upgrade: waiting\nstatus: waiting: unpacked\n' |
+	sh "$LOGGER"
+hook unpack >/dev/null 2>&1
+[ "\$(pid dh)" = "\$old_dh" ] && ok unpack-restarts-nothing || bad unpack-restarts-nothing "dh \$old_dh -> \$(pid dh)"
+printf 'status: dh: installed\nstatus: try:amd64: installed\nstatus: keep: installed\nstatus: denied: installed\n' | sh "$LOGGER"
+out=\$(hook configure 2>&1); rc=\$?
+[ \$rc = 0 ] && [ -z "\$out" ] && ok upgrade-hook-quiet || bad upgrade-hook-quiet "rc \$rc: \$out"
+new=\$(pid dh); [ -n "\$new" ] && [ "\$new" != 0 ] && [ "\$new" != "\$old_dh" ] && ok upgrade-restarts-debhelper-units ||
+	bad upgrade-restarts-debhelper-units "\$old_dh -> \$new"
+new=\$(pid try); [ "\$new" != 0 ] && [ "\$new" != "\$old_try" ] && ok upgrade-try-restart || bad upgrade-try-restart "\$old_try -> \$new"
+[ "\$(pid keep)" = "\$old_keep" ] && ok upgrade-start-only-keeps-running || bad upgrade-start-only-keeps-running "\$old_keep -> \$(pid keep)"
+[ "\$(pid denied)" = "\$old_denied" ] && ok upgrade-policy-rc-d-forbids || bad upgrade-policy-rc-d-forbids "\$old_denied -> \$(pid denied)"
+[ "\$(pid waiting)" = "\$old_waiting" ] && [ "\$(cat \$EMBER_DPKG_STATE)" = "upgrade waiting" ] && ok unconfigured-waits ||
+	bad unconfigured-waits "\$old_waiting -> \$(pid waiting); state: \$(cat \$EMBER_DPKG_STATE 2>&1)"
+printf 'status: waiting: installed\n' | sh "$LOGGER"
+hook configure >/dev/null 2>&1
+[ "\$(pid waiting)" != "\$old_waiting" ] && [ ! -e \$EMBER_DPKG_STATE ] && ok restarted-once-configured ||
+	bad restarted-once-configured "\$old_waiting -> \$(pid waiting); state: \$(cat \$EMBER_DPKG_STATE 2>&1)"
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 exit 0
 EOS

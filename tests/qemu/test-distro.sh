@@ -46,7 +46,7 @@ kdir=$("$TOP"/scripts/kernel.sh) || { fail distro-kernel "scripts/kernel.sh fail
 inputs() {
 	echo "$rootfs $(basename "$kdir")"
 	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember \
-		"$TOP"/distro/debian/dpkg-post-invoke-ember
+		"$TOP"/distro/debian/dpkg-post-invoke-ember "$TOP"/distro/debian/dpkg-status-logger-ember
 	tar -C "$extra" --sort=name --mtime=@0 --owner=0 --group=0 -cf - .
 }
 # systemd's reference depends on the disk without ember's binaries; the image on both.
@@ -476,23 +476,31 @@ ow=$(gssh 'printf "#!/bin/sh\n. /lib/lsb/init-functions\necho \"ran \$1\" >/run/
 [ "$(printf '%s' "$ow" | tr '\n' ' ')" = "ran start active" ] && pass distro-initscript-in-its-unit-runs-as-written ||
 	fail distro-initscript-in-its-unit-runs-as-written "$(printf '%s' "$ow" | tr '\n' ' ' | cut -c1-300)"
 
-# ---- a package installed and removed under ember (dpkg's post-invoke hook) -------------
+# ---- a package installed, upgraded and removed under ember (dpkg's hooks) -------------
 # A unit-only package, built here with its postinst as debhelper writes it: the unit is
-# enabled under any init, started only where /run/systemd/system exists. Under ember the
-# hook's reload starts it after `dpkg -i` and stops it after `dpkg -P` (docs/distro.md).
-dk=$(gssh 'd=/tmp/ember-test-pkg; rm -rf $d; mkdir -p $d/DEBIAN $d/lib/systemd/system
-	printf "Package: ember-test-pkg\nVersion: 1\nArchitecture: all\nMaintainer: ember tests <root@localhost>\nDescription: a unit-only package for the ember distro test\n" >$d/DEBIAN/control
-	printf "[Unit]\nDescription=ember test package\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n" \
-		>$d/lib/systemd/system/ember-test-pkg.service
-	printf "#!/bin/sh\nset -e\nif [ \"\$1\" = configure ]; then\n\tdeb-systemd-helper enable ember-test-pkg.service >/dev/null || true\n\tif [ -d /run/systemd/system ]; then\n\t\tsystemctl --system daemon-reload >/dev/null || true\n\t\tdeb-systemd-invoke start ember-test-pkg.service >/dev/null || true\n\tfi\nfi\n" \
-		>$d/DEBIAN/postinst
-	printf "#!/bin/sh\nset -e\nif [ \"\$1\" = purge ]; then deb-systemd-helper purge ember-test-pkg.service >/dev/null || true; fi\n" \
-		>$d/DEBIAN/postrm
-	chmod 0755 $d/DEBIAN/postinst $d/DEBIAN/postrm
-	dpkg-deb -b $d /tmp/ember-test-pkg.deb >/dev/null && dpkg -i /tmp/ember-test-pkg.deb >/dev/null 2>&1
-	echo "install=$?"
-	i=0; while ! emberctl -q is-active ember-test-pkg && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
-	echo "after-install=$(emberctl is-active ember-test-pkg)"
+# enabled under any init, started (restarted on an upgrade) only where /run/systemd/system
+# exists. Under ember dpkg's hooks start it after `dpkg -i`, restart it after the upgrade
+# and stop it after `dpkg -P` (docs/distro.md).
+dk=$(gssh 'd=/tmp/ember-test-pkg
+	build() {
+		rm -rf $d; mkdir -p $d/DEBIAN $d/lib/systemd/system
+		printf "Package: ember-test-pkg\nVersion: $1\nArchitecture: all\nMaintainer: ember tests <root@localhost>\nDescription: a unit-only package for the ember distro test\n" >$d/DEBIAN/control
+		printf "[Unit]\nDescription=ember test package $1\n[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n" \
+			>$d/lib/systemd/system/ember-test-pkg.service
+		printf "#!/bin/sh\nset -e\nif [ \"\$1\" = configure ]; then\n\tdeb-systemd-helper enable ember-test-pkg.service >/dev/null || true\n\tif [ -d /run/systemd/system ]; then\n\t\tsystemctl --system daemon-reload >/dev/null || true\n\t\tif [ -n \"\$2\" ]; then\n\t\t\t_dh_action=restart\n\t\telse\n\t\t\t_dh_action=start\n\t\tfi\n\t\tdeb-systemd-invoke \$_dh_action '"'"'ember-test-pkg.service'"'"' >/dev/null || true\n\tfi\nfi\n" \
+			>$d/DEBIAN/postinst
+		printf "#!/bin/sh\nset -e\nif [ \"\$1\" = purge ]; then deb-systemd-helper purge ember-test-pkg.service >/dev/null || true; fi\n" \
+			>$d/DEBIAN/postrm
+		chmod 0755 $d/DEBIAN/postinst $d/DEBIAN/postrm
+		dpkg-deb -b $d /tmp/ember-test-pkg.deb >/dev/null
+	}
+	active() { i=0; while ! emberctl -q is-active ember-test-pkg && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done; }
+	build 1 && dpkg -i /tmp/ember-test-pkg.deb >/dev/null 2>&1; echo "install=$?"
+	active; echo "after-install=$(emberctl is-active ember-test-pkg)"
+	p1=$(emberctl show -p MainPID --value ember-test-pkg)
+	build 2 && dpkg -i /tmp/ember-test-pkg.deb >/dev/null 2>&1; echo "upgrade=$?"
+	active; p2=$(emberctl show -p MainPID --value ember-test-pkg)
+	[ "$p2" != 0 ] && [ "$p2" != "$p1" ] && echo upgrade-restarted || echo "upgrade-kept-$p1-$p2"
 	dpkg -P ember-test-pkg >/dev/null 2>&1; echo "purge=$?"
 	i=0; while emberctl -q is-active ember-test-pkg && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
 	echo "after-purge=$(emberctl is-active ember-test-pkg)"
@@ -500,8 +508,10 @@ dk=$(gssh 'd=/tmp/ember-test-pkg; rm -rf $d; mkdir -p $d/DEBIAN $d/lib/systemd/s
 echo "distro: dpkg: $(printf '%s' "$dk" | tr '\n' ' ')"
 case $dk in *install=0*after-install=active*) pass distro-dpkg-install-starts-unit ;;
 *) fail distro-dpkg-install-starts-unit "$(printf '%s' "$dk" | tr '\n' ' ' | cut -c1-300)" ;; esac
-case $dk in *after-install=active*purge=0*after-purge=active*) fail distro-dpkg-remove-stops-unit "still active" ;;
-*after-install=active*purge=0*after-purge=*) pass distro-dpkg-remove-stops-unit ;;
+case $dk in *upgrade=0*upgrade-restarted*) pass distro-dpkg-upgrade-restarts-unit ;;
+*) fail distro-dpkg-upgrade-restarts-unit "$(printf '%s' "$dk" | tr '\n' ' ' | cut -c1-300)" ;; esac
+case $dk in *purge=0*after-purge=active*) fail distro-dpkg-remove-stops-unit "still active" ;;
+*purge=0*after-purge=*) pass distro-dpkg-remove-stops-unit ;;
 *) fail distro-dpkg-remove-stops-unit "$(printf '%s' "$dk" | tr '\n' ' ' | cut -c1-300)" ;; esac
 
 # ---- daemon-reexec on the running distribution (what an upgrade of ember does) ---------
