@@ -21,7 +21,7 @@ S=$tmp/services A=$tmp/admin
 mkdir -p "$S" "$tmp/pkg" "$A/info"
 printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$S/base.service"
 # upgraded packages' units, and their postinst lines as debhelper and packagers write them
-for u in dh try keep denied waiting; do
+for u in dh try keep denied waiting again; do
 	printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$S/$u.service"
 done
 printf '#!/bin/sh\nif [ -n "$2" ]; then\n\t_dh_action=restart\nelse\n\t_dh_action=start\nfi\ndeb-systemd-invoke $_dh_action '"'"'dh.service'"'"' '"'"'dh.timer'"'"' >/dev/null || true\n' >"$A/info/dh.postinst"
@@ -29,6 +29,7 @@ printf '#!/bin/sh\n\t\tdeb-systemd-invoke try-restart '"'"'try.service'"'"' >/de
 printf '#!/bin/sh\n\t\tdeb-systemd-invoke start '"'"'keep.service'"'"' >/dev/null || true\n' >"$A/info/keep.postinst"
 printf '#!/bin/sh\ndeb-systemd-invoke restart denied.service >/dev/null || true\n' >"$A/info/denied.postinst"
 printf '#!/bin/sh\ndeb-systemd-invoke restart waiting.service >/dev/null || true\n' >"$A/info/waiting.postinst"
+printf '#!/bin/sh\ndeb-systemd-invoke restart again.service >/dev/null || true\n' >"$A/info/again.postinst"
 printf '#!/bin/sh\n[ "$1" = denied.service ] && exit 101\nexit 0\n' >"$tmp/policy-rc.d"
 chmod +x "$tmp/policy-rc.d"
 for u in new early rooted; do
@@ -65,6 +66,7 @@ out=\$(hook configure 2>&1); rc=\$?
 wait_state new active
 [ \$rc = 0 ] && [ -z "\$out" ] && [ "\$(emberctl is-active new)" = active ] && ok configure-starts-new-unit ||
 	bad configure-starts-new-unit "rc \$rc, \$(emberctl is-active new 2>&1), \$out"
+wait_state early active
 [ "\$(emberctl is-active early)" = active ] && ok earlier-unpacked-unit-starts-with-it ||
 	bad earlier-unpacked-unit-starts-with-it "\$(emberctl is-active early 2>&1)"
 # dpkg -r: the file is gone, the unit stops
@@ -77,11 +79,13 @@ emberctl -q is-active base && ok others-untouched || bad others-untouched "\$(em
 export EMBER_DPKG_STATE=$tmp/state DPKG_ADMINDIR=$A EMBER_POLICY_RC_D=$tmp/policy-rc.d
 pid() { emberctl show -p MainPID --value "\$1.service"; }
 for u in dh try keep denied waiting; do eval "old_\$u=\$(pid \$u)"; done
-printf 'processing: upgrade: dh\nstatus: dh: half-installed\nprocessing: upgrade: try:amd64\nprocessing: upgrade: keep\nprocessing: upgrade: denied\nprocessing: upgrade: waiting\nstatus: waiting: unpacked\n' |
+printf 'processing: upgrade: dh\nstatus: dh: half-installed\nprocessing: upgrade: try:amd64\nprocessing: upgrade: keep\nprocessing: upgrade: denied\nprocessing: upgrade: waiting\nstatus: waiting: unpacked\nprocessing: upgrade: again\n' |
 	sh "$LOGGER"
+# "again" is restarted after its unpack, by its init script through invoke-rc.d
+sleep 0.1; emberctl restart again; old_again=\$(pid again)
 hook unpack >/dev/null 2>&1
 [ "\$(pid dh)" = "\$old_dh" ] && ok unpack-restarts-nothing || bad unpack-restarts-nothing "dh \$old_dh -> \$(pid dh)"
-printf 'status: dh: installed\nstatus: try:amd64: installed\nstatus: keep: installed\nstatus: denied: installed\n' | sh "$LOGGER"
+printf 'status: dh: installed\nstatus: try:amd64: installed\nstatus: keep: installed\nstatus: denied: installed\nstatus: again: installed\n' | sh "$LOGGER"
 out=\$(hook configure 2>&1); rc=\$?
 [ \$rc = 0 ] && [ -z "\$out" ] && ok upgrade-hook-quiet || bad upgrade-hook-quiet "rc \$rc: \$out"
 new=\$(pid dh); [ -n "\$new" ] && [ "\$new" != 0 ] && [ "\$new" != "\$old_dh" ] && ok upgrade-restarts-debhelper-units ||
@@ -89,7 +93,8 @@ new=\$(pid dh); [ -n "\$new" ] && [ "\$new" != 0 ] && [ "\$new" != "\$old_dh" ] 
 new=\$(pid try); [ "\$new" != 0 ] && [ "\$new" != "\$old_try" ] && ok upgrade-try-restart || bad upgrade-try-restart "\$old_try -> \$new"
 [ "\$(pid keep)" = "\$old_keep" ] && ok upgrade-start-only-keeps-running || bad upgrade-start-only-keeps-running "\$old_keep -> \$(pid keep)"
 [ "\$(pid denied)" = "\$old_denied" ] && ok upgrade-policy-rc-d-forbids || bad upgrade-policy-rc-d-forbids "\$old_denied -> \$(pid denied)"
-[ "\$(pid waiting)" = "\$old_waiting" ] && [ "\$(cat \$EMBER_DPKG_STATE)" = "upgrade waiting" ] && ok unconfigured-waits ||
+[ "\$(pid again)" = "\$old_again" ] && ok restarted-since-unpack-not-again || bad restarted-since-unpack-not-again "\$old_again -> \$(pid again)"
+[ "\$(pid waiting)" = "\$old_waiting" ] && [ "\$(cut -d" " -f1,2 \$EMBER_DPKG_STATE)" = "upgrade waiting" ] && ok unconfigured-waits ||
 	bad unconfigured-waits "\$old_waiting -> \$(pid waiting); state: \$(cat \$EMBER_DPKG_STATE 2>&1)"
 printf 'status: waiting: installed\n' | sh "$LOGGER"
 hook configure >/dev/null 2>&1
