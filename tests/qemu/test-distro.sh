@@ -504,6 +504,9 @@ dk=$(gssh 'd=/tmp/ember-test-pkg
 	dpkg -P ember-test-pkg >/dev/null 2>&1; echo "purge=$?"
 	i=0; while emberctl -q is-active ember-test-pkg && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
 	echo "after-purge=$(emberctl is-active ember-test-pkg)"
+	# a removed unit stays listed, stopped, until the next reload: the re-execution
+	# check below compares the unit list before and after
+	emberctl daemon-reload >/dev/null
 	rm -rf $d /tmp/ember-test-pkg.deb' 2>&1)
 echo "distro: dpkg: $(printf '%s' "$dk" | tr '\n' ' ')"
 case $dk in *install=0*after-install=active*) pass distro-dpkg-install-starts-unit ;;
