@@ -317,7 +317,7 @@ struct path_spec {
 	uint32_t limit_burst;     /* TriggerLimitBurst= (when PATH_LIMIT_BURST_SET) */
 };
 
-/* A loaded unit is kept packed: its fixed part and the text it uses, ~2.3 KiB for a
+/* A loaded unit is kept packed: its fixed part and the text it uses, ~2.5 KiB for a
  * typical unit, one after another (the supervisor's store, init/supervisor.c); a full
  * struct service, with its whole text store, exists only while a unit is read. */
 struct service {

@@ -71,12 +71,12 @@ static struct {
 	size_t nextra;
 	void (*boot_ready_cb)(void);
 	void (*essential_cb)(const char *name);
-} sv; /* zero-initialised: 5 MB that must stay in .bss, not the binary */
+} sv; /* zero-initialised: ~6 MB that must stay in .bss, not the binary */
 
 /* ---- the store of loaded services ----------------------------------------------------
  * A struct service has room for 8 KiB of text and most units use a few hundred bytes,
  * so a loaded unit keeps only its used bytes (service_used_size()), packed one after
- * another in unit order: ~2.3 KiB a unit instead of a page of its own. The packing is
+ * another in unit order: ~2.5 KiB a unit instead of a page of its own. The packing is
  * redone from the first unit that changed whenever units join, leave or are reloaded. */
 
 static size_t record_size(const struct service *s)
