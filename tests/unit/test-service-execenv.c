@@ -2,6 +2,7 @@
 /* U5: the execution environment keys parse to what docs/services.md promises: standard
  * input and terminals, the output kinds real units use, directories, sandboxing. */
 #include "harness.h"
+#include "replaced-text.h"
 #include "../../init/utmp.h"
 #include "../../init/service.h"
 
@@ -81,20 +82,9 @@ static void utmp_keys(void)
  * the utmp identifier must survive that (it was once left out of the compaction). */
 static void utmp_id_survives_compaction(void)
 {
-	static char text[16384];
-	size_t n = (size_t)snprintf(text, sizeof text,
-				    "[Service]\nExecStart=/bin/a\nUtmpIdentifier=tty7\n[Unit]\n");
-
-	for (int i = 0; i < 50; i++) {
-		n += (size_t)snprintf(text + n, sizeof text - n, "Description=");
-		memset(text + n, 'a' + i % 26, 200);
-		n += 200;
-		text[n++] = '\n';
-	}
-	text[n] = '\0';
-	CHECK(parse(text) == 0);
-	/* 50 descriptions of 200 bytes do not fit in 8 KiB together: it was compacted */
-	CHECK(service_str(&svc, svc.description)[0] == 'a' + 49 % 26);
+	CHECK(parse(unit_with_replaced_text("[Service]\nExecStart=/bin/a\n"
+					    "UtmpIdentifier=tty7\n")) == 0);
+	CHECK(service_str(&svc, svc.description)[0] == REPLACED_TEXT_LAST); /* compacted */
 	CHECK_STR(S(E.utmp_id), "tty7");
 }
 

@@ -2,6 +2,7 @@
 /* Path units: Debian's own .path files parse to what systemd reads from them, the
  * implicit dependencies are there, and bad values fail the unit with a reason. */
 #include "harness.h"
+#include "replaced-text.h"
 #include "../../init/service.h"
 #include "../../init/unit-path.h"
 
@@ -73,21 +74,11 @@ static void debian_ask_password_console(void)
  * read: its watches and Unit= must survive that (they were once left out of it). */
 static void watches_survive_compaction(void)
 {
-	static char text[16384];
 	char target[SERVICE_NAME_MAX];
-	size_t n = (size_t)snprintf(text, sizeof text,
-				    "[Path]\nPathExists=/run/x\nUnit=y.service\n[Unit]\n");
 
-	for (int i = 0; i < 50; i++) {
-		n += (size_t)snprintf(text + n, sizeof text - n, "Description=");
-		memset(text + n, 'a' + i % 26, 200);
-		n += 200;
-		text[n++] = '\n';
-	}
-	text[n] = '\0';
-	CHECK(parse_named("x.path", text) == 0);
-	/* 50 descriptions of 200 bytes do not fit in 8 KiB together: it was compacted */
-	CHECK(service_str(&svc, svc.description)[0] == 'a' + 49 % 26);
+	CHECK(parse_named("x.path", unit_with_replaced_text("[Path]\nPathExists=/run/x\n"
+							     "Unit=y.service\n")) == 0);
+	CHECK(service_str(&svc, svc.description)[0] == REPLACED_TEXT_LAST); /* compacted */
 	CHECK(svc.path_unit.count == 1 && entry_is(0, PATH_EXISTS, "/run/x"));
 	CHECK_STR(service_trigger_target(&svc, target, sizeof target), "y");
 }
