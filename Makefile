@@ -216,10 +216,15 @@ $(OUT)/man/%: man/%.scd
 install: all man
 	INITDIR="$(INITDIR)" scripts/install.sh "$(DESTDIR)" "$(PREFIX)" "$(SYSCONFDIR)" "$(BIN)" "$(OUT)/man"
 
+# On Debian, after install: the hooks and enablement that make Debian's tools and
+# packages work with ember-init as PID 1 (distro/debian/README.md).
+install-debian: install
+	distro/debian/install.sh "$(DESTDIR)/" "$(BIN)/emberctl"
+
 clean:
 	rm -rf $(OUT) $(STATIC_OUT)
 
-.PHONY: print-warn-flags all deps check static unit-tests fuzz fuzz-build run image bench man install clean
+.PHONY: print-warn-flags all deps check static unit-tests fuzz fuzz-build run image bench man install install-debian clean
 .DELETE_ON_ERROR:
 
 # ---- a real distribution (distro/debian/README.md) --------------------------------------

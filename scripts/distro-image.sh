@@ -56,37 +56,10 @@ fi
 mkdir -p "$root/etc/ember/services"
 printf '# The serial getty (getty.target) owns the console (distro/debian/README.md).\nember.shell=none\n' \
 	>"$root/etc/ember/init.conf"
-# ... and systemd's private socket, where systemd's utmp recorder asks the manager
-# before the system bus is up (docs/dbus.md).
-"$root/usr/bin/emberctl" --root "$root" -q enable ember-private.socket
-# ... and systemd's ManagedOOM Varlink service, which systemd-oomd asks at its start
-# (installed by choice: the link waits in systemd-oomd.service.wants/ until it is).
-"$root/usr/bin/emberctl" --root "$root" -q enable ember-managed-oom.socket
-# ... and systemd's dynamic user database, where nss-systemd asks for the names of
-# DynamicUser= services' users.
-"$root/usr/bin/emberctl" --root "$root" -q enable ember-userdb.socket
-# ... and the units Debian's udev rules ask for (SYSTEMD_WANTS=: bluetooth.target when a
-# controller appears, systemd-backlight@, systemd-rfkill), started as systemd would.
-"$root/usr/bin/emberctl" --root "$root" -q enable ember-udev-wants
-# ... and Debian's poweroff/reboot (systemctl) reach ember through the /run/initctl FIFO.
-install -D -m 0755 "$TOP/distro/debian/ember-initctl" "$root/usr/lib/ember/ember-initctl"
-mkdir -p "$root/etc/ember/services/systemd-initctl.service.d"
-printf '[Service]\nExecStart=\nExecStart=/usr/lib/ember/ember-initctl\n' \
-	>"$root/etc/ember/services/systemd-initctl.service.d/ember.conf"
-# ... and init scripts run by hand or by invoke-rc.d (a package upgrade's restart) act
-# through ember on their unit, as Debian's 40-systemd hook does under systemd (it acts only
-# with ember-init as PID 1).
-install -D -m 0644 "$TOP/distro/debian/lsb-init-functions-ember" \
-	"$root/usr/lib/lsb/init-functions.d/39-ember"
-# ... and a package installed or removed under ember has its enabled unit started or its
-# removed one stopped, as its maintainer scripts do under systemd (only with
-# /run/systemd/system); an upgraded package's running units restart as its postinst asks.
-install -D -m 0755 "$TOP/distro/debian/dpkg-post-invoke-ember" "$root/usr/lib/ember/dpkg-post-invoke"
-install -D -m 0755 "$TOP/distro/debian/dpkg-status-logger-ember" "$root/usr/lib/ember/dpkg-status-logger"
-printf 'status-logger=/usr/lib/ember/dpkg-status-logger\npost-invoke=/usr/lib/ember/dpkg-post-invoke\n' \
-	>"$root/etc/dpkg/dpkg.cfg.d/ember"
-# ... and D-Bus activation through ember: dbus runs with --systemd-activation, as shipped.
-"$root/usr/bin/emberctl" --root "$root" -q enable ember-activator
+# ... and ember's integration with Debian, as `make install-debian` installs it: the
+# enablement of ember's sockets and helpers systemd's services ask for, /run/initctl,
+# the init-functions hook and dpkg's hooks (distro/debian/README.md).
+"$TOP"/distro/debian/install.sh "$root"
 if [ -n "$key" ]; then
 	install -d -m 0700 "$root/root/.ssh"
 	install -m 0600 "$key" "$root/root/.ssh/authorized_keys"

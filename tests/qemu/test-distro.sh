@@ -46,7 +46,7 @@ kdir=$("$TOP"/scripts/kernel.sh) || { fail distro-kernel "scripts/kernel.sh fail
 inputs() {
 	echo "$rootfs $(basename "$kdir")"
 	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember \
-		"$TOP"/distro/debian/dpkg-post-invoke-ember "$TOP"/distro/debian/dpkg-status-logger-ember
+		"$TOP"/distro/debian/dpkg-post-invoke-ember "$TOP"/distro/debian/dpkg-status-logger-ember "$TOP"/distro/debian/install.sh
 	tar -C "$extra" --sort=name --mtime=@0 --owner=0 --group=0 -cf - .
 }
 # systemd's reference depends on the disk without ember's binaries; the image on both.
