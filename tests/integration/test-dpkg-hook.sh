@@ -21,7 +21,7 @@ S=$tmp/services A=$tmp/admin
 mkdir -p "$S" "$tmp/pkg" "$A/info"
 printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$S/base.service"
 # upgraded packages' units, and their postinst lines as debhelper and packagers write them
-for u in dh try keep denied waiting again; do
+for u in dh try keep denied waiting again odd; do
 	printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$S/$u.service"
 done
 printf '#!/bin/sh\nif [ -n "$2" ]; then\n\t_dh_action=restart\nelse\n\t_dh_action=start\nfi\ndeb-systemd-invoke $_dh_action '"'"'dh.service'"'"' '"'"'dh.timer'"'"' >/dev/null || true\n' >"$A/info/dh.postinst"
@@ -30,6 +30,9 @@ printf '#!/bin/sh\n\t\tdeb-systemd-invoke start '"'"'keep.service'"'"' >/dev/nul
 printf '#!/bin/sh\ndeb-systemd-invoke restart denied.service >/dev/null || true\n' >"$A/info/denied.postinst"
 printf '#!/bin/sh\ndeb-systemd-invoke restart waiting.service >/dev/null || true\n' >"$A/info/waiting.postinst"
 printf '#!/bin/sh\ndeb-systemd-invoke restart again.service >/dev/null || true\n' >"$A/info/again.postinst"
+# words that are no unit names are passed over, never run: a command substitution, a glob
+printf '#!/bin/sh\ndeb-systemd-invoke restart "odd.service" '"'"'$(touch %s/pwned).service'"'"' '"'"'*.service'"'"' >/dev/null\n' \
+	"$tmp" >"$A/info/odd.postinst"
 printf '#!/bin/sh\n[ "$1" = denied.service ] && exit 101\nexit 0\n' >"$tmp/policy-rc.d"
 chmod +x "$tmp/policy-rc.d"
 for u in new early rooted; do
@@ -78,14 +81,14 @@ emberctl -q is-active base && ok others-untouched || bad others-untouched "\$(em
 # upgrades: dpkg --unpack of five packages, then --configure of four of them
 export EMBER_DPKG_STATE=$tmp/state DPKG_ADMINDIR=$A EMBER_POLICY_RC_D=$tmp/policy-rc.d
 pid() { emberctl show -p MainPID --value "\$1.service"; }
-for u in dh try keep denied waiting; do eval "old_\$u=\$(pid \$u)"; done
-printf 'processing: upgrade: dh\nstatus: dh: half-installed\nprocessing: upgrade: try:amd64\nprocessing: upgrade: keep\nprocessing: upgrade: denied\nprocessing: upgrade: waiting\nstatus: waiting: unpacked\nprocessing: upgrade: again\n' |
+for u in dh try keep denied waiting odd; do eval "old_\$u=\$(pid \$u)"; done
+printf 'processing: upgrade: dh\nstatus: dh: half-installed\nprocessing: upgrade: try:amd64\nprocessing: upgrade: keep\nprocessing: upgrade: denied\nprocessing: upgrade: waiting\nstatus: waiting: unpacked\nprocessing: upgrade: again\nprocessing: upgrade: odd\nnot a status line\nprocessing: upgrade:\nstatus: : installed\n' |
 	sh "$LOGGER"
 # "again" is restarted after its unpack, by its init script through invoke-rc.d
 sleep 0.1; emberctl restart again; old_again=\$(pid again)
 hook unpack >/dev/null 2>&1
 [ "\$(pid dh)" = "\$old_dh" ] && ok unpack-restarts-nothing || bad unpack-restarts-nothing "dh \$old_dh -> \$(pid dh)"
-printf 'status: dh: installed\nstatus: try:amd64: installed\nstatus: keep: installed\nstatus: denied: installed\nstatus: again: installed\n' | sh "$LOGGER"
+printf 'status: dh: installed\nstatus: try:amd64: installed\nstatus: keep: installed\nstatus: denied: installed\nstatus: again: installed\nstatus: odd: installed\n' | sh "$LOGGER"
 out=\$(hook configure 2>&1); rc=\$?
 [ \$rc = 0 ] && [ -z "\$out" ] && ok upgrade-hook-quiet || bad upgrade-hook-quiet "rc \$rc: \$out"
 new=\$(pid dh); [ -n "\$new" ] && [ "\$new" != 0 ] && [ "\$new" != "\$old_dh" ] && ok upgrade-restarts-debhelper-units ||
@@ -93,6 +96,8 @@ new=\$(pid dh); [ -n "\$new" ] && [ "\$new" != 0 ] && [ "\$new" != "\$old_dh" ] 
 new=\$(pid try); [ "\$new" != 0 ] && [ "\$new" != "\$old_try" ] && ok upgrade-try-restart || bad upgrade-try-restart "\$old_try -> \$new"
 [ "\$(pid keep)" = "\$old_keep" ] && ok upgrade-start-only-keeps-running || bad upgrade-start-only-keeps-running "\$old_keep -> \$(pid keep)"
 [ "\$(pid denied)" = "\$old_denied" ] && ok upgrade-policy-rc-d-forbids || bad upgrade-policy-rc-d-forbids "\$old_denied -> \$(pid denied)"
+new=\$(pid odd); [ "\$new" != "\$old_odd" ] && [ ! -e $tmp/pwned ] && [ "\$(pid dh)" != "\$old_dh" ] && ok odd-words-passed-over ||
+	bad odd-words-passed-over "odd \$old_odd -> \$new, \$(ls $tmp/pwned 2>&1)"
 [ "\$(pid again)" = "\$old_again" ] && ok restarted-since-unpack-not-again || bad restarted-since-unpack-not-again "\$old_again -> \$(pid again)"
 [ "\$(pid waiting)" = "\$old_waiting" ] && [ "\$(cut -d" " -f1,2 \$EMBER_DPKG_STATE)" = "upgrade waiting" ] && ok unconfigured-waits ||
 	bad unconfigured-waits "\$old_waiting -> \$(pid waiting); state: \$(cat \$EMBER_DPKG_STATE 2>&1)"
