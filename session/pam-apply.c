@@ -138,6 +138,18 @@ static void env_entry(const struct pam_entry *e, struct penv *env, const struct 
 	pam_env_file_apply(env, buf, (size_t)n, o.envfile, note, NULL);
 }
 
+/* ---- pam_mail ---- */
+
+/* As pam_mail: $MAIL is the user's folder; an unknown user gets none. */
+static void mail_entry(const struct pam_entry *e, struct penv *env, const struct user *u)
+{
+	char folder[PENV_VALUE_MAX];
+
+	if (u->known && pam_mail_folder(e->args, u->pw.name, u->pw.home, folder, sizeof folder,
+					note, NULL, e->file, e->line) == 1)
+		penv_set(env, "MAIL", folder);
+}
+
 /* ---- pam_limits ---- */
 
 static rlim_t nr_open(void)
@@ -279,6 +291,9 @@ void pam_apply_env(struct pam_apply *a, uid_t uid, const char *service, const ch
 		if (e->module == PAM_MOD_ENV) {
 			if (with_env)
 				env_entry(e, &a->env, &u, tty, a->stack.buf[1]);
+		} else if (e->module == PAM_MOD_MAIL) {
+			if (with_env)
+				mail_entry(e, &a->env, &u);
 		} else if (limits_entry(e, &u, &a->plans[a->nplans].plan, a->stack.buf[1]))
 			a->plans[a->nplans++].optional = e->optional;
 	}

@@ -1,14 +1,14 @@
 #ifndef EMBER_SESSION_PAM_H
 #define EMBER_SESSION_PAM_H
-/* What a service's PAM stack asks of pam_env and pam_limits, done without PAM
+/* What a service's PAM stack asks of pam_env, pam_limits and pam_mail, done without PAM
  * (ember-session(8) "PAM STACK", docs/services.md "PAMName="). Three pure parsers:
  *
  *   pamstack.c  /etc/pam.d/NAME (else "other"), its @include/include/substack files:
- *               the pam_env.so and pam_limits.so lines, in the order PAM runs them
+ *               the pam_env.so, pam_limits.so and pam_mail.so lines, in the order PAM runs them
  *               under systemd (pam_setcred's auth stack, then pam_open_session's
  *               session stack);
  *   pamenv.c    /etc/environment-style files and pam_env.conf, applied to an
- *               environment list of fixed size;
+ *               environment list of fixed size; pam_mail's $MAIL;
  *   pamlimits.c limits.conf and limits.d, into the limits to set.
  *
  * None of them opens a file: pamstack.c reads through a callback, the others take
@@ -39,7 +39,7 @@ int pam_next_line(const char *text, size_t len, size_t *pos, unsigned *lineno, c
 		  size_t size);
 
 /* ---- the stack ---- */
-enum pam_module { PAM_MOD_ENV, PAM_MOD_LIMITS };
+enum pam_module { PAM_MOD_ENV, PAM_MOD_LIMITS, PAM_MOD_MAIL };
 
 struct pam_entry {
 	enum pam_module module;
@@ -113,6 +113,15 @@ void pam_env_file_apply(struct penv *e, const char *text, size_t len, const char
  * expansion): as pam_env, the envfile is then not read either. */
 int pam_env_conf_apply(struct penv *e, const char *text, size_t len, const char *file,
 			const struct pam_items *items, pam_note_fn *note, void *ctx);
+
+/* ---- pam_mail: only its $MAIL (its "You have mail" goes nowhere for a service) ---- */
+#define PAM_MAIL_DIR "/var/mail" /* Debian's; the module's default */
+/* The user's mail folder as pam_mail names it from an entry's arguments (dir=DIR,
+ * "~/x" or "~x" under the home directory, hash=N for N levels of one-letter
+ * directories), into out: 1, MAIL is to be set to it; 0, noenv; -1, pam_mail fails (a
+ * "~" path with nothing after it, or no room), with a note. */
+int pam_mail_folder(const char *args, const char *user, const char *home, char *out,
+		    size_t size, pam_note_fn *note, void *ctx, const char *file, unsigned line);
 
 /* ---- pam_limits ---- */
 #define PAM_LIMITS_CONF "/etc/security/limits.conf"

@@ -398,3 +398,50 @@ int pam_env_conf_apply(struct penv *e, const char *text, size_t len, const char 
 	}
 	return stop ? -1 : 0;
 }
+
+/* ---- pam_mail ---- */
+
+int pam_mail_folder(const char *args, const char *user, const char *home, char *out,
+		    size_t size, pam_note_fn *note, void *ctx, const char *file, unsigned line)
+{
+	char buf[PAM_ARGS_MAX], *s = buf, *w, why[PAM_ARGS_MAX + 64];
+	const char *dir = PAM_MAIL_DIR, *rest;
+	size_t hash = 0, n;
+	bool env = true;
+
+	snprintf(buf, sizeof buf, "%s", args);
+	while ((w = strtok_r(s, BLANKS, &s))) {
+		if (str_starts_with(w, "dir=") && w[4])
+			dir = w + 4;
+		else if (str_starts_with(w, "hash="))
+			hash = strtoul(w + 5, NULL, 10);
+		else if (strcmp(w, "noenv") == 0)
+			env = false;
+		else if (strcmp(w, "debug") && strcmp(w, "quiet") && strcmp(w, "standard") &&
+			 strcmp(w, "close") && strcmp(w, "nopen") && strcmp(w, "empty") &&
+			 strcmp(w, "dir=")) {
+			snprintf(why, sizeof why, "pam_mail: unknown option %s: ignored", w);
+			note(ctx, file, line, why);
+		}
+	}
+	if (!env)
+		return 0;
+	if (dir[0] == '~') { /* the home directory's: "~/x" and "~x" are the same */
+		rest = dir[1] == '/' ? dir + 2 : dir + 1;
+		if (!*rest) {
+			snprintf(why, sizeof why, "pam_mail: dir=%s names no folder: no MAIL", dir);
+			note(ctx, file, line, why);
+			return -1;
+		}
+		n = (size_t)snprintf(out, size, "%s/%s", home ? home : "", rest);
+		return n < size ? 1 : -1;
+	}
+	n = (size_t)snprintf(out, size, "%s", dir);
+	for (size_t i = 0; i < hash && user[i] && n + 2 < size; i++) { /* "/u/s/user" */
+		out[n++] = '/';
+		out[n++] = user[i];
+		out[n] = '\0';
+	}
+	n += (size_t)snprintf(out + n, n < size ? size - n : 0, "/%s", user);
+	return n < size ? 1 : -1;
+}

@@ -171,7 +171,7 @@ static void one_line(struct walk *w, const char *file, unsigned lineno, char *li
 	else if (strcasecmp(type, "session") == 0)
 		auth = false;
 	else
-		return; /* account, password: nothing pam_env or pam_limits does for us */
+		return; /* account, password: nothing pam_env, pam_limits or pam_mail does for us */
 	control = word(&s);
 	module = word(&s);
 	if (!control || !module || (auth ? f == SESSION_ONLY : f == AUTH_ONLY))
@@ -184,6 +184,8 @@ static void one_line(struct walk *w, const char *file, unsigned lineno, char *li
 		add_entry(w, file, lineno, PAM_MOD_ENV, auth, control, s);
 	else if (module_is(module, "pam_limits.so") && !auth) /* it has no auth part */
 		add_entry(w, file, lineno, PAM_MOD_LIMITS, auth, control, s);
+	else if (module_is(module, "pam_mail.so")) /* setcred and open_session set MAIL */
+		add_entry(w, file, lineno, PAM_MOD_MAIL, auth, control, s);
 }
 
 static int walk_file(struct walk *w, const char *path, int level, enum filter f)

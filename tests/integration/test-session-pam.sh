@@ -1,10 +1,10 @@
 #!/bin/sh
-# ember-session(8) applies what the service's PAM stack asks of pam_env and pam_limits
-# (docs/services.md "PAMName="): in a mount namespace, /etc/pam.d, /etc/security and
-# /etc/environment are test copies. pam_env's variables win over the unit's (as under
-# systemd), pam_limits' limits are set, include loops and a stack file that is
-# /dev/zero are bounded, a required limit that cannot be set stops the start, and
-# messages about the files are escaped.
+# ember-session(8) applies what the service's PAM stack asks of pam_env, pam_limits and
+# pam_mail ($MAIL) (docs/services.md "PAMName="): in a mount namespace, /etc/pam.d,
+# /etc/security and /etc/environment are test copies. pam_env's variables win over the
+# unit's (as under systemd), pam_limits' limits are set, pam_mail's MAIL is the user's
+# folder, include loops and a stack file that is /dev/zero are bounded, a required
+# limit that cannot be set stops the start, and messages about the files are escaped.
 . "$(dirname "$0")/../lib.sh"
 S=$BIN/ember-session
 if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
@@ -37,6 +37,7 @@ session    required   pam_env.so readenv=1
 session    required   pam_env.so readenv=1 envfile=/etc/security/locale
 @include common-auth
 session    required   pam_limits.so
+session    optional   pam_mail.so standard
 session    include    common-session
 EOC
 printf 'auth [success=1 default=ignore] pam_unix.so nullok\nauth requisite pam_deny.so\n' \
@@ -72,6 +73,8 @@ has login NOBODY_HOME=/nonexistent/x && has login KEPT=unit && has login AUTH_ST
 	pass session-pam-env-conf || fail session-pam-env-conf "$(grep -E '^(NOBODY_HOME|KEPT|AUTH_STACK)=' "$tmp/login.out" | tr '\n' ' ')"
 has login 'nofile=777/888 nproc=4242/4242 core=0' && pass session-pam-limits ||
 	fail session-pam-limits "$(grep nofile= "$tmp/login.out") $(tr '\n' ' ' <"$tmp/login.err")"
+has login MAIL=/var/mail/nobody && pass session-pam-mail ||
+	fail session-pam-mail "$(grep '^MAIL=' "$tmp/login.out")"
 grep -q 'user_readenv=1 is not supported' "$tmp/login.err" && pass session-pam-user-readenv-refused ||
 	fail session-pam-user-readenv-refused "$(tr '\n' ' ' <"$tmp/login.err")"
 

@@ -269,6 +269,43 @@ static void pam_env_conf_hostile(void)
 	CHECK(penv_get(&env, "Y") == NULL);
 }
 
+/* pam_mail's folder: Debian's "standard" line, dir=, a home-relative dir, hash=, noenv,
+ * and the paths it refuses. */
+static void pam_mail_folders(void)
+{
+	char out[64];
+
+	notes = 0;
+	CHECK(pam_mail_folder("standard", "nobody", "/nonexistent", out, sizeof out, count_note,
+			      NULL, "f", 1) == 1);
+	CHECK_STR(out, "/var/mail/nobody");
+	CHECK(pam_mail_folder("dir=/var/spool/mail quiet", "ann", "/home/ann", out, sizeof out,
+			      count_note, NULL, "f", 1) == 1);
+	CHECK_STR(out, "/var/spool/mail/ann");
+	CHECK(pam_mail_folder("dir=~/Maildir", "ann", "/home/ann", out, sizeof out, count_note,
+			      NULL, "f", 1) == 1);
+	CHECK_STR(out, "/home/ann/Maildir");
+	CHECK(pam_mail_folder("dir=~Mail", "ann", "/home/ann", out, sizeof out, count_note, NULL,
+			      "f", 1) == 1);
+	CHECK_STR(out, "/home/ann/Mail");
+	CHECK(pam_mail_folder("hash=2", "ann", "/home/ann", out, sizeof out, count_note, NULL,
+			      "f", 1) == 1);
+	CHECK_STR(out, "/var/mail/a/n/ann");
+	CHECK(pam_mail_folder("hash=9 dir=/m", "al", "/home/al", out, sizeof out, count_note,
+			      NULL, "f", 1) == 1);
+	CHECK_STR(out, "/m/a/l/al"); /* no more levels than letters */
+	CHECK(notes == 0);
+	CHECK(pam_mail_folder("noenv", "ann", "/home/ann", out, sizeof out, count_note, NULL,
+			      "f", 1) == 0);
+	CHECK(pam_mail_folder("dir=~/", "ann", "/home/ann", out, sizeof out, count_note, NULL,
+			      "f", 1) == -1 && notes == 1);
+	CHECK(pam_mail_folder("frob dir=", "ann", "/home/ann", out, sizeof out, count_note, NULL,
+			      "f", 1) == 1 && notes == 2); /* frob noted, empty dir= ignored */
+	CHECK_STR(out, "/var/mail/ann");
+	CHECK(pam_mail_folder("dir=/a/very/long/mail/directory/name/that/does/not/fit/in/sixty-four/bytes",
+			      "ann", "/home/ann", out, sizeof out, count_note, NULL, "f", 1) == -1);
+}
+
 static void pam_env_options_parse(void)
 {
 	struct pam_env_options o;
@@ -390,6 +427,7 @@ int main(void)
 	RUN(pam_env_conf);
 	RUN(pam_env_conf_hostile);
 	RUN(pam_env_options_parse);
+	RUN(pam_mail_folders);
 	RUN(limits_conf);
 	RUN(limits_hostile);
 	RUN(limits_dir_sorted);
