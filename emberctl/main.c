@@ -445,16 +445,50 @@ static void filter_set(const struct unit_filter *f, struct record_set *set)
 	set->count = k;
 }
 
+/* status of a unit ember-init has not loaded: stopped, when its file exists (exit 3, as
+ * systemctl's for an inactive unit); false when there is no such file either. */
+static bool status_not_loaded(const struct options *o, const char *name)
+{
+	struct unit_files *uf = malloc(sizeof *uf);
+	char canonical[UNIT_NAME_MAX];
+	bool found;
+
+	if (!uf)
+		die(EXIT_SYSTEM, "out of memory");
+	found = unit_name_canonical(name, canonical, sizeof canonical, NULL) == 0 &&
+		unit_files_find(name, NULL, uf) == 0 && !uf->masked && uf->fragment[0];
+	if (found) { /* named as PID 1's records name units: "sshd", "dbus.socket" */
+		if (o->json)
+			show_not_loaded_json(stdout, canonical, uf->fragment, enable_unit_file_state(name));
+		else
+			show_not_loaded(stdout, canonical, uf->fragment, enable_unit_file_state(name));
+	}
+	free(uf);
+	return found;
+}
+
 static int cmd_view(struct options *o, enum ctl_verb verb)
 {
 	char alias[CTL_NAME_MAX];
-	struct ctl_request req = request_for(verb, verb == CTL_STATUS
-						   ? unalias(o->names[0], alias, sizeof alias) : NULL);
+	const char *name = verb == CTL_STATUS ? unalias(o->names[0], alias, sizeof alias) : NULL;
+	struct ctl_request req = request_for(verb, name);
 	struct record_set set;
 	struct boot_times bt;
 	struct reply r;
-	int code = EXIT_OK, status = exchange(o, &req, &r, stderr, false);
+	char *said = NULL;
+	size_t said_len = 0;
+	/* status: PID 1's "no such service" waits until the unit's files were looked for */
+	FILE *errors = verb == CTL_STATUS ? open_memstream(&said, &said_len) : stderr;
+	int code = EXIT_OK, status = exchange(o, &req, &r, errors ? errors : stderr, false);
 
+	if (errors && errors != stderr) {
+		fclose(errors);
+		if (status == CTL_STATUS_NO_SUCH_SERVICE && status_not_loaded(o, name))
+			status = EXIT_NOT_RUNNING;
+		else
+			fputs(said, stderr);
+		free(said);
+	}
 	if (status != CTL_STATUS_OK) {
 		reply_free(&r);
 		return status;

@@ -1,5 +1,6 @@
 /* emberctl list and emberctl status: tables and systemctl-like text, or JSON. */
 #include "show.h"
+#include "json.h"
 #include "timers.h"
 
 #include <string.h>
@@ -240,4 +241,31 @@ void show_status_json(FILE *f, const struct ctl_record *rec)
 {
 	record_json(f, rec);
 	fputc('\n', f);
+}
+
+void show_not_loaded(FILE *f, const char *name, const char *fragment, const char *file_state)
+{
+	print_safe(f, name);
+	fputc('\n', f);
+	line_str(f, "State", "stopped (not loaded)");
+	label(f, "File");
+	print_safe(f, fragment);
+	fputs(" (", f);
+	print_safe(f, file_state);
+	fputs(")\n", f);
+}
+
+void show_not_loaded_json(FILE *f, const char *name, const char *fragment, const char *file_state)
+{
+	fputc('{', f);
+	json_kv_string(f, "name", name);
+	fputc(',', f);
+	json_kv_string(f, "state", "stopped");
+	fputc(',', f);
+	json_kv_string(f, "load_state", "not-loaded");
+	fputc(',', f);
+	json_kv_string(f, "fragment_path", fragment);
+	fputc(',', f);
+	json_kv_string(f, "unit_file_state", file_state);
+	fputs("}\n", f);
 }

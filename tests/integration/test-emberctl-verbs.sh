@@ -73,6 +73,16 @@ wait_for() { i=0; while [ \$i -lt 200 ]; do "\$E" is-active -q "\$1" && return 0
 wait_for web; wait_for db; wait_for setup; wait_for chatty; wait_for noisy
 i=0; while [ "\$("\$E" is-failed broken)" != failed ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
 
+# ---- status of a unit not loaded (its file in /etc/systemd/system, nothing pulls it
+# in): stopped, exit 3, as systemctl's for an inactive unit; no file at all: exit 4 ----
+t status-not-loaded 3 "\$E" status idle
+has status-not-loaded-says-stopped 'State: stopped (not loaded)'
+has status-not-loaded-names-file 'File: /etc/systemd/system/idle.service (disabled)'
+t status-not-loaded-json 3 "\$E" --json status idle
+has status-not-loaded-json-says '"load_state":"not-loaded"'
+t status-no-such-service 4 "\$E" status nosuch
+has status-no-such-service-says 'nosuch: no such service'
+
 # ---- is-active / is-failed: systemctl's exit codes ----
 t is-active-running 0 "\$E" is-active web
 has is-active-prints-active '^active\$'
@@ -290,8 +300,11 @@ kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 exit 0
 EOS
 chmod +x "$tmp/guest.sh"
+mkdir -p "$tmp/etc-systemd"
+printf '[Service]\nExecStart=/bin/sleep 1000\n[Install]\nWantedBy=multi-user.target\n' >"$tmp/etc-systemd/idle.service"
 timeout 180 unshare --pid --mount --uts --fork --mount-proc \
-	env container=ember-test "$BIN/ember-init" ember.services="$S" \
+	sh -c 'mount --bind "$0" /etc/systemd/system && exec env container=ember-test "$@"' "$tmp/etc-systemd" \
+	"$BIN/ember-init" ember.services="$S" \
 	ember.run="$tmp/guest.sh" ember.shell=none ember.ctl_group=4242 >"$tmp/log" 2>&1
 rc=$?
 grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
