@@ -87,6 +87,10 @@ int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, siz
 	}
 	n = read(file, buf, sizeof buf);
 	close(file);
+	/* Created but not yet written: a daemon whose child writes the file after its parent
+	 * has exited (busybox crond) is caught here under load; systemd waits for it too. */
+	if (n == 0)
+		return 0;
 	if (n < 0 || n > SVC_PIDFILE_MAX || svc_pidfile_parse(buf, (size_t)n, pid) < 0) {
 		snprintf(err, errlen, "PIDFile=%s: does not hold a PID", path);
 		return -1;

@@ -17,7 +17,8 @@ int svc_pidfile_parse(const char *text, size_t len, pid_t *pid);
 
 /* Read the PID file at path (no FIFOs or devices; at most SVC_PIDFILE_MAX bytes).
  * *trusted: the file, a symlink in its place, and its directory all belong to root.
- * Returns 1 with *pid, 0 when the file does not exist (yet), -1 with err. */
+ * Returns 1 with *pid, 0 when the file does not exist (yet) or is still empty, -1 with
+ * err. */
 int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, size_t errlen);
 
 /* The service has ended (any Type=, before a restart too): remove its PID file, which is

@@ -28,6 +28,18 @@ Type=forking
 PIDFile=crond.pid
 ExecStart=busybox crond -c $M/crontabs -L $M/crond.log
 EOF
+# A PID file created before it is written, by a child that outlives the started process
+# (busybox crond under load): waited for, as a missing one, not refused as empty.
+cat >"$M/latepid.sh" <<'EOF'
+sh -c ': >"$1"; sleep 0.5; echo $$ >"$1"; exec sleep 1000' latepid "$1" &
+sleep 0.2
+EOF
+unit latepid <<EOF
+[Service]
+Type=forking
+PIDFile=$M/late.pid
+ExecStart=/bin/sh $M/latepid.sh $M/late.pid
+EOF
 # PIDFile= with another type: the started process stays the main one, and the file is
 # removed when the service ends (as systemd), through a link only root can have made
 # (like Debian's /var/run -> /run), never through one the service's user planted.
@@ -301,6 +313,9 @@ cpid=\$(cat /run/crond.pid 2>/dev/null)
 	ok real-daemon-crond-main-pid || bad real-daemon-crond-main-pid "main_pid \$(field crond main_pid), file \$cpid"
 "\$E" stop crond; expect real-daemon-crond-stopped crond stopped
 kill -0 "\$cpid" 2>/dev/null && bad real-daemon-crond-gone "\$cpid alive" || ok real-daemon-crond-gone
+expect pidfile-written-late latepid ready
+[ "\$(field latepid main_pid)" = "\$(cat $M/late.pid)" ] && ok pidfile-written-late-main-pid ||
+	bad pidfile-written-late-main-pid "main_pid \$(field latepid main_pid), file \$(cat $M/late.pid)"
 expect pidfile-simple-running simplepid ready
 wait_file $M/real/simple.pid . || bad pidfile-simple-written "no $M/real/simple.pid"
 [ "\$(field simplepid main_pid)" = "\$(cat $M/real/simple.pid)" ] && ok pidfile-simple-main-is-started ||
