@@ -1683,6 +1683,7 @@ static void execenv_defaults(struct service *svc)
 {
 	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
 		svc->execenv.dir_mode[i] = 0755;
+	svc->execenv.ignore_sigpipe = true;
 }
 
 /* systemd: with a terminal or a socket on stdin and no StandardOutput=, stdout goes there
@@ -2371,6 +2372,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "PAMName", parse_pam_name, 0, 0, 0, true },
 	{ SECTION_SERVICE, "TTYReset", parse_bool_key, EXECENV(tty_reset), 0, 0, false },
 	{ SECTION_SERVICE, "TTYVHangup", parse_bool_key, EXECENV(tty_vhangup), 0, 0, false },
+	{ SECTION_SERVICE, "IgnoreSIGPIPE", parse_bool_key, EXECENV(ignore_sigpipe), 0, 0, false },
 	{ SECTION_SERVICE, "TTYVTDisallocate", parse_bool_key, EXECENV(tty_vt_disallocate), 0, 0,
 	  false },
 	{ SECTION_SERVICE, "RuntimeDirectory", parse_dir_list, EXECENV(dirs[DIR_RUNTIME]), 0, 0, true },
@@ -2513,6 +2515,7 @@ static const struct key keys[] = {
 	{ SECTION_SOCKET, "Nice", parse_int_key, F(nice), -20, 19, false },
 	{ SECTION_SOCKET, "OOMScoreAdjust", parse_int_key, F(oom_score_adjust), -1000, 1000, false },
 	{ SECTION_SOCKET, "NoNewPrivileges", parse_bool_key, F(no_new_privileges), 0, 0, false },
+	{ SECTION_SOCKET, "IgnoreSIGPIPE", parse_bool_key, EXECENV(ignore_sigpipe), 0, 0, false },
 	{ SECTION_SOCKET, "StandardOutput", parse_output_key, F(std_output), 0, 0, true },
 	{ SECTION_SOCKET, "StandardError", parse_output_key, F(std_error), 0, 0, true },
 	{ SECTION_SOCKET, "SyslogIdentifier", parse_syslog_identifier, 0, 0, 0, true },

@@ -652,6 +652,7 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->oom_score_adj_set = s->oom_score_adjust.set;
 	c->oom_score_adj = s->oom_score_adjust.value;
 	c->no_new_privs = s->no_new_privileges;
+	c->ignore_sigpipe = s->execenv.ignore_sigpipe;
 	c->workdir = strcmp(dir, "~") == 0 ? home : *dir ? dir : NULL;
 	c->workdir_optional = s->working_directory_optional;
 	c->envp = (char *const *)scratch.vars;

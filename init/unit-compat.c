@@ -155,8 +155,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("KeyringMode", E, "the service shares ember's (empty) session keyring"),
 	H("TimerSlackNSec", E, "only changes timer precision"),
 	C("Personality", E, "the execution domain is not changed"),
-	CV("IgnoreSIGPIPE", E, "no", "SIGPIPE keeps its default action (systemd ignores it): a "
-				     "write to a closed pipe ends the process"),
 	C("NUMAPolicy", E, "the NUMA policy is inherited"),
 	C("NUMAMask", E, "the NUMA policy is inherited"),
 	H("MemoryKSM", E, "only allows kernel same-page merging"),

@@ -387,6 +387,16 @@ static int reset_signals(uint64_t which)
 	return sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* systemd's IgnoreSIGPIPE=yes: a write to a closed pipe or socket fails with EPIPE
+ * instead of ending the process. */
+static int ignore_sigpipe(void)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+
+	sigemptyset(&ign.sa_mask);
+	return sigaction(SIGPIPE, &ign, NULL);
+}
+
 /* dup2 the wanted fds onto 0..2. Sources below 3 are first moved out of the way so one
  * dup2 cannot clobber another's source (e.g. stdout_fd = 2, stderr_fd = 1). */
 static int apply_stdio(const struct exec_context *c, int tty_fd, struct exec_failure *f)
@@ -691,7 +701,7 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 		errno = EINVAL;
 		return fail_at(fail, EXEC_STEP_EXECVE, 0);
 	}
-	if (reset_signals(c->signals_to_reset) < 0)
+	if (reset_signals(c->signals_to_reset) < 0 || (c->ignore_sigpipe && ignore_sigpipe() < 0))
 		return fail_at(fail, EXEC_STEP_SIGNALS, 0);
 	if (c->tty_path && (tty_fd = exec_tty_acquire(c, fail)) < 0)
 		return -1;

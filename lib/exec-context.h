@@ -95,6 +95,7 @@ struct exec_context {
 	bool oom_score_adj_set;
 	int oom_score_adj;                  /* -1000..1000 */
 	bool no_new_privs;
+	bool ignore_sigpipe;                /* SIGPIPE ignored (systemd's IgnoreSIGPIPE=) */
 
 	/* Working directory: workdir_fd (fchdir; closed in the child) if >= 0, else
 	 * workdir if not NULL, entered after the user switch so the user's permissions

@@ -164,6 +164,19 @@ static void no_new_privs_and_clean_signals(void)
 	CHECK(strstr(o.out, "NoNewPrivs:\t1\n") != NULL);
 }
 
+/* IgnoreSIGPIPE= (systemd's default: yes): SIGPIPE ignored, and nothing else. */
+static void ignores_sigpipe_when_asked(void)
+{
+	struct exec_context c;
+	struct outcome o;
+
+	exec_context_init(&c);
+	c.ignore_sigpipe = true;
+	run(&c, "exec grep '^SigIgn' /proc/self/status", &o);
+	CHECK(o.got_failure == 0);
+	CHECK_STR(o.out, "SigIgn:\t0000000000001000\n");
+}
+
 /* stdout_fd = 2 and stderr_fd = 1: neither dup2 may clobber the other's source. */
 static void swaps_stdout_and_stderr(void)
 {
@@ -340,6 +353,7 @@ int main(void)
 	RUN(applies_rlimits_and_nice);
 	RUN(rlimits_beyond_the_kernel_are_set_closest);
 	RUN(no_new_privs_and_clean_signals);
+	RUN(ignores_sigpipe_when_asked);
 	RUN(swaps_stdout_and_stderr);
 	RUN(missing_workdir_fails_before_exec);
 	RUN(workdir_fd_is_entered_and_closed);

@@ -42,6 +42,7 @@ static void defaults_change_nothing(void)
 	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
 		CHECK(E.dirs[i] == 0 && E.dir_mode[i] == 0755);
 	CHECK(E.runtime_preserve == PRESERVE_NO && !service_sandboxed(&svc));
+	CHECK(E.ignore_sigpipe); /* systemd's IgnoreSIGPIPE= default */
 }
 
 /* Debian's serial-getty@.service, keys as shipped, instantiated by hand for ttyS0 (templates
@@ -54,6 +55,7 @@ static void serial_getty_keys(void)
 	CHECK(E.std_input == INPUT_TTY && svc.std_output.kind == OUTPUT_TTY);
 	CHECK_STR(S(E.tty_path), "/dev/ttyS0");
 	CHECK(E.tty_reset && E.tty_vhangup && !E.tty_vt_disallocate);
+	CHECK(!E.ignore_sigpipe);
 	CHECK_STR(S(E.utmp_id), "ttyS0");
 	CHECK(E.utmp_mode == UTMP_MODE_INIT);
 }

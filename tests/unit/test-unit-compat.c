@@ -123,10 +123,10 @@ static void default_values_are_harmless(void)
 	row = unit_compat_find("Socket", "DynamicUser");
 	CHECK(unit_compat_classify(row, "yes") == COMPAT_CHANGES);
 	CHECK(unit_compat_classify(row, "off") == COMPAT_HARMLESS);
-	row = unit_compat_find("Service", "IgnoreSIGPIPE");
+	row = unit_compat_find("Socket", "PAMName");
 	CHECK(row != NULL);
-	CHECK(unit_compat_classify(row, "no") == COMPAT_HARMLESS);
-	CHECK(unit_compat_classify(row, "yes") == COMPAT_CHANGES);
+	CHECK(unit_compat_classify(row, "login") == COMPAT_CHANGES);
+	CHECK(unit_compat_find("Service", "IgnoreSIGPIPE") == NULL); /* implemented */
 }
 
 static void parser_follows_the_classes(void)
