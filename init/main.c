@@ -42,6 +42,7 @@
 #include "passwd.h"
 #include "power.h"
 #include "sockets.h"
+#include "spawn.h" /* the open-files limit services get */
 #include "supervisor.h"
 #include "unit-kinds.h" /* swap units: the swaps still on at the end of a shutdown */
 #include "unit-automount.h"
@@ -620,8 +621,18 @@ static void main_loop(void)
 static void raise_fd_limit(void)
 {
 	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	/* The hard limit services may raise theirs to (spawn.h); the kernel starts init at
+	 * 4096. Without CAP_SYS_RESOURCE (a container) it stays as it is. */
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < SPAWN_NOFILE_HARD) {
+		struct rlimit more = { rl.rlim_cur, SPAWN_NOFILE_HARD };
+		if (setrlimit(RLIMIT_NOFILE, &more) == 0)
+			rl = more;
+	}
 	/* One pipe per service plus sockets: the default 1024 is tight for 256 services. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < NOFILE_WANTED) {
+	if (rl.rlim_cur < NOFILE_WANTED) {
 		rl.rlim_cur = rl.rlim_max < NOFILE_WANTED ? rl.rlim_max : NOFILE_WANTED;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}

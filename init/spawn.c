@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -626,6 +627,21 @@ static bool is_executable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+/* LimitNOFILE= unset: systemd's default (spawn.h), held to what PID 1 itself may give. */
+static void default_nofile(struct exec_context *c)
+{
+	struct rlimit own;
+	rlim_t hard = SPAWN_NOFILE_HARD;
+
+	if ((c->rlimit_set & (1u << RLIMIT_NOFILE)) || getrlimit(RLIMIT_NOFILE, &own) < 0)
+		return;
+	if (own.rlim_max != RLIM_INFINITY && own.rlim_max < hard)
+		hard = own.rlim_max;
+	c->rlimit[RLIMIT_NOFILE].rlim_max = hard;
+	c->rlimit[RLIMIT_NOFILE].rlim_cur = hard < SPAWN_NOFILE_SOFT ? hard : SPAWN_NOFILE_SOFT;
+	c->rlimit_set |= 1u << RLIMIT_NOFILE;
+}
+
 static int build_context(struct unit *u, const struct spawn_env *env, int pipe_fd,
 			 struct exec_context *c)
 {
@@ -645,6 +661,7 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 		bare_identity(c, &home);
 	c->rlimit_set = s->rlimit_set;
 	memcpy(c->rlimit, s->rlimit, sizeof c->rlimit);
+	default_nofile(c);
 	c->umask_set = s->umask_set;
 	c->umask = (mode_t)s->umask;
 	c->nice_set = s->nice.set;

@@ -9,6 +9,12 @@
 #include "sockets.h"
 #include "supervisor.h"
 
+/* The open-files limit a service gets unless LimitNOFILE= says otherwise, as systemd's
+ * (since v240): soft 1024, as select() cannot take an fd past 1023, hard 524288, up to
+ * which the service may raise its own soft limit. Never above PID 1's own hard limit. */
+#define SPAWN_NOFILE_SOFT 1024
+#define SPAWN_NOFILE_HARD 524288
+
 struct spawn_env {
 	const char *notify_path;   /* NOTIFY_SOCKET for Type=notify, NULL: none */
 	const char *caps_helper;   /* ember-caps */
