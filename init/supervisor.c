@@ -1554,6 +1554,7 @@ static void main_exited(struct unit *u, int status)
 }
 
 static void flush_output(struct unit *u, pid_t pid);
+static void read_exec_status(struct unit *u);
 
 bool supervisor_child_exited(pid_t pid, int status)
 {
@@ -1561,6 +1562,12 @@ bool supervisor_child_exited(pid_t pid, int status)
 		return true;
 	for (size_t i = 0; i < sv.count; i++) {
 		struct unit *u = &sv.units[i];
+		/* Its exec status first: a command that ran and ended within one turn of the
+		 * loop has both ready at once, and a simple service must be ready (it ran)
+		 * before its exit is judged (ExitType=cgroup, RemainAfterExit=). The process
+		 * is gone: the pipe holds the failure or its end. */
+		if ((pid == u->control_pid || pid == u->main_pid) && u->exec_fd >= 0)
+			read_exec_status(u);
 		if (pid == u->control_pid) {
 			flush_output(u, pid);
 			spawn_process_ended(u, pid, status);
