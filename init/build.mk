@@ -19,4 +19,5 @@ EMBER_INIT_SRC += init/unit-log.c # rss-diet: output rings in a pool, taken on f
 EMBER_INIT_SRC += init/pages.c # compact: scratch pages given back after a load
 EMBER_INIT_SRC += init/generators.c # systemd generators at boot and daemon-reload
 EMBER_INIT_SRC += init/unit-swap.c # swap units
+EMBER_INIT_SRC += init/locale.c # the system locale services get
 $(eval $(call musl_prog,ember-init,$(EMBER_INIT_SRC)))

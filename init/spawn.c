@@ -17,6 +17,7 @@
 #include "exec-line.h"
 #include "io.h"
 #include "journal-stream.h"
+#include "locale.h"
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
@@ -47,7 +48,6 @@ static struct {
 
 static const char *const base_env[] = {
 	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-	"LANG=C.UTF-8",
 };
 
 /* UtmpIdentifier=: what the child records before exec (utmp_put_start), set in PID 1. */
@@ -205,6 +205,7 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 	scratch.vars[0] = NULL;
 	for (size_t i = 0; i < sizeof base_env / sizeof *base_env; i++)
 		env_add(NULL, base_env[i]);
+	locale_env(env_add, NULL);
 	env_add(NULL, EXEC_PID_PLACEHOLDER);
 	add_term_env(s);
 	if ((invocation = svc_invocation_id(u))) {

@@ -18,6 +18,7 @@
 #include "exec-context.h"
 #include "emergency.h"
 #include "exec-line.h"
+#include "locale.h"
 #include "log.h"
 #include "busname-watch.h"
 #include "socket-accept.h"
@@ -335,6 +336,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 	sv.spawn.session_helper = cfg->session_helper;
 	sv.spawn.console_fd = -1;
 	sv.spawn.caught_signals = emergency_caught_signals();
+	locale_load("");
 	svc_cgroup_init(cfg->cgroup_root, cfg->cgroup_options);
 	timer_units_set_startup(cfg->userspace_start_us / 1000); /* timer units */
 	unit_cmdline_target(sv.default_target, sizeof sv.default_target);
@@ -2839,6 +2841,7 @@ static void reapply_limits(size_t n)
 
 void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx)
 {
+	locale_load(""); /* as systemd's daemon-reload: a changed locale applies from now on */
 	if (sv.cfg.generate)
 		sv.cfg.generate();
 	supervisor_reload(report, ctx);
