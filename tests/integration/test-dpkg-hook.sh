@@ -3,7 +3,7 @@
 # ember-init as PID 1 of a PID+mount namespace: after dpkg configured a package whose
 # unit is now pulled in, the unit runs (systemd: the postinst's deb-systemd-invoke start,
 # which needs /run/systemd/system); after a removal, its unit stops; after an unpack (the
-# postinst has not run yet) and under `dpkg --root`, nothing is read again. Upgrades
+# postinst has not run yet), under `dpkg --root` and in a chroot, nothing is read again. Upgrades
 # (dpkg-status-logger-ember notes them from dpkg's status lines): once configured, a
 # package's running units restart as its postinst asks under systemd (debhelper's
 # $_dh_action, try-restart), not when it only starts them (dbus) or policy-rc.d says no
@@ -35,7 +35,7 @@ printf '#!/bin/sh\ndeb-systemd-invoke restart "odd.service" '"'"'$(touch %s/pwne
 	"$tmp" >"$A/info/odd.postinst"
 printf '#!/bin/sh\n[ "$1" = denied.service ] && exit 101\nexit 0\n' >"$tmp/policy-rc.d"
 chmod +x "$tmp/policy-rc.d"
-for u in new early rooted; do
+for u in new early rooted chrooted; do
 	printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$tmp/pkg/$u.service"
 done
 
@@ -63,6 +63,15 @@ cp $tmp/pkg/rooted.service $S/
 hook configure /srv/other >/dev/null 2>&1
 emberctl show -p LoadState --value rooted.service | grep -qx not-found && ok other-root-reads-nothing ||
 	bad other-root-reads-nothing "\$(emberctl is-active rooted 2>&1)"
+# dpkg in a chroot (an image being built) that reaches ember-init's socket: another
+# system's packages too
+mkdir -p $tmp/bin && cp "$HOOK" $tmp/hook && cp $BIN/emberctl $tmp/bin/
+sh $TOP/tests/chroot-tree.sh $tmp/chroot
+cp $tmp/pkg/chrooted.service $S/
+chroot $tmp/chroot /bin/sh -c "PATH=$tmp/bin:/usr/bin:/bin DPKG_HOOK_ACTION=configure sh $tmp/hook" >/dev/null 2>&1
+emberctl show -p LoadState --value chrooted.service | grep -qx not-found && ok chroot-reads-nothing ||
+	bad chroot-reads-nothing "\$(emberctl is-active chrooted 2>&1)"
+rm $S/chrooted.service
 # dpkg --configure / -i: the package's unit is pulled in now, so it starts
 cp $tmp/pkg/new.service $S/
 out=\$(hook configure 2>&1); rc=\$?

@@ -7,7 +7,8 @@
 # run; a script with no unit, one ember-init runs itself (its parent is PID 1) and one
 # run with SYSTEMCTL_SKIP_REDIRECT run as written; a script whose unit is an alias (as
 # Debian's udev.service of systemd-udevd.service) acts on the unit it names. The units
-# are in a tmpfs over /etc/systemd/system there, where emberctl looks up aliases.
+# are in a tmpfs over /etc/systemd/system there, where emberctl looks up aliases. In a
+# chroot that reaches ember-init's socket (an image being built), scripts run as written.
 . "$(dirname "$0")/../lib.sh"
 [ "$(id -u)" = 0 ] || { skip lsb-hook "needs root (namespaces)"; finish; }
 [ -d /etc/init.d ] && [ -d /etc/systemd/system ] ||
@@ -84,8 +85,21 @@ wait_count fake-starts 4
 	bad alias-acts-on-its-unit "rc \$rc, \$(count fake-starts) starts, script: \$(ran alias); \$out"
 SYSTEMCTL_SKIP_REDIRECT=1 /etc/init.d/fake start >/dev/null 2>&1
 [ "\$(ran fake)" = "ran start " ] && ok skip-redirect-runs-as-written || bad skip-redirect-runs-as-written "script: \$(ran fake)"
+# in a chroot (an image being built) that reaches ember-init's socket: the script runs
+# as written, PID 1 is not that system's init
+sh $TOP/tests/chroot-tree.sh $tmp/chroot
+mkdir -p $tmp/chroot/etc/init.d
+sed 's|^\. .*|. $tmp/lsb-hook|' $tmp/init-functions >$tmp/init-functions-chroot
+sed 's|$tmp/init-functions|&-chroot|' $tmp/initd/fake >$tmp/chroot/etc/init.d/fake
+chmod +x $tmp/chroot/etc/init.d/fake
+chroot $tmp/chroot /bin/sh -c "PATH=$tmp/bin:/usr/bin:/bin /etc/init.d/fake restart" >/dev/null 2>&1
+sleep 0.2
+[ "\$(ran fake)" = "ran start ran restart " ] && [ "\$(count fake-starts)" = 4 ] && ok chroot-runs-as-written ||
+	bad chroot-runs-as-written "script: \$(ran fake), \$(count fake-starts) starts"
 echo GUEST-CHECKS-DONE
 EOS
+# copies under /tmp, which the chroot sees too
+mkdir -p "$tmp/bin" && cp "$BIN/emberctl" "$tmp/bin/" && cp "$TOP/distro/debian/lsb-init-functions-ember" "$tmp/lsb-hook"
 chmod +x "$tmp/guest.sh"
 
 timeout 60 unshare --pid --mount --uts --fork --mount-proc sh -c '
