@@ -42,7 +42,7 @@ make -C "$TOP" -s all >/dev/null
 
 rootfs=$("$TOP"/scripts/rootfs.sh)
 key=$( (echo "$rootfs"; cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember \
-	"$TOP"/distro/debian/dpkg-post-invoke-ember "$TOP"/distro/debian/dpkg-status-logger-ember "$TOP"/distro/debian/install.sh \
+	"$TOP"/distro/debian/dpkg-post-invoke-ember "$TOP"/distro/debian/dpkg-status-logger-ember "$TOP"/distro/debian/rc-tools-ember "$TOP"/distro/debian/install.sh \
 	"$TOP"/out/bin/*) | sha256sum | cut -c1-16)
 img=$cache/image-$key
 if [ ! -f "$img/.done" ]; then

@@ -44,3 +44,12 @@ install -D -m 0755 "$here/dpkg-status-logger-ember" "$root/usr/lib/ember/dpkg-st
 mkdir -p "$root/etc/dpkg/dpkg.cfg.d"
 printf 'status-logger=/usr/lib/ember/dpkg-status-logger\npost-invoke=/usr/lib/ember/dpkg-post-invoke\n' \
 	>"$root/etc/dpkg/dpkg.cfg.d/ember"
+# invoke-rc.d and service act on a unit that has no init script through ember-init, as
+# they act through systemctl under systemd (a trigger's restart, `service NAME restart`);
+# Debian's own, diverted to NAME.distrib, do the rest and take the package's updates.
+install -D -m 0755 "$here/rc-tools-ember" "$root/usr/lib/ember/rc-tools"
+for tool in invoke-rc.d service; do
+	dpkg-divert --root "$root" --local --rename --divert "/usr/sbin/$tool.distrib" \
+		--add "/usr/sbin/$tool" >/dev/null
+	ln -sfn ../lib/ember/rc-tools "$root/usr/sbin/$tool"
+done

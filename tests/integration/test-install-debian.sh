@@ -1,14 +1,15 @@
 #!/bin/sh
 # `make install install-debian DESTDIR=ROOT` (distro/debian/install.sh) into a staging
 # tree that looks like Debian: the init-functions hook, dpkg's hooks and their
-# configuration, /run/initctl's service and its drop-in, and the enablement links of the
+# configuration, invoke-rc.d and service (Debian's own diverted beside them), /run/initctl's service and its drop-in, and the enablement links of the
 # sockets and helpers systemd's services ask for, as the QEMU Debian disk gets them
 # (scripts/distro-image.sh uses the same script). A tree that is no Debian system, or
 # has no ember installed, is refused and left as it was.
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 R=$tmp/root
-mkdir -p "$R/etc/dpkg/dpkg.cfg.d"
+mkdir -p "$R/etc/dpkg/dpkg.cfg.d" "$R/var/lib/dpkg" "$R/usr/sbin"
+for t in invoke-rc.d service; do printf '#!/bin/sh\necho debian %s "$@"\n' "$t" >"$R/usr/sbin/$t"; done
 if ! make -C "$TOP" -s install install-debian DESTDIR="$R" PREFIX=/usr INITDIR=/usr/sbin >"$tmp/make.log" 2>&1; then
 	fail install-debian "$(tail -5 "$tmp/make.log" | tr '\n' ' ')"
 	finish
@@ -27,6 +28,20 @@ post-invoke=/usr/lib/ember/dpkg-post-invoke" ] && pass dpkg-configuration || fai
 for u in ember-private.socket ember-managed-oom.socket ember-userdb.socket ember-udev-wants.service ember-activator.service; do
 	link=$(find "$R/etc/ember/services" -name "$u" -path '*.wants/*' | head -n 1)
 	[ -n "$link" ] && pass "enabled-$u" || fail "enabled-$u" "no link in $(ls "$R/etc/ember/services" | tr '\n' ' ')"
+done
+
+# invoke-rc.d and service: ember's, with Debian's own diverted beside them, also when
+# installed a second time (Debian's are not lost under ember's)
+make -C "$TOP" -s install-debian DESTDIR="$R" PREFIX=/usr INITDIR=/usr/sbin >"$tmp/make2.log" 2>&1 ||
+	fail install-debian-again "$(tail -5 "$tmp/make2.log" | tr '\n' ' ')"
+for t in invoke-rc.d service; do
+	if [ "$(readlink -f "$R/usr/sbin/$t")" = "$(readlink -f "$R/usr/lib/ember/rc-tools")" ] &&
+		[ -x "$R/usr/lib/ember/rc-tools" ] && grep -q "^echo debian $t" "$R/usr/sbin/$t.distrib" &&
+		dpkg-divert --root "$R" --list "/usr/sbin/$t" | grep -q "to /usr/sbin/$t.distrib"; then
+		pass "diverted-$t"
+	else
+		fail "diverted-$t" "$(ls -l "$R/usr/sbin" | tr '\n' ' '); $(dpkg-divert --root "$R" --list 2>&1)"
+	fi
 done
 
 # no Debian (no /etc/dpkg), no ember installed: refused, nothing written

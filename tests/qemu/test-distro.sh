@@ -46,7 +46,7 @@ kdir=$("$TOP"/scripts/kernel.sh) || { fail distro-kernel "scripts/kernel.sh fail
 inputs() {
 	echo "$rootfs $(basename "$kdir")"
 	cat "$TOP"/scripts/distro-image.sh "$TOP"/distro/debian/initramfs-init "$TOP"/distro/debian/ember-initctl "$TOP"/distro/debian/lsb-init-functions-ember \
-		"$TOP"/distro/debian/dpkg-post-invoke-ember "$TOP"/distro/debian/dpkg-status-logger-ember "$TOP"/distro/debian/install.sh
+		"$TOP"/distro/debian/dpkg-post-invoke-ember "$TOP"/distro/debian/dpkg-status-logger-ember "$TOP"/distro/debian/rc-tools-ember "$TOP"/distro/debian/install.sh
 	tar -C "$extra" --sort=name --mtime=@0 --owner=0 --group=0 -cf - .
 }
 # systemd's reference depends on the disk without ember's binaries; the image on both.
@@ -516,6 +516,61 @@ case $dk in *upgrade=0*upgrade-restarted*) pass distro-dpkg-upgrade-restarts-uni
 case $dk in *purge=0*after-purge=active*) fail distro-dpkg-remove-stops-unit "still active" ;;
 *purge=0*after-purge=*) pass distro-dpkg-remove-stops-unit ;;
 *) fail distro-dpkg-remove-stops-unit "$(printf '%s' "$dk" | tr '\n' ' ' | cut -c1-300)" ;; esac
+
+# ---- the open-files limit of a package's service: systemd's default (1024:524288), as
+# sshd gets it under systemd on this disk (no LimitNOFILE= in ssh.service)
+nf=$(gssh 'awk "/^Max open files/ { print \$4, \$5 }" /proc/$(emberctl show -p MainPID --value ssh)/limits' 2>&1)
+[ "$nf" = "1024 524288" ] && pass distro-nofile-as-systemd || fail distro-nofile-as-systemd "sshd: $nf"
+
+# ---- a real security update, and a package's trigger ----------------------------------
+# rsyslog as apt's candidate has it (the corpus cache: bookworm-security's, where the
+# disk has bookworm's), installed with dpkg over the disk's: its own postinst restarts it
+# under systemd (debhelper's $_dh_action), the dpkg hooks under ember; rsyslogd then runs
+# the new program. Then a package that drops a file into /etc/rsyslog.d: rsyslog's
+# trigger runs `invoke-rc.d rsyslog try-restart`, which reaches ember-init through
+# ember's invoke-rc.d (rsyslog has no init script), and the new rule applies at once.
+rcorpus=$("$TOP"/scripts/unit-corpus.sh rsyslog 2>/dev/null | tail -n 1)
+rdeb=$(find "$rcorpus/.debs" -name 'rsyslog_*.deb' 2>/dev/null | sort -V | tail -n 1)
+if [ -z "$rdeb" ]; then
+	skip distro-dpkg-security-update "rsyslog could not be fetched (scripts/unit-corpus.sh)"
+elif ! ssh -i "$img/key" -p "$port" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+	-o LogLevel=ERROR root@127.0.0.1 'cat >/var/tmp/rsyslog-update.deb' <"$rdeb"; then
+	fail distro-dpkg-security-update "could not copy $rdeb to the guest"
+else
+	up=$(gssh 'pid() { emberctl show -p MainPID --value rsyslog.service; }
+		ver() { dpkg-query -W -f="\${Version}" rsyslog; }
+		v0=$(ver) p0=$(pid)
+		dpkg -i /var/tmp/rsyslog-update.deb >/dev/null 2>&1; echo "update=$?"
+		i=0; while { [ "$(pid)" = "$p0" ] || [ "$(pid)" = 0 ]; } && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
+		p1=$(pid); echo "version $v0 $(ver)"; echo "pid $p0 $p1"; echo "exe $(readlink /proc/$p1/exe)"
+		rm -f /var/tmp/rsyslog-update.deb' 2>&1)
+	echo "distro: security update: $(printf '%s' "$up" | tr '\n' ' ')"
+	pids=$(printf '%s\n' "$up" | sed -n 's/^pid //p') exe=$(printf '%s\n' "$up" | sed -n 's/^exe //p')
+	# a new rsyslogd, of the program now on the disk (not one deleted by the update)
+	if printf '%s\n' "$up" | grep -qx update=0 && [ "$exe" = /usr/sbin/rsyslogd ] &&
+		[ "${pids#* }" != 0 ] && [ "${pids#* }" != "${pids% *}" ]; then
+		pass distro-dpkg-security-update
+	else
+		fail distro-dpkg-security-update "$(printf '%s' "$up" | tr '\n' ' ' | cut -c1-300)"
+	fi
+fi
+tr=$(gssh 'd=/tmp/ember-test-logconf
+	rm -rf $d; mkdir -p $d/DEBIAN $d/etc/rsyslog.d
+	printf "Package: ember-test-logconf\nVersion: 1\nArchitecture: all\nMaintainer: ember tests <root@localhost>\nDescription: a rule for rsyslog, for the ember distro test\n" >$d/DEBIAN/control
+	printf "local5.* /var/log/ember-test.log\n" >$d/etc/rsyslog.d/60-ember-test.conf
+	printf "/etc/rsyslog.d/60-ember-test.conf\n" >$d/DEBIAN/conffiles
+	dpkg-deb -b $d /tmp/ember-test-logconf.deb >/dev/null
+	p0=$(emberctl show -p MainPID --value rsyslog.service)
+	dpkg -i /tmp/ember-test-logconf.deb >/dev/null 2>&1; echo "install=$?"
+	i=0; while ! emberctl -q is-active rsyslog.service && [ $i -lt 40 ]; do sleep 0.25; i=$((i+1)); done
+	i=0; while ! grep -qs ember-trigger-check /var/log/ember-test.log && [ $i -lt 10 ]; do
+		logger -p local5.info ember-trigger-check; sleep 1; i=$((i+1)); done
+	grep -qs ember-trigger-check /var/log/ember-test.log && echo rule-applied || echo "rule-not-applied pid $p0 -> $(emberctl show -p MainPID --value rsyslog.service)"
+	dpkg -P ember-test-logconf >/dev/null 2>&1; echo "purge=$?"
+	rm -rf $d /tmp/ember-test-logconf.deb /var/log/ember-test.log' 2>&1)
+echo "distro: trigger: $(printf '%s' "$tr" | tr '\n' ' ')"
+case $tr in *install=0*rule-applied*purge=0*) pass distro-dpkg-trigger-restarts-rsyslog ;;
+*) fail distro-dpkg-trigger-restarts-rsyslog "$(printf '%s' "$tr" | tr '\n' ' ' | cut -c1-300)" ;; esac
 
 # ---- daemon-reexec on the running distribution (what an upgrade of ember does) ---------
 # Every unit keeps its state and main PID, every timer its next elapse (the random delay
