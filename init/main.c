@@ -933,6 +933,10 @@ int main(int argc, char **argv)
 	if (getpid() != 1)
 		die(EXIT_USAGE, "must run as PID 1 (this is pid %d); see ember-init(8)", (int)getpid());
 	console_setup();
+	/* Services are started with only the signals PID 1 catches reset (exec-context.h):
+	 * what a parent (a container's manager, a test harness) left ignored would pass on
+	 * to every service. */
+	exec_signals_default(0);
 	emergency_install_crash_handlers();
 	pid1.signal_fd = block_signals();
 	if (pid1.signal_fd < 0)

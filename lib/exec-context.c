@@ -372,10 +372,9 @@ static void reset_reserved_signal(int sig)
 	syscall(SYS_rt_sigaction, sig, &dfl, NULL, sizeof dfl.mask);
 }
 
-static int reset_signals(uint64_t which)
+void exec_signals_default(uint64_t which)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t none;
 
 	sigemptyset(&dfl.sa_mask);
 	for (int sig = 1; sig < NSIG; sig++)
@@ -383,6 +382,13 @@ static int reset_signals(uint64_t which)
 		    (which == 0 || (sig <= 64 && (which >> (sig - 1)) & 1)) &&
 		    sigaction(sig, &dfl, NULL) < 0)
 			reset_reserved_signal(sig);
+}
+
+static int reset_signals(uint64_t which)
+{
+	sigset_t none;
+
+	exec_signals_default(which);
 	sigemptyset(&none);
 	return sigprocmask(SIG_SETMASK, &none, NULL);
 }

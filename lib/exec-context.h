@@ -231,6 +231,9 @@ int exec_tty_acquire(const struct exec_context *c, struct exec_failure *fail);
 
 /* Defaults: nothing changes (no fds, no ids, no limits); caps_helper NULL. */
 void exec_context_init(struct exec_context *c);
+/* The signals in which (bit n-1 for signal n; 0: all) back to their default action,
+ * the reserved real-time ones included; the mask is left as it is. */
+void exec_signals_default(uint64_t which);
 
 /* True when exec_context_exec() will go through ember-caps. */
 bool exec_context_needs_caps(const struct exec_context *c);
