@@ -223,6 +223,11 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 		snprintf(line, sizeof line, "MAINPID=%d", (int)u->main_pid);
 		env_add(NULL, line);
 	}
+	/* As systemd: where PIDFile= is set, the daemon may write it there itself. */
+	if (s->pid_file) {
+		snprintf(line, sizeof line, "PIDFILE=%s", service_str(s, s->pid_file));
+		env_add(NULL, line);
+	}
 	/* U2: ExecStopPost= learns how the run ended, as in systemd. */
 	if (u->phase == PHASE_STOP_POST) {
 		snprintf(line, sizeof line, "SERVICE_RESULT=%s",
@@ -340,12 +345,26 @@ static int error_pipe(struct unit *u, int *write_fd)
 
 /* ---- the execution context, resolved in PID 1 before the fork ---------------------- */
 
+/* A login shell that is none ("this account does not log in"): systemd sets no $SHELL. */
+static bool placeholder_shell(const char *shell)
+{
+	static const char *const none[] = { "/sbin/nologin", "/usr/sbin/nologin", "/bin/false",
+					    "/usr/bin/false", "/bin/true", "/usr/bin/true" };
+
+	for (size_t i = 0; i < sizeof none / sizeof *none; i++)
+		if (strcmp(shell, none[i]) == 0)
+			return true;
+	return false;
+}
+
 /* As systemd, a service with User= (or DynamicUser=) learns who it runs as: $USER,
- * $LOGNAME, $HOME, $SHELL. Environment= and EnvironmentFile= still win. */
+ * $LOGNAME, $HOME (not when it is "/", a dynamic user's), $SHELL (not when it is a
+ * placeholder such as nologin). Environment= and EnvironmentFile= still win. */
 static void identity_env(const char *user, const char *home, const char *shell)
 {
 	const char *const names[] = { "USER", "LOGNAME", "HOME", "SHELL" };
-	const char *const values[] = { user, user, home, shell };
+	const char *const values[] = { user, user, strcmp(home, "/") == 0 ? "" : home,
+				       placeholder_shell(shell) ? "" : shell };
 	char line[PASSWD_PATH_MAX + 16];
 
 	for (size_t i = 0; i < 4; i++) {

@@ -29,16 +29,17 @@ PIDFile=crond.pid
 ExecStart=busybox crond -c $M/crontabs -L $M/crond.log
 EOF
 # A PID file created before it is written, by a child that outlives the started process
-# (busybox crond under load): waited for, as a missing one, not refused as empty.
+# (busybox crond under load): waited for, as a missing one, not refused as empty. The
+# daemon finds the path in $PIDFILE, as under systemd.
 cat >"$M/latepid.sh" <<'EOF'
-sh -c ': >"$1"; sleep 0.5; echo $$ >"$1"; exec sleep 1000' latepid "$1" &
+sh -c ': >"$PIDFILE"; sleep 0.5; echo $$ >"$PIDFILE"; exec sleep 1000' &
 sleep 0.2
 EOF
 unit latepid <<EOF
 [Service]
 Type=forking
 PIDFile=$M/late.pid
-ExecStart=/bin/sh $M/latepid.sh $M/late.pid
+ExecStart=/bin/sh $M/latepid.sh
 EOF
 # PIDFile= with another type: the started process stays the main one, and the file is
 # removed when the service ends (as systemd), through a link only root can have made
