@@ -1684,6 +1684,7 @@ static void execenv_defaults(struct service *svc)
 	for (int i = 0; i < SERVICE_DIR_KINDS; i++)
 		svc->execenv.dir_mode[i] = 0755;
 	svc->execenv.ignore_sigpipe = true;
+	svc->execenv.keyring_mode = EXEC_KEYRING_PRIVATE; /* systemd's, for services */
 }
 
 /* systemd: with a terminal or a socket on stdin and no StandardOutput=, stdout goes there
@@ -2060,6 +2061,16 @@ static int parse_exit_type(struct parser *p, const struct key *k, const char *va
 			    "expected main or cgroup");
 }
 
+static int parse_keyring_mode(struct parser *p, const struct key *k, const char *value)
+{
+	static const struct name_value modes[] = {
+		{ "", EXEC_KEYRING_PRIVATE }, { "inherit", EXEC_KEYRING_INHERIT },
+		{ "private", EXEC_KEYRING_PRIVATE }, { "shared", EXEC_KEYRING_SHARED },
+	};
+	return parse_choice(p, k, value, modes, sizeof modes / sizeof *modes,
+			    "expected inherit, private or shared");
+}
+
 static int parse_utmp_mode(struct parser *p, const struct key *k, const char *value)
 {
 	static const struct name_value modes[] = {
@@ -2373,6 +2384,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "TTYReset", parse_bool_key, EXECENV(tty_reset), 0, 0, false },
 	{ SECTION_SERVICE, "TTYVHangup", parse_bool_key, EXECENV(tty_vhangup), 0, 0, false },
 	{ SECTION_SERVICE, "IgnoreSIGPIPE", parse_bool_key, EXECENV(ignore_sigpipe), 0, 0, false },
+	{ SECTION_SERVICE, "KeyringMode", parse_keyring_mode, EXECENV(keyring_mode), 0, 0, false },
 	{ SECTION_SERVICE, "TTYVTDisallocate", parse_bool_key, EXECENV(tty_vt_disallocate), 0, 0,
 	  false },
 	{ SECTION_SERVICE, "RuntimeDirectory", parse_dir_list, EXECENV(dirs[DIR_RUNTIME]), 0, 0, true },

@@ -157,6 +157,7 @@ struct service_execenv {
 	strref pam_name;              /* PAMName=: a logind session (ember-session(8)); 0: none */
 	bool tty_reset, tty_vhangup, tty_vt_disallocate;
 	bool ignore_sigpipe;          /* IgnoreSIGPIPE=, default yes as systemd's */
+	uint8_t keyring_mode;         /* KeyringMode=: enum exec_keyring, default private */
 	strref utmp_id;               /* UtmpIdentifier=: 0: no utmp records (init/utmp.h) */
 	uint8_t utmp_mode;            /* UtmpMode=: enum utmp_mode */
 	strref dirs[SERVICE_DIR_KINDS];      /* space-separated relative paths */

@@ -690,6 +690,8 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->oom_score_adj = s->oom_score_adjust.value;
 	c->no_new_privs = s->no_new_privileges;
 	c->ignore_sigpipe = s->execenv.ignore_sigpipe;
+	/* systemd: private for services, the manager's own for other units' commands */
+	c->keyring = s->kind == UNIT_SERVICE ? s->execenv.keyring_mode : EXEC_KEYRING_INHERIT;
 	c->workdir = strcmp(dir, "~") == 0 ? home : *dir ? dir : NULL;
 	c->workdir_optional = s->working_directory_optional;
 	c->envp = (char *const *)scratch.vars;

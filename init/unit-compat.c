@@ -152,7 +152,8 @@ const struct unit_compat unit_compat_table[] = {
 	C("SELinuxContext", E, "the SELinux context is not changed"),
 	C("SmackProcessLabel", E, "the SMACK label is not changed"),
 	C("CoredumpFilter", E, "the core dump filter is inherited"),
-	H("KeyringMode", E, "the service shares ember's (empty) session keyring"),
+	/* KeyringMode= is implemented for services (a session keyring of their own) */
+	H("KeyringMode", K, "the socket's commands share ember's session keyring"),
 	H("TimerSlackNSec", E, "only changes timer precision"),
 	C("Personality", E, "the execution domain is not changed"),
 	C("NUMAPolicy", E, "the NUMA policy is inherited"),

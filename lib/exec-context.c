@@ -517,6 +517,27 @@ static int apply_privileged(const struct exec_context *c, struct exec_failure *f
 	return exec_more_apply(&c->more, f);
 }
 
+/* KeyringMode=: a session keyring of the command's own, made while still root (its
+ * possessor may use it whoever owns it); "shared" links the user's keyring into it once
+ * the ids are the user's. A kernel without keyrings or a sandbox that refuses keyctl
+ * leaves the caller's, as systemd does. */
+#define KEYCTL_JOIN_SESSION_KEYRING 1
+#define KEYCTL_LINK 8
+#define KEY_SPEC_USER_KEYRING (-4)
+#define KEY_SPEC_SESSION_KEYRING (-3)
+
+static void join_keyring(const struct exec_context *c)
+{
+	if (c->keyring != EXEC_KEYRING_INHERIT)
+		syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, (char *)NULL);
+}
+
+static void link_user_keyring(const struct exec_context *c)
+{
+	if (c->keyring == EXEC_KEYRING_SHARED)
+		syscall(SYS_keyctl, KEYCTL_LINK, KEY_SPEC_USER_KEYRING, KEY_SPEC_SESSION_KEYRING);
+}
+
 /* Groups, then gid, then uid: after setuid the process could no longer change the
  * other two. setres*id sets real, effective and saved ids alike. */
 static int apply_ids(const struct exec_context *c, struct exec_failure *f)
@@ -723,8 +744,10 @@ int exec_context_exec(const struct exec_context *c, const char *path, char *cons
 		return exec_sandbox_helper(c, path, argv, envp, fail);
 	if (exec_context_needs_caps(c))
 		return exec_caps_helper(c, path, argv, envp, fail);
+	join_keyring(c);
 	if (apply_ids(c, fail) < 0 || apply_workdir(c, fail) < 0)
 		return -1;
+	link_user_keyring(c);
 	if (c->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return fail_at(fail, EXEC_STEP_NO_NEW_PRIVS, 0);
 	if (exec_final_apply(c->more.secure_bits, c->more.apparmor_profile, fail) < 0)

@@ -77,6 +77,10 @@ struct exec_dir {
 #define EXEC_CAPS_HELPER "/usr/sbin/ember-caps"
 #endif
 
+/* The session keyring of the command: the caller's, a new one of its own, or a new one
+ * with the user's keyring linked into it (systemd's KeyringMode=). */
+enum exec_keyring { EXEC_KEYRING_INHERIT, EXEC_KEYRING_PRIVATE, EXEC_KEYRING_SHARED };
+
 struct exec_context {
 	/* Identity: with set_ids, groups, gid and uid are all applied (the caller's
 	 * supplementary groups are never kept). */
@@ -96,6 +100,7 @@ struct exec_context {
 	int oom_score_adj;                  /* -1000..1000 */
 	bool no_new_privs;
 	bool ignore_sigpipe;                /* SIGPIPE ignored (systemd's IgnoreSIGPIPE=) */
+	uint8_t keyring;                    /* enum exec_keyring (systemd's KeyringMode=) */
 
 	/* Working directory: workdir_fd (fchdir; closed in the child) if >= 0, else
 	 * workdir if not NULL, entered after the user switch so the user's permissions

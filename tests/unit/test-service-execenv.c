@@ -2,6 +2,7 @@
 /* U5: the execution environment keys parse to what docs/services.md promises: standard
  * input and terminals, the output kinds real units use, directories, sandboxing. */
 #include "harness.h"
+#include "exec-context.h" /* enum exec_keyring */
 #include "replaced-text.h"
 #include "../../init/utmp.h"
 #include "../../init/service.h"
@@ -43,6 +44,11 @@ static void defaults_change_nothing(void)
 		CHECK(E.dirs[i] == 0 && E.dir_mode[i] == 0755);
 	CHECK(E.runtime_preserve == PRESERVE_NO && !service_sandboxed(&svc));
 	CHECK(E.ignore_sigpipe); /* systemd's IgnoreSIGPIPE= default */
+	CHECK(E.keyring_mode == EXEC_KEYRING_PRIVATE); /* systemd's KeyringMode= for services */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nKeyringMode=shared\n") == 0);
+	CHECK(E.keyring_mode == EXEC_KEYRING_SHARED);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nKeyringMode=inherit\n") == 0);
+	CHECK(E.keyring_mode == EXEC_KEYRING_INHERIT);
 }
 
 /* Debian's serial-getty@.service, keys as shipped, instantiated by hand for ttyS0 (templates
