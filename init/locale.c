@@ -59,8 +59,13 @@ static int keep(void *ctx, const char *assignment)
 	(void)ctx;
 	if (!locale_key(assignment))
 		return 0;
-	if (!locale_value(strchr(assignment, '=') + 1) || loc.used + len > sizeof loc.buf) {
+	if (!locale_value(strchr(assignment, '=') + 1)) {
 		log_warn("%s: %s: no locale name, left out", loc.path,
+			 escape_text(assignment, shown, sizeof shown));
+		return 0;
+	}
+	if (loc.used + len > sizeof loc.buf) {
+		log_warn("%s: %s: more locale settings than fit, left out", loc.path,
 			 escape_text(assignment, shown, sizeof shown));
 		return 0;
 	}

@@ -84,6 +84,31 @@ static void later_load_replaces(void)
 	CHECK_STR(loaded(), "LANG=C.UTF-8;"); /* an empty file sets nothing, as systemd */
 }
 
+/* more than PID 1 keeps: the settings that fit are kept whole, the rest left out */
+static void too_many_kept_whole(void)
+{
+	static const char *keys[] = { "LC_CTYPE",    "LC_NUMERIC",	 "LC_TIME",
+				      "LC_COLLATE",  "LC_MONETARY",	 "LC_MESSAGES",
+				      "LC_PAPER",    "LC_NAME",		 "LC_ADDRESS",
+				      "LC_TELEPHONE", "LC_MEASUREMENT", "LC_IDENTIFICATION" };
+	char text[2048] = "", want[2048] = "", line[128];
+	size_t room = 512; /* LOCALE_BUF_MAX */
+
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		snprintf(line, sizeof line, "%s=de_DE.UTF-8@%060zu", keys[i], i);
+		if (strlen(line) + 1 <= room) {
+			room -= strlen(line) + 1;
+			strcat(want, line);
+			strcat(want, ";");
+		}
+		strcat(text, line);
+		strcat(text, "\n");
+	}
+	put("/etc/locale.conf", text);
+	CHECK_STR(loaded(), want);
+	CHECK(strlen(want) > 300 && strlen(want) < strlen(text) - 300); /* some kept, some not */
+}
+
 int main(void)
 {
 	char dir[160];
@@ -101,6 +126,7 @@ int main(void)
 	RUN(only_locale_keys);
 	RUN(odd_values_left_out);
 	RUN(later_load_replaces);
+	RUN(too_many_kept_whole);
 	snprintf(dir, sizeof dir, "rm -rf %s", root);
 	if (system(dir) != 0)
 		return 1;

@@ -51,6 +51,13 @@ static void defaults_change_nothing(void)
 	CHECK(E.keyring_mode == EXEC_KEYRING_INHERIT);
 }
 
+/* a mode ember does not know is refused with the unit, not taken for another one */
+static void bad_keyring_mode_is_an_error(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nKeyringMode=session\n") < 0 && errors == 1);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nKeyringMode=Shared\n") < 0 && errors == 1);
+}
+
 /* Debian's serial-getty@.service, keys as shipped, instantiated by hand for ttyS0 (templates
  * and "@" in names come with the unit loader). */
 static void serial_getty_keys(void)
@@ -272,6 +279,7 @@ static void bad_syslog_values_are_errors(void)
 int main(void)
 {
 	RUN(defaults_change_nothing);
+	RUN(bad_keyring_mode_is_an_error);
 	RUN(serial_getty_keys);
 	RUN(utmp_keys);
 	RUN(utmp_id_survives_compaction);
