@@ -62,14 +62,16 @@ int managed_oom_serve(int fd, const char *control)
 	char req[REQUEST_MAX + 1];
 	struct varlink_call call;
 
-	if (!peer_is_oomd(fd, control)) {
-		log_warn("managed-oom: a peer that is not %s.service's main process, refused", OOMD_UNIT);
-		varlink_reply(fd, "{\"error\":\"org.varlink.service.PermissionDenied\",\"parameters\":{}}");
-		return 1;
-	}
+	/* The request first, also from a peer about to be refused: a refusal sent before
+	 * the peer wrote its request can reach it as EPIPE on its write, not as the answer. */
 	if (varlink_read(fd, req, REQUEST_MAX, REQUEST_MS) < 0) {
 		log_warn("managed-oom: no request within %d ms, or one over %d bytes", REQUEST_MS,
 			 REQUEST_MAX);
+		return 1;
+	}
+	if (!peer_is_oomd(fd, control)) {
+		log_warn("managed-oom: a peer that is not %s.service's main process, refused", OOMD_UNIT);
+		varlink_reply(fd, "{\"error\":\"org.varlink.service.PermissionDenied\",\"parameters\":{}}");
 		return 1;
 	}
 	if (varlink_parse_call(req, &call) < 0 || strcmp(call.method, SUBSCRIBE) != 0) {

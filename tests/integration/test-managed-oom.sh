@@ -44,8 +44,11 @@ SUB = b'{"method":"io.systemd.ManagedOOM.SubscribeManagedOOMCGroups","more":true
 def conn():
     return connect(PATH)
 res = {}
-if sys.argv[1] == "intruder":
-    s = conn(); s.sendall(SUB); res["sub"] = message(s)
+if sys.argv[1].startswith("intruder"):
+    s = conn()
+    if sys.argv[1] == "intruder-slow":  # the answer waits for the request
+        time.sleep(0.5)
+    s.sendall(SUB); res["sub"] = message(s)
     json.dump(res, open(sys.argv[2], "w"))
     sys.exit(0)
 s = conn(); s.sendall(b'{"method":"io.systemd.ManagedOOM.Nope","more":true}\0')
@@ -65,8 +68,9 @@ time.sleep(1000)
 EOF_PY
 printf '[Unit]\nDescription=systemd-oomd stand-in\n[Service]\nExecStart=/usr/bin/python3 %s/oomd.py oomd %s/mark/oomd.json\n' \
 	"$tmp" "$tmp" >"$OWN/systemd-oomd.service"
-printf '[Service]\nType=oneshot\nExecStart=/usr/bin/python3 %s/oomd.py intruder %s/mark/intruder.json\n' \
+printf '[Service]\nType=oneshot\nExecStart=/usr/bin/python3 %s/oomd.py %%N %s/mark/%%N.json\n' \
 	"$tmp" "$tmp" >"$OWN/intruder.service"
+cp "$OWN/intruder.service" "$OWN/intruder-slow.service"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -90,9 +94,11 @@ s=\$(field \$M/oomd.json silent_s)
 sleep 0.5
 "\$E" list | grep -Eq '^ember-managed-oom@[^ ]* +(running|ready)' && ok subscription-held ||
 	bad subscription-held "\$("\$E" list | grep managed-oom)"
-"\$E" start intruder
-[ -s \$M/intruder.json ] && field \$M/intruder.json sub | grep -q '"error":"org.varlink.service.PermissionDenied"' &&
-	ok other-unit-refused || bad other-unit-refused "\$(cat \$M/intruder.json 2>&1)"
+for u in intruder intruder-slow; do
+	rm -f \$M/\$u.json; "\$E" start \$u
+	[ -s \$M/\$u.json ] && field \$M/\$u.json sub | grep -q '"error":"org.varlink.service.PermissionDenied"' &&
+		ok other-unit-refused-\$u || bad other-unit-refused-\$u "\$(cat \$M/\$u.json 2>&1)"
+done
 r=\$(python3 -c '
 import socket
 s = socket.socket(socket.AF_UNIX); s.connect("/run/systemd/io.system.ManagedOOM"); s.settimeout(10)
