@@ -8,7 +8,7 @@ EMBER_INIT_SRC = init/main.c init/container.c init/apifs.c init/cmdline.c init/c
 	init/unit-automount.c \
 	init/dynamic-user.c \
 	init/exec-line.c init/socket-unit.c init/sockets.c init/busname-watch.c \
-	init/condition.c init/condition-probe.c init/machine-id.c init/id128.c init/utmp.c init/loopback.c init/unit-compat.c init/spawn-execenv.c init/sysctl.c init/handover.c
+	init/rlimits.c init/condition.c init/condition-probe.c init/machine-id.c init/id128.c init/utmp.c init/loopback.c init/unit-compat.c init/spawn-execenv.c init/sysctl.c init/handover.c
 EMBER_INIT_SRC += init/spawn-execmore.c init/svc-bpf.c # exec keys (sandbox-more)
 EMBER_INIT_SRC += init/svc-lifecycle.c init/svc-pidfile.c # U2: service types and lifecycle
 EMBER_INIT_SRC += init/unit-runtime-keys.c init/svc-runtime.c init/fdstore.c # runtime keys (unit-runtime2)

@@ -1,5 +1,6 @@
 /* U4: starting ember-busname-wait for a Type=dbus service (busname-watch.h). */
 #include "busname-watch.h"
+#include "rlimits.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ pid_t busname_watch_spawn(const char *helper, const char *name, unsigned long ti
 	c.signals_to_reset = caught_signals;
 	pid = fork();
 	if (pid == 0) {
+		rlimits_for_child();
 		exec_context_exec(&c, helper, argv, &fail);
 		_exit(127);
 	}

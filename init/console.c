@@ -1,4 +1,5 @@
 #include "console.h"
+#include "rlimits.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -70,6 +71,7 @@ pid_t console_spawn(const char *path, char *const argv[], char *const envp[], en
 	pid = fork();
 	if (pid != 0)
 		return pid;
+	rlimits_for_child();
 	if (mode == CONSOLE_INHERIT) {
 		sigset_t none;
 		sigemptyset(&none);

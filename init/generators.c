@@ -1,4 +1,5 @@
 #include "generators.h"
+#include "rlimits.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -146,6 +147,7 @@ static pid_t spawn(struct found *f, const struct generator *g)
 	if (pid == 0) {
 		sigset_t none;
 		int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		rlimits_for_child();
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (null >= 0)

@@ -42,7 +42,7 @@
 #include "passwd.h"
 #include "power.h"
 #include "sockets.h"
-#include "spawn.h" /* the open-files limit services get */
+#include "rlimits.h" /* PID 1 raises its own, services get the ones it started with */
 #include "supervisor.h"
 #include "unit-kinds.h" /* swap units: the swaps still on at the end of a shutdown */
 #include "unit-automount.h"
@@ -65,7 +65,6 @@
 #define POLL_MAX (2 + CONTROL_POLLFDS + 3 * SERVICE_COUNT_MAX + SOCKETS_POLL_MAX + \
 		  PATH_POLL_MAX + AUTOMOUNT_POLL_MAX) /* output, exec status, stderr; watched
 						       * sockets; path and automount units */
-#define NOFILE_WANTED 4096
 #define CRASH_WINDOW_MS 60000      /* crashes closer than this count as a crash loop */
 #define CRASH_LOOP_MAX 3           /* re-executions in such a loop before giving up */
 
@@ -445,8 +444,10 @@ static void reexec_now(void)
 	fill_handover(&h);
 	h.crashes = 0;
 	log_info("re-executing ember-init (generation %u), services kept", h.generation);
+	rlimits_restore_own();
 	handover_exec(&h);
 	log_error("re-execution failed: %m; carrying on");
+	rlimits_raise_own();
 }
 
 /* In the handler of a real crash: hand the services to a fresh ember-init. Returns
@@ -467,7 +468,9 @@ static void crashed(const char *why)
 		return;
 	}
 	log_error("CRASH: %s; re-executing ember-init, the services keep running", why);
+	rlimits_restore_own();
 	handover_exec(&h);
+	rlimits_raise_own();
 	log_error("CRASH: re-execution failed: %m");
 }
 
@@ -617,26 +620,6 @@ static void main_loop(void)
 }
 
 /* ---- boot -------------------------------------------------------------------------- */
-
-static void raise_fd_limit(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
-		return;
-	/* The hard limit services may raise theirs to (spawn.h); the kernel starts init at
-	 * 4096. Without CAP_SYS_RESOURCE (a container) it stays as it is. */
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < SPAWN_NOFILE_HARD) {
-		struct rlimit more = { rl.rlim_cur, SPAWN_NOFILE_HARD };
-		if (setrlimit(RLIMIT_NOFILE, &more) == 0)
-			rl = more;
-	}
-	/* One pipe per service plus sockets: the default 1024 is tight for 256 services. */
-	if (rl.rlim_cur < NOFILE_WANTED) {
-		rl.rlim_cur = rl.rlim_max < NOFILE_WANTED ? rl.rlim_max : NOFILE_WANTED;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
 
 /* ember.ctl_group=: its members may change services too (docs/control-protocol.md). */
 static void apply_control_group(void)
@@ -881,7 +864,6 @@ static void boot(int argc, char **argv)
 	}
 	if (pid1.opts.watchdog_sec)
 		watchdog_want(pid1.opts.watchdog_sec);
-	raise_fd_limit();
 	/* A container shares the host's TPM: its phases are not the boot's. */
 	measure_enable(pid1.opts.measure && !pid1.container, find_helper("boot-measure", MEASURE_BIN));
 	if (!pid1.reexecuted)
@@ -937,6 +919,9 @@ int main(int argc, char **argv)
 	 * what a parent (a container's manager, a test harness) left ignored would pass on
 	 * to every service. */
 	exec_signals_default(0);
+	/* First: a re-executed PID 1 starts with its predecessor's fds, perhaps past the
+	 * open-files limit it was handed (the original one, rlimits.h). */
+	rlimits_raise_own();
 	emergency_install_crash_handlers();
 	pid1.signal_fd = block_signals();
 	if (pid1.signal_fd < 0)

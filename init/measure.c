@@ -1,4 +1,5 @@
 #include "measure.h"
+#include "rlimits.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -63,6 +64,7 @@ void measure_phase(const char *word)
 	}
 	if (pid == 0) {
 		sigset_t none;
+		rlimits_for_child();
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		execve(program, argv, envp);

@@ -18,6 +18,7 @@
 #include "io.h"
 #include "journal-stream.h"
 #include "locale.h"
+#include "rlimits.h"
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
@@ -195,6 +196,15 @@ static void find_exec_pid_field(void)
 			exec_pid_field = (char *)scratch.vars[i] + strlen("SYSTEMD_EXEC_PID=");
 }
 
+/* The bus itself, dbus.service (dbus-broker is installed with that alias): as systemd,
+ * it gets SYSTEMD_NSS_DYNAMIC_BYPASS=1, so that nss-systemd does not resolve users the
+ * bus asks for by asking the service manager back over its own socket. */
+static bool is_system_bus(const struct service *s)
+{
+	return strcmp(s->name, "dbus") == 0 ||
+	       (s->also_named && strcmp(service_str(s, s->also_named), "dbus") == 0);
+}
+
 static int build_env(struct unit *u, const struct spawn_env *env)
 {
 	char line[512];
@@ -212,6 +222,8 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 		snprintf(line, sizeof line, "INVOCATION_ID=%s", invocation);
 		env_add(NULL, line);
 	}
+	if (is_system_bus(s))
+		env_add(NULL, "SYSTEMD_NSS_DYNAMIC_BYPASS=1");
 	if (env->notify_path && (s->type == SERVICE_NOTIFY || s->type == SERVICE_NOTIFY_RELOAD ||
 				 runtime_wants_notify_socket(s))) { /* unit-runtime2 */
 		snprintf(line, sizeof line, "NOTIFY_SOCKET=%s", env->notify_path);
@@ -662,6 +674,15 @@ static void default_nofile(struct exec_context *c)
 	c->rlimit_set |= 1u << RLIMIT_NOFILE;
 }
 
+/* PID 1 raised its own locked-memory limit (rlimits.h); a service gets the one PID 1
+ * was started with unless LimitMEMLOCK= says otherwise, as systemd's services do. */
+static void default_memlock(struct exec_context *c)
+{
+	if (!(c->rlimit_set & (1u << RLIMIT_MEMLOCK)) &&
+	    rlimits_original(RLIMIT_MEMLOCK, &c->rlimit[RLIMIT_MEMLOCK]))
+		c->rlimit_set |= 1u << RLIMIT_MEMLOCK;
+}
+
 static int build_context(struct unit *u, const struct spawn_env *env, int pipe_fd,
 			 struct exec_context *c)
 {
@@ -682,6 +703,7 @@ static int build_context(struct unit *u, const struct spawn_env *env, int pipe_f
 	c->rlimit_set = s->rlimit_set;
 	memcpy(c->rlimit, s->rlimit, sizeof c->rlimit);
 	default_nofile(c);
+	default_memlock(c);
 	c->umask_set = s->umask_set;
 	c->umask = (mode_t)s->umask;
 	c->nice_set = s->nice.set;

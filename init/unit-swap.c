@@ -7,6 +7,7 @@
  * emberctl and petting the watchdog (docs/services.md "Swap units").
  * Nothing allocates; /proc/swaps is read through unit_kinds_each_line(). */
 #include "unit-kinds.h"
+#include "rlimits.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -175,7 +176,9 @@ pid_t unit_kind_swap_stop(const struct service *s)
 	if (!s->kinds.what || !swap_active(what))
 		return 0;
 	pid = fork(); /* in PID 1's own cgroup: a passive unit has none of its own */
-	if (pid == 0)
+	if (pid == 0) {
+		rlimits_for_child();
 		swapoff_child(what);
+	}
 	return pid;
 }

@@ -204,20 +204,39 @@ static void limits_dir(struct limits_plan *p, const struct limits_user *lu, char
 	}
 }
 
+/* Debian's pam_limits (Debian 12, libpam-modules 1.5.2) takes PID 1's limits as the
+ * defaults without set_all: measured on the Debian disk under systemd (docs/services.md). */
+static bool debian_pam(void)
+{
+	return access("/etc/debian_version", F_OK) == 0;
+}
+
+static void pid1_limits(struct limits_plan *p, char *buf)
+{
+	if (io_read_file("/proc/1/limits", buf, PAM_FILE_MAX + 1) < 0) {
+		log_warn("pam_limits: /proc/1/limits: %m; PID 1's limits not taken");
+		return;
+	}
+	limits_pid1_apply(p, buf);
+}
+
 static bool limits_entry(const struct pam_entry *e, const struct user *u, struct limits_plan *p,
 			 char *buf)
 {
 	struct limits_user lu = { u->pw.name, u->pw.uid, u->pw.gid, u->groups, u->name_ptrs,
 				  u->ngroups };
 	char conf[256], f[300];
+	bool set_all;
 
 	if (!u->known) {
-		log_warn("%s:%u: pam_limits: uid %u has no /etc/passwd entry; no limits set",
-			 escape_text(e->file, f, sizeof f), e->line, (unsigned)u->pw.uid);
+		log_warn("%s:%u: pam_limits: uid %s has no /etc/passwd entry; no limits set",
+			 escape_text(e->file, f, sizeof f), e->line, u->pw.name); /* the uid's digits */
 		return false;
 	}
-	pam_limits_options(e->args, conf, sizeof conf, note, NULL, e->file, e->line);
+	set_all = pam_limits_options(e->args, conf, sizeof conf, note, NULL, e->file, e->line);
 	limits_plan_init(p, nr_open());
+	if (set_all || debian_pam())
+		pid1_limits(p, buf);
 	if (*conf) {
 		limits_file(p, conf, &lu, buf, true);
 	} else {
@@ -225,6 +244,27 @@ static bool limits_entry(const struct pam_entry *e, const struct user *u, struct
 		limits_dir(p, &lu, buf);
 	}
 	return !p->no_limits;
+}
+
+/* PID 1's values are defaults: one that cannot be set (a hard limit above this
+ * process's, without CAP_SYS_RESOURCE) is passed over, as pam_limits does, and the
+ * files' value of the same limit set alone. 0 when that worked. */
+static int without_pid1_values(int i, const struct limits_plan *p, struct rlimit *r)
+{
+	struct rlimit now;
+	bool soft = p->lim[i].src_soft < LIMITS_SRC_KERNEL, hard = p->lim[i].src_hard < LIMITS_SRC_KERNEL;
+
+	if (!soft && !hard)
+		return 0;
+	if (getrlimit(i, &now) < 0)
+		return -1;
+	if (!soft)
+		r->rlim_cur = now.rlim_cur;
+	if (!hard)
+		r->rlim_max = now.rlim_max;
+	if (r->rlim_cur > r->rlim_max)
+		r->rlim_cur = r->rlim_max;
+	return setrlimit(i, r);
 }
 
 static int set_limits(const struct limits_plan *p, uid_t uid)
@@ -243,11 +283,11 @@ static int set_limits(const struct limits_plan *p, uid_t uid)
 			r.rlim_max = p->lim[i].max;
 		if (r.rlim_cur > r.rlim_max)
 			r.rlim_cur = r.rlim_max;
-		if (setrlimit(i, &r) < 0) {
-			log_warn("pam_limits: resource %d: cannot set %llu/%llu: %m", i,
-				 (unsigned long long)r.rlim_cur, (unsigned long long)r.rlim_max);
-			failed = -1;
-		}
+		if (setrlimit(i, &r) == 0 || without_pid1_values(i, p, &r) == 0)
+			continue;
+		log_warn("pam_limits: resource %d: cannot set %llu/%llu: %m", i,
+			 (unsigned long long)r.rlim_cur, (unsigned long long)r.rlim_max);
+		failed = -1;
 	}
 	/* as pam_limits: no lowered priority for root */
 	if (p->priority_set && !(uid == 0 && p->priority > 0) &&

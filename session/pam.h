@@ -3,7 +3,8 @@
 /* What a service's PAM stack asks of pam_env, pam_limits and pam_mail, done without PAM
  * (ember-session(8) "PAM STACK", docs/services.md "PAMName="). Three pure parsers:
  *
- *   pamstack.c  /etc/pam.d/NAME (else "other"), its @include/include/substack files:
+ *   pamstack.c  /etc/pam.d/NAME or /usr/lib/pam.d/NAME (else "other", found the same
+ *               way), its @include/include/substack files (the same two places):
  *               the pam_env.so, pam_limits.so and pam_mail.so lines, in the order PAM runs them
  *               under systemd (pam_setcred's auth stack, then pam_open_session's
  *               session stack);
@@ -27,6 +28,7 @@
 #define PAM_ENTRIES_MAX 16  /* pam_env and pam_limits lines in one stack */
 #define PAM_ARGS_MAX 512    /* bytes of one line's module arguments */
 #define PAM_DIR "/etc/pam.d"
+#define PAM_VENDOR_DIR "/usr/lib/pam.d" /* Linux-PAM's vendordir, where /etc has no file */
 
 /* A message about one line of one file: why it was skipped or what was ignored. */
 typedef void pam_note_fn(void *ctx, const char *file, unsigned line, const char *why);
@@ -53,7 +55,7 @@ struct pam_entry {
 struct pam_stack {
 	struct pam_entry entries[PAM_ENTRIES_MAX];
 	size_t count;
-	char service_file[300]; /* the file used: /etc/pam.d/NAME or /etc/pam.d/other */
+	char service_file[300]; /* the file used: .../pam.d/NAME or .../pam.d/other */
 	char buf[PAM_DEPTH_MAX][PAM_FILE_MAX + 1]; /* one file per include level */
 };
 
@@ -61,8 +63,8 @@ struct pam_stack {
  * (ENOENT: no such file; EFBIG: too large; EINVAL: not a regular file). */
 typedef ssize_t pam_read_fn(void *ctx, const char *path, char *buf, size_t size);
 
-/* The entries of service's stack: PAM_DIR/service, else PAM_DIR/other when that does
- * not exist. auth lines first (only pam_env's: pam_limits has no auth part), then
+/* The entries of service's stack: PAM_DIR/service or PAM_VENDOR_DIR/service, else
+ * "other" from the same two when neither exists. auth lines first (only pam_env's: pam_limits has no auth part), then
  * session lines, each in file order with includes expanded where they stand. 0; 1 when
  * neither file exists (no entries); -1 with a message in err when the service file
  * cannot be read (an include that cannot be read, or one nested too deep, is noted and
@@ -136,7 +138,13 @@ struct limits_user {
 	size_t ngroups;
 };
 
-enum { LIMITS_SRC_USER, LIMITS_SRC_GROUP, LIMITS_SRC_DEFAULT = 4, LIMITS_SRC_NONE = 6 };
+/* KERNEL: PID 1's limit, the default of every limit the files leave alone (set_all, and
+ * Debian's pam_limits without it) */
+enum { LIMITS_SRC_USER, LIMITS_SRC_GROUP, LIMITS_SRC_DEFAULT = 4, LIMITS_SRC_KERNEL = 5,
+       LIMITS_SRC_NONE = 6 };
+/* The soft open-files limit a session gets from PID 1's at most (select() cannot take an
+ * fd past 1023): measured with Debian 12's pam_limits. */
+#define LIMITS_PID1_NOFILE_SOFT_MAX 1024
 
 struct limits_plan {
 	struct {
@@ -149,11 +157,15 @@ struct limits_plan {
 };
 
 void limits_plan_init(struct limits_plan *p, rlim_t nr_open);
+/* PID 1's limits as the defaults (text: /proc/1/limits): each limit's soft and hard value
+ * with source LIMITS_SRC_KERNEL, the soft open-files limit held to
+ * LIMITS_PID1_NOFILE_SOFT_MAX. Lines that do not parse are left out. */
+void limits_pid1_apply(struct limits_plan *p, const char *text);
 /* One limits file into the plan (call for limits.conf, then each limits.d file). */
 void limits_conf_apply(struct limits_plan *p, const char *text, size_t len, const char *file,
 		       const struct limits_user *u, pam_note_fn *note, void *ctx);
-/* pam_limits' conf= from an entry's arguments ("" when not given). */
-void pam_limits_options(const char *args, char *conf, size_t size, pam_note_fn *note,
+/* pam_limits' conf= from an entry's arguments ("" when not given). True with set_all. */
+bool pam_limits_options(const char *args, char *conf, size_t size, pam_note_fn *note,
 			void *ctx, const char *file, unsigned line);
 /* limits.d's files to read: names ending in ".conf", not hidden, sorted as strcmp
  * does ("C" locale); names is changed in place. The count kept. */

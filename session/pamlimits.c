@@ -304,10 +304,86 @@ void limits_conf_apply(struct limits_plan *p, const char *text, size_t len, cons
 	}
 }
 
-void pam_limits_options(const char *args, char *conf, size_t size, pam_note_fn *note_fn,
+/* /proc/PID/limits names them so (fs/proc/base.c) */
+static const struct {
+	const char *name;
+	int resource;
+} proc_names[] = {
+	{ "Max cpu time", RLIMIT_CPU },	      { "Max file size", RLIMIT_FSIZE },
+	{ "Max data size", RLIMIT_DATA },     { "Max stack size", RLIMIT_STACK },
+	{ "Max core file size", RLIMIT_CORE }, { "Max resident set", RLIMIT_RSS },
+	{ "Max processes", RLIMIT_NPROC },    { "Max open files", RLIMIT_NOFILE },
+	{ "Max locked memory", RLIMIT_MEMLOCK }, { "Max address space", RLIMIT_AS },
+	{ "Max file locks", RLIMIT_LOCKS },   { "Max pending signals", RLIMIT_SIGPENDING },
+	{ "Max msgqueue size", RLIMIT_MSGQUEUE }, { "Max nice priority", RLIMIT_NICE },
+	{ "Max realtime priority", RLIMIT_RTPRIO }, { "Max realtime timeout", RLIMIT_RTTIME },
+};
+
+static int proc_value(const char *word, size_t len, rlim_t *v)
+{
+	char buf[32];
+	unsigned long long n;
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, word, len);
+	buf[len] = '\0';
+	if (strcmp(buf, "unlimited") == 0) {
+		*v = RLIM_INFINITY;
+		return 0;
+	}
+	if (number(buf, &n) < 0 || n >= (unsigned long long)RLIM_INFINITY)
+		return -1;
+	*v = (rlim_t)n;
+	return 0;
+}
+
+/* "NAME   SOFT   HARD   [UNITS]": the name is the row's first words, padded to the
+ * column of the soft value. */
+static void pid1_line(struct limits_plan *p, const char *line, size_t len)
+{
+	for (size_t i = 0; i < sizeof proc_names / sizeof *proc_names; i++) {
+		size_t n = strlen(proc_names[i].name), w;
+		const char *at = line + n, *end = line + len;
+		rlim_t soft, hard;
+		int r = proc_names[i].resource;
+
+		if (len <= n || strncmp(line, proc_names[i].name, n) != 0 || *at != ' ')
+			continue;
+		at += strspn(at, " ");
+		w = strcspn(at, " \n");
+		if (at + w > end || proc_value(at, w, &soft) < 0)
+			return;
+		at += w;
+		at += strspn(at, " ");
+		w = strcspn(at, " \n");
+		if (at + w > end || proc_value(at, w, &hard) < 0 || soft > hard)
+			return;
+		if (r == RLIMIT_NOFILE && soft > LIMITS_PID1_NOFILE_SOFT_MAX)
+			soft = LIMITS_PID1_NOFILE_SOFT_MAX;
+		p->lim[r].cur = soft;
+		p->lim[r].max = hard;
+		p->lim[r].src_soft = p->lim[r].src_hard = LIMITS_SRC_KERNEL;
+		return;
+	}
+}
+
+void limits_pid1_apply(struct limits_plan *p, const char *text)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		pid1_line(p, text, len);
+		text += len;
+		if (*text)
+			text++;
+	}
+}
+
+bool pam_limits_options(const char *args, char *conf, size_t size, pam_note_fn *note_fn,
 			void *ctx, const char *file, unsigned line)
 {
 	char buf[PAM_ARGS_MAX], *s = buf, *w, why[PAM_ARGS_MAX + 64];
+	bool set_all = false;
 
 	conf[0] = '\0';
 	snprintf(buf, sizeof buf, "%s", args);
@@ -317,6 +393,8 @@ void pam_limits_options(const char *args, char *conf, size_t size, pam_note_fn *
 				strcpy(conf, w + 5);
 			else
 				note_fn(ctx, file, line, "pam_limits: conf= is not an absolute path that fits: ignored");
+		} else if (strcmp(w, "set_all") == 0) {
+			set_all = true;
 		} else if (strcmp(w, "debug") == 0 || strcmp(w, "utmp_early") == 0 ||
 			   strcmp(w, "noaudit") == 0) {
 			; /* nothing they change here */
@@ -325,6 +403,7 @@ void pam_limits_options(const char *args, char *conf, size_t size, pam_note_fn *
 			note_fn(ctx, file, line, why);
 		}
 	}
+	return set_all;
 }
 
 static int by_name(const void *a, const void *b)

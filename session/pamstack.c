@@ -97,6 +97,29 @@ static void note(struct walk *w, const char *file, unsigned line, const char *fm
 
 static int walk_file(struct walk *w, const char *path, int level, enum filter f);
 
+/* A stack file by name as Linux-PAM finds it: PAM_DIR/name, else the distribution's
+ * PAM_VENDOR_DIR/name (Debian 12's systemd-user is there); an absolute name as it is.
+ * path gets the file read, or the last one tried. */
+static int walk_named(struct walk *w, const char *name, int level, enum filter f, char *path,
+		      size_t size)
+{
+	int r;
+
+	if (name[0] == '/') {
+		snprintf(path, size, "%s", name);
+		return walk_file(w, path, level, f);
+	}
+	snprintf(path, size, "%s/%s", PAM_DIR, name);
+	r = walk_file(w, path, level, f);
+	if (r < 0 && errno == ENOENT) {
+		snprintf(path, size, "%s/%s", PAM_VENDOR_DIR, name);
+		r = walk_file(w, path, level, f);
+		if (r < 0 && errno == ENOENT) /* the message names the administrator's file */
+			snprintf(path, size, "%s/%s", PAM_DIR, name);
+	}
+	return r;
+}
+
 static void include(struct walk *w, const char *from, unsigned line, const char *name, int level,
 		    enum filter f)
 {
@@ -106,13 +129,13 @@ static void include(struct walk *w, const char *from, unsigned line, const char 
 		note(w, from, line, "include of a bad file name skipped%s", "");
 		return;
 	}
-	snprintf(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : PAM_DIR,
-		 name[0] == '/' ? "" : "/", name);
 	if (level + 1 >= PAM_DEPTH_MAX) {
+		snprintf(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : PAM_DIR,
+			 name[0] == '/' ? "" : "/", name);
 		note(w, from, line, "%s: includes nested too deep (a loop?), skipped", path);
 		return;
 	}
-	if (walk_file(w, path, level + 1, f) < 0)
+	if (walk_named(w, name, level + 1, f, path, sizeof path) < 0)
 		note(w, from, line, "%s: cannot be read, skipped", path);
 }
 
@@ -216,11 +239,9 @@ int pam_stack_load(const char *service, pam_read_fn *read, void *read_ctx, pam_n
 	int r;
 
 	out->count = 0;
-	snprintf(path, sizeof path, "%s/%s", PAM_DIR, service);
-	r = walk_file(&w, path, 0, ALL);
+	r = walk_named(&w, service, 0, ALL, path, sizeof path);
 	if (r < 0 && errno == ENOENT) { /* as PAM: a service without a file is "other" */
-		snprintf(path, sizeof path, "%s/other", PAM_DIR);
-		r = walk_file(&w, path, 0, ALL);
+		r = walk_named(&w, "other", 0, ALL, path, sizeof path);
 		if (r < 0 && errno == ENOENT)
 			return 1;
 	}

@@ -77,7 +77,7 @@ SVCCHECK=$T/svccheck
 if ${CC:-cc} -std=c11 -D_GNU_SOURCE -DEMBER_VERSION='"test"' -Wall -Wextra -Werror -Wno-unused-parameter \
 	-I"$TOP" -I"$TOP/lib" -I"$TOP/cgroup" -I"$TOP/init" -o "$SVCCHECK" "$HERE/pkg-svccheck.c" \
 	"$TOP"/init/service-load.c "$TOP"/init/pages.c "$TOP"/init/service.c "$TOP"/init/unit-runtime-keys.c "$TOP"/init/condition.c "$TOP"/init/unit-compat.c "$TOP"/init/exec-line.c "$TOP"/init/depgraph.c "$TOP"/init/unit-targets.c "$TOP"/init/socket-unit.c \
-	"$TOP"/init/unit-kinds.c "$TOP"/init/unit-kinds-run.c "$TOP"/init/unit-mount.c "$TOP"/init/unit-swap.c "$TOP"/init/unit-device.c "$TOP"/init/unit-timer.c "$TOP"/init/unit-path.c "$TOP"/init/dynamic-user.c \
+	"$TOP"/init/unit-kinds.c "$TOP"/init/unit-kinds-run.c "$TOP"/init/unit-mount.c "$TOP"/init/unit-swap.c "$TOP"/init/rlimits.c "$TOP"/init/unit-device.c "$TOP"/init/unit-timer.c "$TOP"/init/unit-path.c "$TOP"/init/dynamic-user.c \
 	"$TOP"/lib/*.c "$TOP"/cgroup/*.c >"$T/cc.log" 2>&1; then
 	pass build-svccheck
 else

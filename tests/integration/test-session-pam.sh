@@ -11,7 +11,7 @@ if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
 	skip session-pam "needs root and mount namespaces"; finish
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/pam.d" "$tmp/security/limits.d"
+mkdir -p "$tmp/pam.d" "$tmp/vendor" "$tmp/security/limits.d"
 : >"$tmp/environment"
 
 # run NAME SERVICE CMD...: ember-session (uid 65534, nobody) in the test root; stdout in
@@ -19,6 +19,7 @@ mkdir -p "$tmp/pam.d" "$tmp/security/limits.d"
 run() {
 	n=$1 svc=$2; shift 2
 	timeout 20 unshare -m sh -c 'mount --bind "$1/pam.d" /etc/pam.d &&
+		{ [ ! -d /usr/lib/pam.d ] || mount --bind "$1/vendor" /usr/lib/pam.d; } &&
 		mount --bind "$1/security" /etc/security &&
 		mount --bind "$1/environment" /etc/environment && shift && exec "$@"' sh "$tmp" \
 		"$S" --uid 65534 --service "$svc" --address "unix:path=$tmp/no-bus" -- "$@" \
@@ -91,6 +92,19 @@ run other phosh /bin/sh -c env
 [ $rc = 0 ] && has other FROM_OTHER=1 && pass session-pam-other-fallback ||
 	fail session-pam-other-fallback "rc=$rc $(tr '\n' ' ' <"$tmp/other.err")"
 
+# ---- Linux-PAM's vendor directory: Debian 12's systemd-user is /usr/lib/pam.d's ----
+if [ -d /usr/lib/pam.d ]; then
+	printf 'session required pam_env.so envfile=/etc/security/vendor.env\n@include vendor-inc\n' >"$tmp/vendor/vendored"
+	printf 'session required pam_limits.so conf=/etc/security/vendor-limits.conf\n' >"$tmp/vendor/vendor-inc"
+	echo 'FROM_VENDOR=1' >"$tmp/security/vendor.env"
+	echo 'nobody soft nofile 555' >"$tmp/security/vendor-limits.conf"
+	run vendored vendored /bin/sh -c 'env; echo "nofile=$(ulimit -Sn)"'
+	[ $rc = 0 ] && has vendored FROM_VENDOR=1 && has vendored nofile=555 && ! has vendored FROM_OTHER=1 &&
+		pass session-pam-vendor-dir || fail session-pam-vendor-dir "rc=$rc $(tr '\n' ' ' <"$tmp/vendored.err")"
+else
+	skip session-pam-vendor-dir "no /usr/lib/pam.d to bind a test directory over"
+fi
+
 # ---- include loops and a /dev/zero include: bounded, the command runs ----
 printf '@include loop-b\nsession required pam_env.so envfile=/etc/security/other.env\n' >"$tmp/pam.d/loop-a"
 printf '@include loop-a\n@include zero\n' >"$tmp/pam.d/loop-b"
@@ -111,6 +125,41 @@ printf 'A="\033[2J\n' >"$tmp/security/bad.env"
 run hostile hostile /bin/true
 [ $rc = 0 ] && grep -q 'unknown option' "$tmp/hostile.err" && ! grep -q "$(printf '\033')" "$tmp/hostile.err" &&
 	pass session-pam-messages-escaped || fail session-pam-messages-escaped "rc=$rc"
+
+# ---- PID 1's limits are the defaults: Debian's pam_limits (and set_all anywhere) ----
+# PID 1 of a new PID namespace has the limits given here; the session starts with
+# others. Measured with Debian 12's pam_limits under systemd: every limit the files leave
+# alone becomes PID 1's (the soft open-files limit at most 1024), over the unit's own.
+: >"$tmp/security/empty.conf"
+printf 'session required pam_limits.so conf=/etc/security/empty.conf\n' >"$tmp/pam.d/pid1"
+printf 'session required pam_limits.so conf=/etc/security/empty.conf set_all\n' >"$tmp/pam.d/pid1-set-all"
+lim='echo "stack=$(ulimit -Ss)/$(ulimit -Hs) nofile=$(ulimit -Sn)/$(ulimit -Hn)"'
+# pid1_run NAME SERVICE PID1_LIMITS SESSION_LIMITS: prlimit(1) options
+pid1_run() {
+	n=$1 svc=$2 own=$3 start=$4
+	timeout 20 unshare -m -p -f --mount-proc sh -c 'mount --bind "$1/pam.d" /etc/pam.d &&
+		mount --bind "$1/security" /etc/security && own=$2 start=$3 && shift 3 &&
+		exec prlimit $own -- sh -c "prlimit $start -- \"\$@\"; exit \$?" sh "$@"' sh "$tmp" "$own" "$start" \
+		"$S" --uid 65534 --service "$svc" --address "unix:path=$tmp/no-bus" -- /bin/sh -c "$lim" \
+		>"$tmp/$n.out" 2>"$tmp/$n.err"
+	rc=$?
+}
+if [ -f /etc/debian_version ]; then
+	pid1_run pid1 pid1 "--stack=4194304:unlimited --nofile=2000:8192" "--stack=16777216:unlimited --nofile=4096:8192"
+	[ $rc = 0 ] && has pid1 'stack=4096/unlimited nofile=1024/8192' && pass session-pam-limits-from-pid1 ||
+		fail session-pam-limits-from-pid1 "rc=$rc $(cat "$tmp/pid1.out") $(tr '\n' ' ' <"$tmp/pid1.err")"
+else
+	skip session-pam-limits-from-pid1 "not a Debian system: pam_limits does that with set_all only"
+fi
+pid1_run set-all pid1-set-all "--stack=4194304:unlimited --nofile=512:8192" "--stack=16777216:unlimited --nofile=4096:8192"
+[ $rc = 0 ] && has set-all 'stack=4096/unlimited nofile=512/8192' && pass session-pam-limits-set-all ||
+	fail session-pam-limits-set-all "rc=$rc $(cat "$tmp/set-all.out") $(tr '\n' ' ' <"$tmp/set-all.err")"
+# PID 1's hard limit above the session's: raised where this may (CAP_SYS_RESOURCE), else
+# passed over as pam_limits does; no message, the session goes on
+pid1_run above pid1-set-all "--nofile=2000:8192" "--nofile=4096:4096"
+[ $rc = 0 ] && { has above 'stack=8192/unlimited nofile=4096/4096' || has above 'stack=8192/unlimited nofile=1024/8192'; } &&
+	! grep -q pam_limits "$tmp/above.err" && pass session-pam-pid1-limit-above-passed-over ||
+	fail session-pam-pid1-limit-above-passed-over "rc=$rc $(cat "$tmp/above.out") $(tr '\n' ' ' <"$tmp/above.err")"
 
 # ---- a required limit that cannot be set stops the start; an optional one does not ----
 nr_open=$(cat /proc/sys/fs/nr_open)

@@ -6,10 +6,7 @@ usage: distro-profile-diff.py EMBER SYSTEMD"""
 import sys
 
 # Known, documented differences: (service or "*", field, what is passed over)
-KNOWN = {
-    ("dbus", "names"): {"SYSTEMD_NSS_DYNAMIC_BYPASS"},  # systemd's, for its NSS module
-}
-PAM_SESSIONS = ("user@", "ember-test-pam")  # PAMName= sessions: limits differ (docs)
+KNOWN = {}  # none left since 2026-12-07 (dbus's SYSTEMD_NSS_DYNAMIC_BYPASS was the last)
 ARGV_IN_ENVIRON = ("ssh",)  # sshd writes its process title over its environment
 
 
@@ -27,8 +24,6 @@ def differences(name, ember, systemd):
     for field in sorted(set(ember) | set(systemd)):
         a, b = ember.get(field, ""), systemd.get(field, "")
         if a == b:
-            continue
-        if field == "limits" and name.startswith(PAM_SESSIONS):
             continue
         if field in ("env", "names") and name in ARGV_IN_ENVIRON:
             continue

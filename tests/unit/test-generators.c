@@ -1,4 +1,4 @@
-// sources: init/generators.c
+// sources: init/generators.c init/rlimits.c
 /* systemd's generators run by ember-init, against real programs in a fixture tree: the
  * first directory wins a name, masks (a link to /dev/null, an empty file) are not run,
  * the three output directories are fresh (a planted symlink in them is removed, never

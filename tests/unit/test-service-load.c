@@ -1,4 +1,4 @@
-// sources: init/service-load.c init/pages.c init/unit-targets.c init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/unit-kinds-run.c init/unit-mount.c init/unit-swap.c init/unit-device.c init/dynamic-user.c
+// sources: init/service-load.c init/pages.c init/unit-targets.c init/service.c init/unit-runtime-keys.c init/exec-line.c init/socket-unit.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/unit-kinds-run.c init/unit-mount.c init/unit-swap.c init/unit-device.c init/dynamic-user.c init/rlimits.c
 /* Loading from directories: priority overrides, masking, caps, odd files. Uses a fresh
  * temporary tree per case and removes it afterwards. */
 #include "harness.h"

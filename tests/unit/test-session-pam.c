@@ -115,6 +115,38 @@ static void missing_service_is_other(void)
 	CHECK(load("login", odd) == -1 && st.count == 0);
 }
 
+/* Debian 12's systemd ships its user manager's stack in Linux-PAM's vendor directory
+ * (/usr/lib/pam.d/systemd-user); a file in /etc/pam.d wins over it; includes are looked
+ * up the same way. */
+static void vendor_directory(void)
+{
+	const struct fake debian[] = {
+		{ "/usr/lib/pam.d/systemd-user", "@include common-account\n"
+						 "session required pam_limits.so\n"
+						 "@include common-session-noninteractive\n" },
+		{ "/etc/pam.d/common-session-noninteractive", "session required pam_env.so\n" },
+		{ NULL, NULL }
+	};
+	const struct fake admin[] = {
+		{ "/etc/pam.d/systemd-user", "session required pam_env.so\n" },
+		{ "/usr/lib/pam.d/systemd-user", "session required pam_limits.so\n" },
+		{ "/usr/lib/pam.d/inc", "session required pam_limits.so\n" },
+		{ "/etc/pam.d/login", "@include inc\n" },
+		{ "/usr/lib/pam.d/other", "session required pam_mail.so\n" },
+		{ NULL, NULL }
+	};
+
+	CHECK(load("systemd-user", debian) == 0 && st.count == 2);
+	CHECK_STR(st.service_file, "/usr/lib/pam.d/systemd-user");
+	CHECK(st.entries[0].module == PAM_MOD_LIMITS && st.entries[1].module == PAM_MOD_ENV);
+	CHECK(load("systemd-user", admin) == 0 && st.count == 1);
+	CHECK_STR(st.service_file, "/etc/pam.d/systemd-user");
+	CHECK(st.entries[0].module == PAM_MOD_ENV);
+	CHECK(load("login", admin) == 0 && st.count == 1 && st.entries[0].module == PAM_MOD_LIMITS);
+	CHECK(load("phosh", admin) == 0 && st.count == 1 && st.entries[0].module == PAM_MOD_MAIL);
+	CHECK_STR(st.service_file, "/usr/lib/pam.d/other");
+}
+
 static void include_loops_are_bounded(void)
 {
 	const struct fake fs[] = {
@@ -411,15 +443,71 @@ static void limits_dir_sorted(void)
 	CHECK_STR(names[1], "20-b.conf");
 	CHECK_STR(names[2], "Z.conf");
 	notes = 0;
-	pam_limits_options("conf=/etc/x.conf debug set_all", conf, sizeof conf, count_note, NULL, "f", 1);
+	CHECK(pam_limits_options("conf=/etc/x.conf debug set_all", conf, sizeof conf, count_note,
+				 NULL, "f", 1));
 	CHECK_STR(conf, "/etc/x.conf");
-	CHECK(notes == 1);
+	CHECK(notes == 0);
+	CHECK(!pam_limits_options("utmp_early bogus", conf, sizeof conf, count_note, NULL, "f", 1));
+	CHECK(notes == 1 && conf[0] == '\0');
+}
+
+/* /proc/1/limits of systemd's PID 1 on the Debian disk, as the kernel formats it */
+static const char systemd_pid1[] =
+	"Limit                     Soft Limit           Hard Limit           Units     \n"
+	"Max cpu time              unlimited            unlimited            seconds   \n"
+	"Max stack size            8388608              unlimited            bytes     \n"
+	"Max core file size        0                    unlimited            bytes     \n"
+	"Max processes             3767                 3767                 processes \n"
+	"Max open files            1048576              1048576              files     \n"
+	"Max locked memory         125882368            125882368            bytes     \n"
+	"Max nice priority         0                    0                    \n"
+	"Max realtime timeout      unlimited            unlimited            us        \n";
+
+/* Debian's pam_limits, measured there: every limit PID 1's, soft open files at most
+ * 1024; limits.conf still wins */
+static void limits_from_pid1(void)
+{
+	limits_plan_init(&plan, 1048576);
+	limits_pid1_apply(&plan, systemd_pid1);
+	CHECK(plan.lim[RLIMIT_NOFILE].cur == 1024 && plan.lim[RLIMIT_NOFILE].max == 1048576);
+	CHECK(plan.lim[RLIMIT_MEMLOCK].cur == 125882368 && plan.lim[RLIMIT_MEMLOCK].max == 125882368);
+	CHECK(plan.lim[RLIMIT_MEMLOCK].src_soft == LIMITS_SRC_KERNEL);
+	CHECK(plan.lim[RLIMIT_STACK].cur == 8388608 && plan.lim[RLIMIT_STACK].max == RLIM_INFINITY);
+	CHECK(plan.lim[RLIMIT_CORE].cur == 0 && plan.lim[RLIMIT_NPROC].max == 3767);
+	CHECK(plan.lim[RLIMIT_NICE].src_hard == LIMITS_SRC_KERNEL && plan.lim[RLIMIT_NICE].max == 0);
+	CHECK(plan.lim[RLIMIT_RTTIME].cur == RLIM_INFINITY);
+	CHECK(plan.lim[RLIMIT_AS].src_soft == LIMITS_SRC_NONE); /* not in the text: left alone */
+	limits("alice hard memlock 64\n* soft nofile 2048\n");
+	CHECK(plan.lim[RLIMIT_MEMLOCK].max == 64 * 1024 && plan.lim[RLIMIT_MEMLOCK].cur == 125882368);
+	CHECK(plan.lim[RLIMIT_NOFILE].cur == 2048 && plan.lim[RLIMIT_NOFILE].src_soft == LIMITS_SRC_DEFAULT);
+	/* a soft limit under 1024 is kept */
+	limits_plan_init(&plan, 0);
+	limits_pid1_apply(&plan, "Max open files            512                  4096                 files\n");
+	CHECK(plan.lim[RLIMIT_NOFILE].cur == 512 && plan.lim[RLIMIT_NOFILE].max == 4096);
+}
+
+static void limits_from_pid1_hostile(void)
+{
+	limits_plan_init(&plan, 0);
+	limits_pid1_apply(&plan, "Max open files 4096 1024 files\n"       /* soft over hard */
+				 "Max locked memory 10k 20k bytes\n"
+				 "Max processes -1 5\n"
+				 "Max file size 18446744073709551615 unlimited bytes\n"
+				 "Max open filesx 1 2\n"
+				 "Max stack size 99999999999999999999999 unlimited\n"
+				 "Max cpu time\n"
+				 "Max core file size 1\n"
+				 "Max msgqueue size 100 200"); /* last line without newline: taken */
+	for (int r = 0; r < RLIM_NLIMITS; r++)
+		CHECK(r == RLIMIT_MSGQUEUE || plan.lim[r].src_soft == LIMITS_SRC_NONE);
+	CHECK(plan.lim[RLIMIT_MSGQUEUE].cur == 100 && plan.lim[RLIMIT_MSGQUEUE].max == 200);
 }
 
 int main(void)
 {
 	RUN(debian_login_stack);
 	RUN(missing_service_is_other);
+	RUN(vendor_directory);
 	RUN(include_loops_are_bounded);
 	RUN(overlong_lines_are_skipped);
 	RUN(environment_file);
@@ -431,5 +519,7 @@ int main(void)
 	RUN(limits_conf);
 	RUN(limits_hostile);
 	RUN(limits_dir_sorted);
+	RUN(limits_from_pid1);
+	RUN(limits_from_pid1_hostile);
 	return harness_done();
 }

@@ -1,4 +1,4 @@
-// sources: init/service-load.c init/pages.c init/unit-targets.c init/service.c init/unit-runtime-keys.c init/socket-unit.c init/exec-line.c init/depgraph.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/unit-kinds-run.c init/unit-mount.c init/unit-swap.c init/unit-device.c init/dynamic-user.c
+// sources: init/service-load.c init/pages.c init/unit-targets.c init/service.c init/unit-runtime-keys.c init/socket-unit.c init/exec-line.c init/depgraph.c init/condition.c init/unit-compat.c init/unit-kinds.c init/unit-timer.c init/unit-path.c init/unit-kinds-run.c init/unit-mount.c init/unit-swap.c init/unit-device.c init/dynamic-user.c init/rlimits.c
 /* Where units come from: ember's and systemd's directories, what the default target pulls
  * in (and nothing else), templates, drop-ins (order, override, reset), masks, and the
  * dependency graph over a loaded tree (missing Requires=, cycles). A fresh tree per case. */
