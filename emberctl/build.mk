@@ -5,6 +5,8 @@ EMBERCTL_SRC = emberctl/main.c emberctl/job.c emberctl/client.c emberctl/records
                emberctl/props.c emberctl/since.c \
                emberctl/verify-seccomp.c emberctl/timers.c emberctl/calendar-cmd.c \
                init/service.c init/unit-runtime-keys.c init/socket-unit.c init/condition.c init/unit-compat.c init/exec-line.c \
-               init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c
+               init/unit-kinds.c init/unit-timer.c init/unit-path.c init/dynamic-user.c \
+               init/service-load.c init/pages.c init/depgraph.c init/unit-targets.c init/unit-kinds-run.c \
+               init/unit-mount.c init/unit-swap.c init/unit-device.c init/rlimits.c
 $(eval $(call musl_prog,emberctl,$(EMBERCTL_SRC)))
 MANPAGES += man/emberctl.8.scd

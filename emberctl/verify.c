@@ -50,6 +50,7 @@ struct diagnostic {
 	enum service_severity severity;
 	unsigned line;
 	char message[SERVICE_ERROR_MAX];
+	char dropin[SERVICE_PATH_MAX]; /* the drop-in it is about, "": the unit's file */
 };
 
 struct file_result {
@@ -95,8 +96,8 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 		   const char *message)
 {
 	struct file_result *r = ctx;
+	bool dropin = file && *file && strcmp(file, r->path) != 0;
 
-	(void)file;
 	if (severity == SERVICE_ERROR)
 		r->errors++;
 	else if (severity == SERVICE_WARNING)
@@ -104,7 +105,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 	else
 		r->notes++;
 	if (!r->json) {
-		print_escaped(stdout, r->path);
+		print_escaped(stdout, dropin ? file : r->path);
 		if (line)
 			printf(":%u", line);
 		fputs(": ", stdout);
@@ -116,6 +117,7 @@ static void record(void *ctx, enum service_severity severity, const char *file, 
 		d->severity = severity;
 		d->line = line;
 		snprintf(d->message, sizeof d->message, "%s", message);
+		snprintf(d->dropin, sizeof d->dropin, "%s", dropin ? file : "");
 	}
 }
 
@@ -209,6 +211,42 @@ static const char *unsupported_kind(const char *file)
 static char text[SERVICE_FILE_MAX + 2];
 static struct service svc;
 
+/* Where the unit's drop-ins are looked for, as ember-init would: a FILE's own directory
+ * (a package's drop-ins beside its unit), then with --root the search path below DIR;
+ * a NAME's search path (below DIR). Not the host's own directories for a FILE: they
+ * would judge the file by this machine's configuration. */
+#define DROPIN_DIRS_MAX (sizeof search_dirs / sizeof *search_dirs + 1)
+static size_t dropin_dirs(const struct verify_options *o, const struct file_result *r,
+			  char paths[][1024], const char **dirs)
+{
+	size_t n = 0;
+
+	if (!r->unit) {
+		const char *slash = strrchr(r->path, '/');
+		snprintf(paths[n], sizeof paths[n], "%.*s", slash && slash > r->path ? (int)(slash - r->path) : 1,
+			 slash && slash > r->path ? r->path : "/");
+		dirs[n] = paths[n];
+		n++;
+		if (!o->root)
+			return n;
+	}
+	for (size_t i = 0; i < sizeof search_dirs / sizeof *search_dirs; i++) {
+		snprintf(paths[n], sizeof paths[n], "%s%s", o->root ? o->root : "", search_dirs[i]);
+		dirs[n] = paths[n];
+		n++;
+	}
+	return n;
+}
+
+/* "x.service.d/10-y.conf": a drop-in, checked with its unit */
+static bool is_dropin(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return has_suffix(path, ".conf") && slash && slash - path > 2 && slash[-1] == 'd' &&
+	       slash[-2] == '.';
+}
+
 static void check_file(const struct verify_options *o, struct file_result *r)
 {
 	struct service_diag diag = { record, r, o->verbose };
@@ -247,6 +285,10 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 			record(r, SERVICE_NOTE, r->path, 0, "empty: the unit is masked");
 		return;
 	}
+	if (!r->unit && is_dropin(r->path)) {
+		file_error(r, "a drop-in: verify its unit, whose drop-ins beside it are applied");
+		return;
+	}
 	if ((why = unsupported_kind(file))) {
 		file_error(r, "%s", why);
 		return;
@@ -257,7 +299,13 @@ static void check_file(const struct verify_options *o, struct file_result *r)
 		return;
 	}
 	svc.kind = unit_name_kind(name);
-	service_parse(&svc, text, (size_t)len, &diag);
+	service_parse_more(&svc, text, (size_t)len, &diag);
+	if (!svc.failed) {
+		static char paths[DROPIN_DIRS_MAX][1024];
+		const char *dirs[DROPIN_DIRS_MAX];
+		service_load_dropins(&svc, dirs, dropin_dirs(o, r, paths, dirs), &diag);
+	}
+	service_validate(&svc, &diag);
 	verify_seccomp(&svc, &diag); /* seccomp keys: names as ember-sandbox checks them */
 }
 
@@ -298,6 +346,10 @@ static void print_json_unit(const struct file_result *r, bool first)
 		printf(", ");
 		json_kv_int(stdout, "line", r->diag[i].line);
 		printf(", ");
+		if (r->diag[i].dropin[0]) {
+			json_kv_string(stdout, "dropin", r->diag[i].dropin);
+			printf(", ");
+		}
 		json_kv_string(stdout, "message", r->diag[i].message);
 		printf("}");
 	}

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -492,6 +493,22 @@ static void apply_dropins(struct loader *l, struct service *svc)
 	}
 	if (!svc->failed) /* the failing drop-in stays named in path */
 		str_copy(svc->path, sizeof svc->path, fragment);
+}
+
+void service_load_dropins(struct service *svc, const char *const *dirs, size_t ndirs,
+			  const struct service_diag *diag)
+{
+	struct loader *l = calloc(1, sizeof *l);
+
+	if (!l) {
+		say(diag, SERVICE_WARNING, svc->path, "drop-ins not read: out of memory");
+		return;
+	}
+	l->diag = diag;
+	open_dirs(l, dirs, ndirs);
+	apply_dropins(l, svc);
+	close_dirs(l);
+	free(l);
 }
 
 /* NAME.wants/ and NAME.requires/ in every search directory: each entry (usually a

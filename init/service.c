@@ -90,6 +90,22 @@ static void warn(struct parser *p, const char *fmt, ...)
 	report(p->diag, SERVICE_WARNING, p->svc->path, p->line, message);
 }
 
+/* Something that changes nothing against systemd: reported only where notes are asked
+ * for (emberctl verify --verbose). */
+static void note(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct parser *p, const char *fmt, ...)
+{
+	char message[SERVICE_ERROR_MAX];
+	va_list ap;
+
+	if (!p->diag || !p->diag->notes)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof message, fmt, ap);
+	va_end(ap);
+	report(p->diag, SERVICE_NOTE, p->svc->path, p->line, message);
+}
+
 /* An invalid value: "KEY=VALUE: why". The value is cut short so the message fits. */
 static int invalid(struct parser *p, const char *key, const char *value, const char *why)
 {
@@ -932,7 +948,8 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 			  const char *full)
 {
 	char name[SERVICE_NAME_MAX];
-	int rc = unit_name_canonical(full, name, sizeof name, NULL);
+	enum unit_kind kind;
+	int rc = unit_name_canonical(full, name, sizeof name, &kind);
 
 	if (rc == -2) { /* unit kinds (unit-kinds): scopes */
 		foreign_dependency(p, k->name, full);
@@ -940,6 +957,12 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 	}
 	if (rc < 0)
 		return invalid(p, k->name, full, "not a valid unit name");
+	if (kind == UNIT_DEVICE && strcmp(k->name, "Before") == 0) {
+		/* a device is there when the kernel says so: nothing can make it wait */
+		note(p, "Before=%s: ignored, as systemd ignores it (.device units cannot be "
+		     "delayed)", full);
+		return 0;
+	}
 	if (strcmp(name, p->svc->name) == 0) {
 		warn(p, "%s=%s: names the unit itself, ignored", k->name, full);
 		return 0;

@@ -559,6 +559,13 @@ int service_rlimit_from_key(const char *key);     /* "LimitNOFILE" -> RLIMIT_NOF
  * directories are reported through diag and never stop the others. */
 int service_load(const char *const *dirs, size_t ndirs, struct service *out, size_t cap,
 		 size_t *count, const struct service_diag *diag);
+/* emberctl verify: svc's drop-ins (NAME.d/, its template's, its dash prefixes', the
+ * kind's service.d/) from dirs, highest priority first, applied as the loader applies
+ * them; each drop-in's messages name the drop-in. Call between the fragment's
+ * service_parse_more() and service_validate(). Allocates the loader's state: not for
+ * PID 1. */
+void service_load_dropins(struct service *svc, const char *const *dirs, size_t ndirs,
+			  const struct service_diag *diag);
 
 /* U1: the loader with every option. dirs: as above; an entry may list several,
  * "/a:/b". A directory whose path has a "/systemd/" component is a systemd directory:

@@ -108,6 +108,33 @@ out=$($V "$T/dev-zram1.swap"); rc=$?
 [ "$rc" = 1 ] && printf '%s\n' "$out" | grep -qF "What=/dev/zram0 does not match the unit name (its unit is dev-zram0.swap)" &&
 	pass swap-unit-bad-what-refused || fail swap-unit-bad-what-refused "rc=$rc out=$out"
 
+# drop-ins are checked with their unit, as ember-init applies them: those beside a FILE,
+# those of a NAME's search path (below --root); their messages name the drop-in, and
+# the unit is judged with them (a drop-in may give a fragment the ExecStart= it lacks)
+mkdir -p "$T/di/pkg.service.d" "$T/di/lock.service.d" "$T/root/etc/systemd/system/demo.service.d"
+printf '[Service]\nExecStart=/bin/true\n' >"$T/di/pkg.service"
+printf '[Service]\nBogusKey=1\nPrivateIPC=yes\n' >"$T/di/pkg.service.d/10-more.conf"
+printf '[Unit]\nDescription=no command of its own\n' >"$T/di/lock.service"
+printf '[Service]\nExecStart=/bin/true\n' >"$T/di/lock.service.d/cmd.conf"
+out=$($V "$T/di/pkg.service" "$T/di/lock.service"); rc=$?
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "^$T/di/pkg.service.d/10-more.conf:3: PrivateIPC: " &&
+	printf '%s\n' "$out" | grep -qxF "$T/di/pkg.service: changes (0 errors, 2 warnings)" &&
+	printf '%s\n' "$out" | grep -qxF "$T/di/lock.service: clean" &&
+	pass dropins-beside-file || fail dropins-beside-file "rc=$rc $out"
+printf '[Service]\nRootImage=/srv/x.raw\n' >"$T/root/etc/systemd/system/demo.service.d/override.conf"
+out=$($V --root="$T/root" demo); rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -q "^$T/root/etc/systemd/system/demo.service.d/override.conf:2: RootImage: refused" &&
+	printf '%s\n' "$out" | grep -qxF "$T/root/lib/systemd/system/demo.service: refused (1 error, 1 warning)" &&
+	pass dropins-below-root || fail dropins-below-root "rc=$rc $out"
+$V --json "$T/di/pkg.service" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["units"][0]["diagnostics"]
+assert any(x.get("dropin", "").endswith("/pkg.service.d/10-more.conf") and x["line"] == 3 for x in d), d' &&
+	pass dropins-json || fail dropins-json "$($V --json "$T/di/pkg.service")"
+out=$($V "$T/di/pkg.service.d/10-more.conf"); rc=$?
+[ "$rc" = 1 ] && printf '%s\n' "$out" | grep -qF "a drop-in: verify its unit" && pass dropin-file-named ||
+	fail dropin-file-named "rc=$rc $out"
+
 # options may come before the verb; usage errors exit 100
 $BIN/emberctl --json verify "$T/good.service" | grep -q '"clean":1' && pass options-before-verb ||
 	fail options-before-verb "$($BIN/emberctl --json verify "$T/good.service" 2>&1)"

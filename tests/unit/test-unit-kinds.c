@@ -476,6 +476,19 @@ static void bad_automounts_fail_with_a_reason(void)
 	CHECK(warnings == 1 && strstr(first_warning, "[Automount]") != NULL);
 }
 
+/* Debian's nbd@.service (nbd-client): Before=dev-%i.device, which systemd ignores with a
+ * message (".device units cannot be delayed"); After= a device and Requires= stay. */
+static void before_a_device_is_ignored(void)
+{
+	CHECK(parse_unit("nbd@nbd0", "/lib/systemd/system/nbd@.service",
+			 "[Unit]\nDefaultDependencies=no\nBefore=dev-nbd0.device network-online.target\n"
+			 "After=dev-sda.device\nRequires=dev-sda.device\n[Service]\nType=forking\n"
+			 "ExecStart=/sbin/nbd-client -p -systemd-mark -N nbd0 host /dev/nbd0\n") == 0);
+	CHECK(warnings == 0 && errors == 0);
+	CHECK(!listed(&svc.before, "dev-nbd0.device") && listed(&svc.before, "network-online.target"));
+	CHECK(listed(&svc.after, "dev-sda.device") && listed(&svc.requires, "dev-sda.device"));
+}
+
 int main(void)
 {
 	RUN(tmp_mount_as_shipped);
@@ -497,5 +510,6 @@ int main(void)
 	RUN(fstab_generator_automount);
 	RUN(automount_keys);
 	RUN(bad_automounts_fail_with_a_reason);
+	RUN(before_a_device_is_ignored);
 	return harness_done();
 }
