@@ -2875,14 +2875,9 @@ static void validate(struct service *svc, const struct service_diag *diag)
 			     ? "no ExecStart= (only Type=oneshot may go without one)"
 			     : "several ExecStart= lines (only Type=oneshot may have more than one)");
 	}
-	/* U2: as systemd, PIDFile= names the main process of Type=forking, and any type's
-	 * file is removed when the service ends. systemd also reads it after ExecStartPost=
-	 * for the other types; ember keeps the process it started. */
-	if (svc->pid_file && svc->type != SERVICE_FORKING && svc->exec_start_post.count > 0 &&
-	    diag && diag->report)
-		diag->report(diag->ctx, SERVICE_WARNING, svc->path, 0,
-			     "PIDFile=: with ExecStartPost= and a Type= other than forking, the "
-			     "main process stays the one started, not the PID in the file");
+	/* U2: as systemd, PIDFile= names the main process of Type=forking, and of the
+	 * other types once their ExecStartPost= lines are done (supervisor.c); any type's
+	 * file is removed when the service ends. */
 	if (svc->type == SERVICE_ONESHOT && svc->restart == RESTART_ALWAYS)
 		service_fail(svc, diag, 0, "Restart=always is not allowed with Type=oneshot");
 	validate_execenv(svc);

@@ -425,6 +425,7 @@ static void schedule_restart(struct unit *u);
 static void maybe_stopped(struct unit *u);
 /* U2 hooks, defined in the "U2" section below */
 static void become_ready(struct unit *u);
+static void pidfile_adopt(struct unit *u);
 static void start_next_main(struct unit *u);
 static void forking_parent_exited(struct unit *u);
 static void settle_failed(struct unit *u);
@@ -2251,6 +2252,11 @@ static void run_next_post(struct unit *u)
 		log_warn("%s: ExecStartPost=: %s (ignored: '-')", name_of(u), u->error);
 		u->exec_index++;
 	}
+	if (s->pid_file && s->type != SERVICE_FORKING) {
+		u->pidfile_wait = true;
+		pidfile_adopt(u);
+		return;
+	}
 	u->phase = PHASE_MAIN;
 	finish_start(u);
 }
@@ -2277,8 +2283,10 @@ static void start_next_main(struct unit *u)
 	become_ready(u);
 }
 
-/* Type=forking, PIDFile=: adopt the PID the file names, if it may be believed. */
-static void forking_adopt(struct unit *u)
+/* PIDFile=: adopt the PID the file names, if it may be believed, then go on where the
+ * wait began: Type=forking's readiness, or the end of ExecStartPost= (other types: as
+ * systemd, the file names the main process from then on). */
+static void pidfile_adopt(struct unit *u)
 {
 	const char *path = service_str(u->svc, u->svc->pid_file);
 	char err[UNIT_ERROR_MAX];
@@ -2307,8 +2315,14 @@ static void forking_adopt(struct unit *u)
 	if (!ours)
 		log_warn("%s: PIDFile=%s names PID %d, outside the service", name_of(u), path,
 			 (int)pid);
+	if (pid != u->main_pid)
+		log_info("%s: main process %d (PIDFile=%s)", name_of(u), (int)pid, path);
 	u->main_pid = pid;
-	log_info("%s: main process %d (PIDFile=%s)", name_of(u), (int)pid, path);
+	if (u->phase == PHASE_START_POST) {
+		u->phase = PHASE_MAIN;
+		finish_start(u);
+		return;
+	}
 	become_ready(u);
 }
 
@@ -2319,7 +2333,7 @@ static void forking_parent_exited(struct unit *u)
 
 	if (u->svc->pid_file) {
 		u->pidfile_wait = true;
-		forking_adopt(u);
+		pidfile_adopt(u);
 		return;
 	}
 	pid = svc_guess_main_pid(u->cg_fd, u->control_pid);
@@ -2504,8 +2518,8 @@ static bool idle_must_wait(struct unit *u, long long now, const struct depgraph_
  * without a main PID, ExitType=cgroup) ends when the last one has. */
 static void lifecycle_tick(struct unit *u)
 {
-	if (u->pidfile_wait && u->state == UNIT_RUNNING) {
-		forking_adopt(u);
+	if (u->pidfile_wait && (u->state == UNIT_RUNNING || u->state == UNIT_STARTING)) {
+		pidfile_adopt(u);
 		return;
 	}
 	/* Only services have processes: a listening socket unit (and a reached target) is

@@ -49,6 +49,18 @@ mkdir -p "$M/real" "$M/precious" "$M/evil"
 ln -s real "$M/rootlink"
 echo 1 >"$M/precious/victim.pid"
 chown 65534:65534 "$M/evil"
+# PIDFile= with ExecStartPost= and another type: as systemd, the file names the main
+# process once ExecStartPost= is done (the started process leaves a child that writes it)
+cat >"$M/postpid.sh" <<'EOF'
+sh -c 'echo $$ >"$PIDFILE"; exec sleep 1000' &
+exec sleep 1000
+EOF
+unit postpid <<EOF
+[Service]
+PIDFile=$M/post.pid
+ExecStart=/bin/sh $M/postpid.sh
+ExecStartPost=/bin/true
+EOF
 unit simplepid <<EOF
 [Service]
 PIDFile=$M/rootlink/simple.pid
@@ -321,6 +333,9 @@ expect pidfile-simple-running simplepid ready
 wait_file $M/real/simple.pid . || bad pidfile-simple-written "no $M/real/simple.pid"
 [ "\$(field simplepid main_pid)" = "\$(cat $M/real/simple.pid)" ] && ok pidfile-simple-main-is-started ||
 	bad pidfile-simple-main-is-started "main_pid \$(field simplepid main_pid), file \$(cat $M/real/simple.pid)"
+expect pidfile-after-post-running postpid ready
+[ -s $M/post.pid ] && [ "\$(field postpid main_pid)" = "\$(cat $M/post.pid)" ] && ok pidfile-after-post-names-main ||
+	bad pidfile-after-post-names-main "main_pid \$(field postpid main_pid), file \$(cat $M/post.pid 2>&1)"
 "\$E" stop simplepid; expect pidfile-simple-stopped simplepid stopped
 [ ! -e $M/real/simple.pid ] && ok pidfile-removed-at-stop || bad pidfile-removed-at-stop "still there"
 expect pidfile-evil-running evilpid ready
