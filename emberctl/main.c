@@ -50,6 +50,7 @@ static const char *const client_verbs[] = {
 struct options {
 	bool json, follow, quiet, value, all, failed;
 	bool no_block;        /* start & co.: return once PID 1 took the request */
+	bool no_start;        /* daemon-reload: the units it adds stay stopped (named) */
 	long timeout_ms;
 	const char *socket, *svg, *since, *signal_arg, *whom_arg, *lines_arg;
 	const char *verb;
@@ -69,7 +70,7 @@ static void usage(FILE *f)
 		"       emberctl [--json] list-paths\n"
 		"       emberctl [--json] status NAME\n"
 		"       emberctl [--no-block] start|stop|restart|reload NAME...\n"
-		"       emberctl reload | daemon-reload\n"
+		"       emberctl reload | daemon-reload [--no-start]\n"
 		"       emberctl kill [-s SIGNAL] [--kill-whom=main|control|all] NAME...\n"
 		"       emberctl [-q] is-active|is-failed NAME...\n"
 		"       emberctl show [-p PROP,...] [--value] NAME...\n"
@@ -224,6 +225,8 @@ static bool flag_option(const char *a, struct options *o)
 		o->failed = true;
 	else if (is(a, "--no-block", NULL))
 		o->no_block = true;
+	else if (is(a, "--no-start", NULL))
+		o->no_start = true;
 	else
 		return false;
 	return true;
@@ -311,6 +314,8 @@ static void check_options(const struct options *o, int verb, enum client_verb cv
 		die(EXIT_USAGE, "%s: --signal and --kill-whom are only for kill", name);
 	if (o->no_block && !job)
 		die(EXIT_USAGE, "%s: --no-block is only for start, stop, restart and reload", name);
+	if (o->no_start && cv != CV_DAEMON_RELOAD && !(cv == CV_NONE && verb == CTL_RELOAD && !o->nnames))
+		die(EXIT_USAGE, "%s: --no-start is only for daemon-reload", name);
 	if (o->quiet && cv != CV_IS_ACTIVE && cv != CV_IS_FAILED)
 		die(EXIT_USAGE, "%s: -q is only for is-active, is-failed and enable & co.", name);
 	if ((o->nprops || o->value) && cv != CV_SHOW)
@@ -624,6 +629,9 @@ static int cmd_plain(const struct options *o, enum ctl_verb verb)
 {
 	struct ctl_request req = request_for(verb, NULL);
 	struct reply r;
+
+	if (o->no_start)
+		req.options |= CTL_OPT_NO_START;
 	int status = exchange(o, &req, &r, stderr, false);
 
 	reply_free(&r);

@@ -460,7 +460,7 @@ static void change(struct client *c, const struct ctl_request *r)
 		if (r->name[0])
 			rc = supervisor_reload_unit(r->name, err, sizeof err);
 		else
-			supervisor_daemon_reload(report_line, &c->w);
+			supervisor_daemon_reload(report_line, &c->w, r->options & CTL_OPT_NO_START);
 		break;
 	/* emberctl verbs (issue 17) */
 	case CTL_KILL: {

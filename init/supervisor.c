@@ -63,6 +63,7 @@ static struct {
 	struct depgraph graph;
 	struct spawn_env spawn;
 	bool stopping_all;
+	bool reload_no_start; /* this daemon-reload leaves the units it adds stopped */
 	long long boot_ready_us;
 	/* U1: the default target from the kernel command line, and units started by name
 	 * that nothing else pulls in (loaded again on every reload) */
@@ -2853,12 +2854,15 @@ static void reapply_limits(size_t n)
 			svc_cgroup_limits_reload(&sv.units[i]);
 }
 
-void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx)
+void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx,
+			      bool no_start)
 {
 	locale_load(""); /* as systemd's daemon-reload: a changed locale applies from now on */
 	if (sv.cfg.generate)
 		sv.cfg.generate();
+	sv.reload_no_start = no_start;
 	supervisor_reload(report, ctx);
+	sv.reload_no_start = false;
 }
 
 void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
@@ -2882,6 +2886,11 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			check_programs(svc);
 			unit_reset(&fresh.units[i], svc);
 			unit_classify(&fresh.units[i], fresh.svcs, n);
+			if (sv.reload_no_start && fresh.units[i].state == UNIT_WAITING) {
+				fresh.units[i].state = UNIT_INACTIVE;
+				fresh.units[i].start_wanted = false;
+				say(report, ctx, "not started", svc->name);
+			}
 		}
 	}
 	/* sockets-accept: Accept=yes instances are no files' units: they stay as they are. */

@@ -130,8 +130,11 @@ const char *unit_state_name(enum unit_state s);
 /* Load the services and decide what starts; never fails as a whole. */
 void supervisor_init(const struct supervisor_config *cfg);
 /* emberctl daemon-reload: the generators run again, then supervisor_reload(). A reload
- * PID 1 makes itself (a unit started by name) does not run them, as systemd's does not. */
-void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx);
+ * PID 1 makes itself (a unit started by name) does not run them, as systemd's does not.
+ * no_start: the units it newly loads that would start stay stopped, each reported as
+ * "not started NAME". */
+void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void *ctx,
+			      bool no_start);
 /* Start, stop, restart one service on request (emberctl). 0, or -1 with a message. */
 int supervisor_start(const char *name, char *err, size_t errlen);
 /* sessions: the unit counts as needed (StopWhenUnneeded=) until stopped by name. */

@@ -30,6 +30,7 @@ static const struct {
 	{ "stamped", CTL_OPT_STAMPED, 1u << CTL_LOG }, /* emberctl verbs (issue 17) */
 	{ "hold", CTL_OPT_HOLD, 1u << CTL_START }, /* sessions */
 	{ "release", CTL_OPT_RELEASE, 1u << CTL_STOP },
+	{ "no-start", CTL_OPT_NO_START, 1u << CTL_RELOAD },
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 

@@ -59,6 +59,10 @@ enum ctl_verb {
 /* "release" on stop: only the hold is dropped; the unit stops when nothing else needs it
  * (a device that wanted it went away: ember-udev-wants) */
 #define CTL_OPT_RELEASE 0x8u
+/* "no-start" on reload without a name: the units the reload newly loads and would start
+ * stay stopped, each named in a "not started NAME" line (Debian's dpkg hook asks
+ * policy-rc.d about them first, as deb-systemd-invoke would) */
+#define CTL_OPT_NO_START 0x10u
 
 /* kill's "whom=": which of the service's processes get the signal (systemctl
  * --kill-whom=). Every process of its cgroup is the default, as for systemctl. */

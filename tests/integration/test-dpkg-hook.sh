@@ -2,7 +2,7 @@
 # ember's dpkg post-invoke hook (distro/debian/dpkg-post-invoke-ember) with the real
 # ember-init as PID 1 of a PID+mount namespace: after dpkg configured a package whose
 # unit is now pulled in, the unit runs (systemd: the postinst's deb-systemd-invoke start,
-# which needs /run/systemd/system); after a removal, its unit stops; after an unpack (the
+# which needs /run/systemd/system) unless policy-rc.d forbids its start; after a removal, its unit stops; after an unpack (the
 # postinst has not run yet), under `dpkg --root` and in a chroot, nothing is read again. Upgrades
 # (dpkg-status-logger-ember notes them from dpkg's status lines): once configured, a
 # package's running units restart as its postinst asks under systemd (debhelper's
@@ -33,9 +33,9 @@ printf '#!/bin/sh\ndeb-systemd-invoke restart again.service >/dev/null || true\n
 # words that are no unit names are passed over, never run: a command substitution, a glob
 printf '#!/bin/sh\ndeb-systemd-invoke restart "odd.service" '"'"'$(touch %s/pwned).service'"'"' '"'"'*.service'"'"' >/dev/null\n' \
 	"$tmp" >"$A/info/odd.postinst"
-printf '#!/bin/sh\n[ "$1" = denied.service ] && exit 101\nexit 0\n' >"$tmp/policy-rc.d"
+printf '#!/bin/sh\necho "$*" >>%s/policy.log\ncase $1 in denied.service | forbidden.service) exit 101 ;; esac\nexit 0\n' "$tmp" >"$tmp/policy-rc.d"
 chmod +x "$tmp/policy-rc.d"
-for u in new early rooted chrooted; do
+for u in new early rooted chrooted forbidden permitted; do
 	printf '[Service]\nExecStart=/bin/sleep 1000\n' >"$tmp/pkg/$u.service"
 done
 
@@ -53,6 +53,8 @@ ok() { echo "PASS \$1"; }
 bad() { echo "FAIL \$1: \$2"; }
 wait_state() { i=0; while [ "\$(emberctl is-active "\$1" 2>/dev/null)" != "\$2" ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done; }
 hook() { env DPKG_HOOK_ACTION="\$1" \${2:+DPKG_ROOT=\$2} sh "$HOOK"; }
+# no policy-rc.d but the test's own (a build host may have one that forbids everything)
+EMBER_POLICY_RC_D=$tmp/no-policy-rc.d; export EMBER_POLICY_RC_D
 # dpkg --unpack: the unit file is there, its postinst has not run
 cp $tmp/pkg/early.service $S/
 out=\$(hook unpack 2>&1); rc=\$?
@@ -81,6 +83,17 @@ wait_state new active
 wait_state early active
 [ "\$(emberctl is-active early)" = active ] && ok earlier-unpacked-unit-starts-with-it ||
 	bad earlier-unpacked-unit-starts-with-it "\$(emberctl is-active early 2>&1)"
+# policy-rc.d is asked first, as deb-systemd-invoke asks it under systemd: a unit it
+# forbids (101) is not started at all, another one installed with it is
+cp $tmp/pkg/forbidden.service $tmp/pkg/permitted.service $S/
+out=\$(EMBER_POLICY_RC_D=$tmp/policy-rc.d hook configure 2>&1); rc=\$?
+wait_state permitted active
+[ \$rc = 0 ] && [ "\$(emberctl is-active permitted)" = active ] && [ "\$(emberctl is-active forbidden)" != active ] &&
+	[ -z "\$(emberctl show -p ExecMainStartTimestampMonotonic --value forbidden.service | grep -v '^0$')" ] &&
+	printf '%s\n' "\$out" | grep -qx 'ember: forbidden.service: not started, policy-rc.d forbids it' &&
+	grep -qx 'forbidden.service start' $tmp/policy.log && ok configure-policy-rc-d-forbids-start ||
+	bad configure-policy-rc-d-forbids-start "rc \$rc, permitted \$(emberctl is-active permitted 2>&1), forbidden \$(emberctl is-active forbidden 2>&1), \$out, \$(cat $tmp/policy.log 2>&1)"
+rm $S/forbidden.service $S/permitted.service; hook remove >/dev/null 2>&1
 # dpkg -r: the file is gone, the unit stops
 rm $S/new.service
 hook remove >/dev/null 2>&1

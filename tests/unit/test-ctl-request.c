@@ -45,6 +45,8 @@ static void parses_every_verb(void)
 	CHECK(parse("restart a") == 0 && req.verb == CTL_RESTART);
 	CHECK(parse("reload") == 0 && req.verb == CTL_RELOAD);
 	CHECK(parse("reload a") == 0 && strcmp(req.name, "a") == 0); /* U2: reload NAME */
+	CHECK(parse("reload no-start") == 0 && req.options == CTL_OPT_NO_START && !req.name[0]);
+	CHECK(parse("start a no-start") < 0); /* only for reload */
 	CHECK(parse("reload ../x") < 0);
 	CHECK(parse("reload a b") < 0);
 	CHECK(parse("log a") == 0 && req.verb == CTL_LOG && req.options == 0);
