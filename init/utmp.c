@@ -251,6 +251,56 @@ int utmp_put_dead(const struct utmp_files *f, const char *id, pid_t pid, int cod
 	return rc;
 }
 
+int utmp_log_login(const struct utmp_files *f, pid_t pid, const char *line, const char *user,
+		   const char *host)
+{
+	struct record r;
+
+	memset(&r, 0, sizeof r);
+	r.type = T_USER_PROCESS;
+	r.pid = (int32_t)pid;
+	set_field(r.line, sizeof r.line, line);
+	set_field(r.user, sizeof r.user, user);
+	set_field(r.host, sizeof r.host, host);
+	set_now(&r);
+	append_wtmp(wtmp_path(f), &r, LOCK_TRIES);
+	return 0;
+}
+
+/* glibc's struct lastlog: the time is 32 bits where utmp's is (x86) */
+struct lastlog_entry {
+	ut_time_t time;
+	char line[32];
+	char host[256];
+};
+#if defined(__x86_64__) || defined(__i386__)
+_Static_assert(sizeof(struct lastlog_entry) == 292, "glibc's lastlog record size");
+#endif
+
+int utmp_put_lastlog(const char *lastlog, uid_t uid, const char *line, const char *host)
+{
+	struct lastlog_entry e;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET,
+			    .l_start = (off_t)uid * (off_t)sizeof e, .l_len = sizeof e };
+	int fd = open_regular(lastlog ? lastlog : LASTLOG_PATH, O_RDWR), rc;
+
+	if (fd < 0)
+		return -1;
+	memset(&e, 0, sizeof e);
+	e.time = (ut_time_t)time(NULL);
+	set_field(e.line, sizeof e.line, line);
+	set_field(e.host, sizeof e.host, host);
+	if (fcntl(fd, F_SETLKW, &fl) < 0) {
+		close(fd);
+		return -1;
+	}
+	rc = pwrite(fd, &e, sizeof e, fl.l_start) == (ssize_t)sizeof e ? 0 : -1;
+	fl.l_type = F_UNLCK;
+	fcntl(fd, F_SETLK, &fl);
+	close(fd);
+	return rc;
+}
+
 #else /* no known layout */
 
 bool utmp_supported(void) { return false; }
@@ -267,5 +317,20 @@ int utmp_put_dead(const struct utmp_files *f, const char *id, pid_t pid, int cod
 {
 	(void)f, (void)id, (void)pid, (void)code, (void)status;
 	return 0;
+}
+
+int utmp_log_login(const struct utmp_files *f, pid_t pid, const char *line, const char *user,
+		   const char *host)
+{
+	(void)f, (void)pid, (void)line, (void)user, (void)host;
+	errno = ENOSYS;
+	return -1;
+}
+
+int utmp_put_lastlog(const char *lastlog, uid_t uid, const char *line, const char *host)
+{
+	(void)lastlog, (void)uid, (void)line, (void)host;
+	errno = ENOSYS;
+	return -1;
 }
 #endif

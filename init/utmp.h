@@ -10,6 +10,7 @@
 
 #define UTMP_PATH "/run/utmp"
 #define WTMP_PATH "/var/log/wtmp"
+#define LASTLOG_PATH "/var/log/lastlog"
 
 enum utmp_mode { UTMP_MODE_INIT, UTMP_MODE_LOGIN, UTMP_MODE_USER };
 
@@ -32,5 +33,14 @@ int utmp_put_start(const struct utmp_files *f, const char *id, pid_t pid, pid_t 
  * DEAD_PROCESS with the exit code and status; wtmp gets it too. Never waits for a lock:
  * a busy file is left alone (-1, EAGAIN). 0 also when there was nothing to end. */
 int utmp_put_dead(const struct utmp_files *f, const char *id, pid_t pid, int code, int status);
+
+/* pam_lastlog's session records (ember-session): a USER_PROCESS record appended to wtmp
+ * as glibc's logwtmp() writes it (pid, line, user, host; no id, no session), and the
+ * user's entry of lastlog (time, line, host, at uid's slot; lastlog is NULL for
+ * LASTLOG_PATH). line is the terminal without "/dev/", "" for none. A missing file stays
+ * missing. 0, or -1 with errno. */
+int utmp_log_login(const struct utmp_files *f, pid_t pid, const char *line, const char *user,
+		   const char *host);
+int utmp_put_lastlog(const char *lastlog, uid_t uid, const char *line, const char *host);
 
 #endif

@@ -321,6 +321,7 @@ int main(int argc, char **argv)
 		log_error("%s: pam_limits: a limit could not be set; not started", o.service);
 		refuse(EXIT_SYSTEM, o.report_fd, EXEC_SESSION_LIMITS, EPERM);
 	}
+	pam_apply_lastlog(&pam, o.uid, o.tty);
 	execve(o.rest[0], o.rest, environ);
 	{
 		int e = errno;

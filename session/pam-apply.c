@@ -19,6 +19,7 @@
 #include "log.h"
 #include "parse.h"
 #include "passwd.h"
+#include "init/utmp.h" /* pam_lastlog's records, in the C library's layout */
 
 #define GROUPS_MAX 64
 #define LIMITS_D_FILES_MAX 64
@@ -302,6 +303,31 @@ static int set_limits(const struct limits_plan *p, uid_t uid)
 	return failed;
 }
 
+/* ---- pam_lastlog ---- */
+
+static void lastlog_entry(struct pam_apply *a, const struct pam_entry *e, const struct user *u)
+{
+	unsigned flags = pam_lastlog_options(e->args, note, NULL, e->file, e->line);
+
+	if (a->lastlog || !u->known) /* pam_lastlog fails for a user without an entry */
+		return;
+	a->lastlog = true;
+	a->lastlog_flags = flags;
+	snprintf(a->user, sizeof a->user, "%s", u->pw.name);
+}
+
+void pam_apply_lastlog(const struct pam_apply *a, uid_t uid, const char *tty)
+{
+	const char *line = !tty ? "" : str_starts_with(tty, "/dev/") ? tty + 5 : tty;
+
+	if (!a->lastlog || (a->lastlog_flags & PAM_LASTLOG_NO_UPDATE))
+		return;
+	if (utmp_put_lastlog(NULL, uid, line, "") < 0 && errno != ENOENT)
+		log_warn("pam_lastlog: %s: %m", LASTLOG_PATH);
+	if (!(a->lastlog_flags & PAM_LASTLOG_NO_WTMP))
+		utmp_log_login(NULL, getpid(), line, a->user, "");
+}
+
 /* ---- the stack ---- */
 
 void pam_apply_env(struct pam_apply *a, uid_t uid, const char *service, const char *tty)
@@ -312,6 +338,7 @@ void pam_apply_env(struct pam_apply *a, uid_t uid, const char *service, const ch
 	int r;
 
 	a->nplans = 0;
+	a->lastlog = false;
 	r = pam_stack_load(service, read_conf, NULL, note, NULL, &a->stack, err, sizeof err);
 	if (r != 0) {
 		if (r < 0)
@@ -334,6 +361,8 @@ void pam_apply_env(struct pam_apply *a, uid_t uid, const char *service, const ch
 		} else if (e->module == PAM_MOD_MAIL) {
 			if (with_env)
 				mail_entry(e, &a->env, &u);
+		} else if (e->module == PAM_MOD_LASTLOG) {
+			lastlog_entry(a, e, &u);
 		} else if (limits_entry(e, &u, &a->plans[a->nplans].plan, a->stack.buf[1]))
 			a->plans[a->nplans++].optional = e->optional;
 	}

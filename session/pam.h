@@ -41,7 +41,7 @@ int pam_next_line(const char *text, size_t len, size_t *pos, unsigned *lineno, c
 		  size_t size);
 
 /* ---- the stack ---- */
-enum pam_module { PAM_MOD_ENV, PAM_MOD_LIMITS, PAM_MOD_MAIL };
+enum pam_module { PAM_MOD_ENV, PAM_MOD_LIMITS, PAM_MOD_MAIL, PAM_MOD_LASTLOG };
 
 struct pam_entry {
 	enum pam_module module;
@@ -124,6 +124,14 @@ int pam_env_conf_apply(struct penv *e, const char *text, size_t len, const char 
  * "~" path with nothing after it, or no room), with a note. */
 int pam_mail_folder(const char *args, const char *user, const char *home, char *out,
 		    size_t size, pam_note_fn *note, void *ctx, const char *file, unsigned line);
+
+/* ---- pam_lastlog ---- */
+#define PAM_LASTLOG_NO_UPDATE 0x1u /* noupdate: no record written at all */
+#define PAM_LASTLOG_NO_WTMP 0x2u   /* nowtmp: lastlog only */
+/* pam_lastlog's options that change what it writes (the rest only change what it would
+ * print, which goes nowhere for a service: accepted). Unknown ones are noted. */
+unsigned pam_lastlog_options(const char *args, pam_note_fn *note, void *ctx, const char *file,
+			     unsigned line);
 
 /* ---- pam_limits ---- */
 #define PAM_LIMITS_CONF "/etc/security/limits.conf"

@@ -209,6 +209,8 @@ static void one_line(struct walk *w, const char *file, unsigned lineno, char *li
 		add_entry(w, file, lineno, PAM_MOD_LIMITS, auth, control, s);
 	else if (module_is(module, "pam_mail.so")) /* setcred and open_session set MAIL */
 		add_entry(w, file, lineno, PAM_MOD_MAIL, auth, control, s);
+	else if (module_is(module, "pam_lastlog.so") && !auth) /* its records: a session's */
+		add_entry(w, file, lineno, PAM_MOD_LASTLOG, auth, control, s);
 }
 
 static int walk_file(struct walk *w, const char *path, int level, enum filter f)

@@ -1,4 +1,4 @@
-// sources: session/pamstack.c session/pamenv.c session/pamlimits.c
+// sources: session/pamstack.c session/pamenv.c session/pamlimits.c session/pamlastlog.c
 /* What ember-session reads for pam_env and pam_limits (session/pam.h): the input is every
  * file of a PAM stack at once (so each include of it includes it again: the depth bound
  * is exercised on every run), then an environment file, pam_env.conf and limits.conf. */
@@ -60,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			pam_env_options(st.entries[i].args, &o, quiet, NULL, "f", 1);
 			pam_limits_options(st.entries[i].args, conf, sizeof conf, quiet, NULL, "f", 1);
+			(void)pam_lastlog_options(st.entries[i].args, quiet, NULL, "f", 1);
 		}
 	}
 	penv_init(&env, start);

@@ -92,6 +92,39 @@ run other phosh /bin/sh -c env
 [ $rc = 0 ] && has other FROM_OTHER=1 && pass session-pam-other-fallback ||
 	fail session-pam-other-fallback "rc=$rc $(tr '\n' ' ' <"$tmp/other.err")"
 
+# ---- pam_lastlog's records: the user's lastlog entry and a wtmp login record for the
+# service's own process on its terminal, as pam_lastlog writes them (x86 layout) ----
+if [ -f /var/log/wtmp ] && [ -f /var/log/lastlog ] &&
+	{ [ "$(uname -m)" = x86_64 ] || [ "$(uname -m)" = i686 ]; }; then
+	printf 'session optional pam_lastlog.so\n' >"$tmp/pam.d/lastlog"
+	: >"$tmp/wtmp"; : >"$tmp/lastlog"
+	timeout 20 unshare -m sh -c 'mount --bind "$1/pam.d" /etc/pam.d && mount --bind "$1/wtmp" /var/log/wtmp &&
+		mount --bind "$1/lastlog" /var/log/lastlog && shift && exec "$@"' sh "$tmp" \
+		"$S" --uid 65534 --service lastlog --tty /dev/tty1 --address "unix:path=$tmp/no-bus" -- \
+		/bin/sh -c 'echo pid=$$' >"$tmp/lastlog.out" 2>"$tmp/lastlog.err"
+	rc=$?
+	got=$(python3 - "$tmp/wtmp" "$tmp/lastlog" <<'PY'
+import struct, sys
+w = open(sys.argv[1], "rb").read()
+recs = [(struct.unpack("<hxxi", w[i:i + 8]) + (w[i + 8:i + 40].rstrip(b"\0").decode(), w[i + 44:i + 76].rstrip(b"\0").decode())) for i in range(0, len(w), 384)]
+l = open(sys.argv[2], "rb").read()
+e = l[65534 * 292:65535 * 292]
+print(" ".join("%d:%d:%s:%s" % r for r in recs), "lastlog:%s" % e[4:36].rstrip(b"\0").decode() if len(e) == 292 else "lastlog:none")
+PY
+)
+	[ $rc = 0 ] && [ "$got" = "7:$(sed -n 's/^pid=//p' "$tmp/lastlog.out"):tty1:nobody lastlog:tty1" ] &&
+		pass session-pam-lastlog-records || fail session-pam-lastlog-records "rc=$rc $got $(cat "$tmp/lastlog.out") $(tr '\n' ' ' <"$tmp/lastlog.err")"
+	printf 'session optional pam_lastlog.so nowtmp\n' >"$tmp/pam.d/lastlog"
+	: >"$tmp/wtmp"; : >"$tmp/lastlog"
+	timeout 20 unshare -m sh -c 'mount --bind "$1/pam.d" /etc/pam.d && mount --bind "$1/wtmp" /var/log/wtmp &&
+		mount --bind "$1/lastlog" /var/log/lastlog && shift && exec "$@"' sh "$tmp" \
+		"$S" --uid 65534 --service lastlog --address "unix:path=$tmp/no-bus" -- /bin/true 2>/dev/null
+	[ ! -s "$tmp/wtmp" ] && [ "$(wc -c <"$tmp/lastlog")" = $((65535 * 292)) ] && pass session-pam-lastlog-nowtmp ||
+		fail session-pam-lastlog-nowtmp "wtmp $(wc -c <"$tmp/wtmp"), lastlog $(wc -c <"$tmp/lastlog")"
+else
+	skip session-pam-lastlog-records "no /var/log/wtmp and lastlog to bind over, or no x86 (the layout checked here)"
+fi
+
 # ---- Linux-PAM's vendor directory: Debian 12's systemd-user is /usr/lib/pam.d's ----
 if [ -d /usr/lib/pam.d ]; then
 	printf 'session required pam_env.so envfile=/etc/security/vendor.env\n@include vendor-inc\n' >"$tmp/vendor/vendored"

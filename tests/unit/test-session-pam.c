@@ -1,4 +1,4 @@
-// sources: session/pamstack.c session/pamenv.c session/pamlimits.c
+// sources: session/pamstack.c session/pamenv.c session/pamlimits.c session/pamlastlog.c
 /* What ember-session takes from a PAM stack (session/pam.h): the pam_env and pam_limits
  * lines of /etc/pam.d with their includes (loops and unreadable files bounded), and the
  * files those modules read, on hostile input: overlong lines, unterminated quotes and
@@ -145,6 +145,27 @@ static void vendor_directory(void)
 	CHECK(load("login", admin) == 0 && st.count == 1 && st.entries[0].module == PAM_MOD_LIMITS);
 	CHECK(load("phosh", admin) == 0 && st.count == 1 && st.entries[0].module == PAM_MOD_MAIL);
 	CHECK_STR(st.service_file, "/usr/lib/pam.d/other");
+}
+
+/* Debian's login stack has "session optional pam_lastlog.so": its records are written
+ * (options that only change what it prints are accepted); an auth line is not its */
+static void lastlog_lines(void)
+{
+	const struct fake fs[] = {
+		{ "/etc/pam.d/login", "auth optional pam_lastlog.so\n"
+				      "session optional pam_lastlog.so\n"
+				      "session optional pam_lastlog.so nowtmp silent never bogus\n" },
+		{ NULL, NULL }
+	};
+
+	CHECK(load("login", fs) == 0 && st.count == 2);
+	CHECK(st.entries[0].module == PAM_MOD_LASTLOG && st.entries[0].optional);
+	notes = 0;
+	CHECK(pam_lastlog_options(st.entries[0].args, count_note, NULL, "f", 1) == 0);
+	CHECK(pam_lastlog_options(st.entries[1].args, count_note, NULL, "f", 1) == PAM_LASTLOG_NO_WTMP);
+	CHECK(notes == 1); /* bogus */
+	CHECK(pam_lastlog_options("noupdate inactive=90", count_note, NULL, "f", 1) ==
+	      PAM_LASTLOG_NO_UPDATE && notes == 1);
 }
 
 static void include_loops_are_bounded(void)
@@ -508,6 +529,7 @@ int main(void)
 	RUN(debian_login_stack);
 	RUN(missing_service_is_other);
 	RUN(vendor_directory);
+	RUN(lastlog_lines);
 	RUN(include_loops_are_bounded);
 	RUN(overlong_lines_are_skipped);
 	RUN(environment_file);

@@ -10,11 +10,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/ember-utmp-XXXXXX";
@@ -226,6 +228,48 @@ static void torn_tail(void)
 		  "[5] [00101] [tty2] [ ] [tty2 ] [ ] [0.0.0.0]");
 }
 
+/* pam_lastlog's session records (ember-session): logwtmp()'s USER_PROCESS, no id */
+static void login_record_as_logwtmp(void)
+{
+	fresh_files();
+	CHECK(utmp_log_login(&files, 4711, "tty7", "embertest", "") == 0);
+	CHECK(size_of(utmp_file) == 0); /* wtmp only */
+	CHECK_STR(dump(wtmp_file), "[7] [04711] [ ] [embertest] [tty7 ] [ ] [0.0.0.0]");
+}
+
+/* glibc's struct lastlog at the uid's slot, as pam_lastlog wrote it on this host
+ * (x86-64: a 32-bit time, 32 bytes of line, 256 of host: 292 bytes a user) */
+static void lastlog_at_the_uid_slot(void)
+{
+	char path[80], entry[292];
+	FILE *f;
+	int fd;
+	time_t before = time(NULL);
+	int32_t t;
+
+	snprintf(path, sizeof path, "%s/lastlog", dir);
+	unlink(path);
+	CHECK(utmp_put_lastlog(path, 1000, "tty7", "") < 0 && errno == ENOENT); /* not made */
+	CHECK(access(path, F_OK) < 0);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	CHECK(utmp_put_lastlog(path, 1000, "tty7", "") == 0);
+	CHECK(size_of(path) == 1001 * 292);
+	fd = open(path, O_RDONLY);
+	CHECK(fd >= 0 && pread(fd, entry, sizeof entry, 1000 * 292) == sizeof entry);
+	if (fd >= 0)
+		close(fd);
+	memcpy(&t, entry, sizeof t);
+	CHECK(t >= before && t <= time(NULL));
+	CHECK_STR(entry + 4, "tty7");
+	CHECK(entry[36] == '\0'); /* no host */
+	unlink(path);
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK(utmp_put_lastlog(path, 1000, "tty7", "") < 0); /* never a FIFO */
+	unlink(path);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -245,6 +289,8 @@ int main(void)
 	RUN(fifo_and_symlink_refused);
 	RUN(locked_file_never_waits_in_pid1);
 	RUN(torn_tail);
+	RUN(login_record_as_logwtmp);
+	RUN(lastlog_at_the_uid_slot);
 	fresh_files();
 	unlink(utmp_file);
 	unlink(wtmp_file);
