@@ -253,8 +253,13 @@ static void add_path_entries(struct ctl_writer *w, const struct service *s)
 
 static const char *type_name(enum service_type t)
 {
-	return t == SERVICE_ONESHOT ? "oneshot" : t == SERVICE_NOTIFY ? "notify"
-	       : t == SERVICE_DBUS ? "dbus" : "simple";
+	static const char *const names[] = {
+		[SERVICE_SIMPLE] = "simple",	 [SERVICE_ONESHOT] = "oneshot",
+		[SERVICE_NOTIFY] = "notify",	 [SERVICE_EXEC] = "exec",
+		[SERVICE_FORKING] = "forking",	 [SERVICE_IDLE] = "idle",
+		[SERVICE_NOTIFY_RELOAD] = "notify-reload", [SERVICE_DBUS] = "dbus",
+	};
+	return (unsigned)t < sizeof names / sizeof *names && names[t] ? names[t] : "simple";
 }
 
 /* DynamicUser=: the id this run holds and its name, in every list record: what

@@ -2915,7 +2915,7 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->execmore.io_priority = 8; /* exec keys (sandbox-more): unset */
 	svc->sock.socket_mode = 0666; /* U4 */
 	svc->sock.directory_mode = 0755;
-	svc->sock.backlog = SOMAXCONN;
+	svc->sock.backlog = SOCKET_BACKLOG_DEFAULT;
 	runtime_keys_defaults(svc); /* unit-runtime2 */
 	svc->sock.ip_tos = svc->sock.ip_ttl = -1; /* sockets-accept */
 	svc->sock.priority = -1;

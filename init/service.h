@@ -7,6 +7,7 @@
  * (depgraph.c) orders them; acting on them is the supervisor's job. Nothing here
  * allocates: every struct has fixed, bounded storage, so PID 1's memory stays bounded.
  */
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,6 +66,10 @@ enum service_type {
 	SERVICE_DBUS, /* U4: ready once BusName= is owned on the system bus */
 };
 #define SOCKET_SUFFIX ".socket" /* U4 */
+/* Backlog= unset: as large as the kernel allows (it holds listen()'s value to
+ * net.core.somaxconn), as systemd's default; not the C library's SOMAXCONN, which is 128
+ * in musl against glibc's 4096. */
+#define SOCKET_BACKLOG_DEFAULT INT_MAX
 enum service_restart {
 	RESTART_NO, RESTART_ON_FAILURE, RESTART_ALWAYS,
 	RESTART_ON_SUCCESS, RESTART_ON_ABNORMAL, RESTART_ON_ABORT, RESTART_ON_WATCHDOG,
@@ -254,7 +259,7 @@ struct socket_spec {
 	strref user, group;     /* SocketUser=, SocketGroup=: names or ids */
 	strref fdname;          /* FileDescriptorName=; unset: the unit's name */
 	strref service;         /* Service=, canonical ("dbus"); unset: same name */
-	int backlog;            /* Backlog=; SOMAXCONN by default */
+	int backlog;            /* Backlog=; SOCKET_BACKLOG_DEFAULT by default */
 	bool remove_on_stop, pass_credentials, pass_security, reuse_port;
 	bool free_bind, transparent;
 	unsigned long long receive_buffer, send_buffer; /* bytes; 0: the kernel's default */

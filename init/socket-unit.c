@@ -317,7 +317,7 @@ static int set_backlog(struct ctx *c, const char *value)
 	unsigned long n;
 
 	if (!*value) {
-		c->svc->sock.backlog = SOMAXCONN;
+		c->svc->sock.backlog = SOCKET_BACKLOG_DEFAULT;
 		return 0;
 	}
 	if (parse_ulong(value, 1, INT_MAX, &n) < 0)

@@ -427,6 +427,7 @@ static void maybe_stopped(struct unit *u);
 /* U2 hooks, defined in the "U2" section below */
 static void become_ready(struct unit *u);
 static void pidfile_adopt(struct unit *u);
+static bool line_ignores_failure(const char *line);
 static void start_next_main(struct unit *u);
 static void forking_parent_exited(struct unit *u);
 static void settle_failed(struct unit *u);
@@ -858,6 +859,7 @@ static bool requirements_failed(struct unit *u)
 			continue; /* the graph already failed it */
 		if (r->state == UNIT_FAILED || r->state == UNIT_PERMANENT || r->state == UNIT_INVALID ||
 		    r->state == UNIT_MASKED) {
+			u->result = SVC_RESULT_DEPENDENCY;
 			fail_unit(u, "dependency failed: %s", name_of(r));
 			return true;
 		}
@@ -1113,8 +1115,10 @@ static void propagate_start_failure(struct unit *u)
 		struct unit *r = &sv.units[i];
 		if (!depgraph_set_has(&req, i))
 			continue;
-		if (r->state == UNIT_WAITING)
+		if (r->state == UNIT_WAITING) {
+			r->result = SVC_RESULT_DEPENDENCY;
 			fail_unit(r, "dependency failed: %s", name_of(u));
+		}
 	}
 }
 
@@ -1507,6 +1511,15 @@ static void control_exited(struct unit *u, int status)
 	maybe_stopped(u);
 }
 
+/* The ExecStart= line the main process runs ("-": its failure counts as success). */
+static const char *main_line(const struct unit *u)
+{
+	const struct service *s = u->svc;
+	unsigned i = s->type == SERVICE_ONESHOT ? u->exec_index : 0; /* else pre/post lines' */
+
+	return i < s->exec_start.count ? service_str(s, s->exec_start.line[i]) : "";
+}
+
 static void main_exited(struct unit *u, int status)
 {
 	const struct service *s = u->svc;
@@ -1515,6 +1528,12 @@ static void main_exited(struct unit *u, int status)
 	/* KillSignal= counts as clean too when someone else sent it (as before U2). */
 	bool clean = svc_exit_clean(s, code, sig) || (sig && sig == s->kill_signal);
 	char why[UNIT_ERROR_MAX];
+
+	if (!clean && line_ignores_failure(main_line(u))) { /* as systemd: recorded, no effect */
+		svc_describe_exit(code, sig, why, sizeof why);
+		log_info("%s: %s (ignored: '-')", name_of(u), why);
+		clean = true;
+	}
 
 	u->main_pid = 0;
 	u->exit_status = code;
@@ -1908,7 +1927,8 @@ static void read_exec_status(struct unit *u)
 	if (r > 0) {
 		spawn_describe_failure(u, &f, u->error, sizeof u->error);
 		/* U2: Type=exec fails its start right here, with the reason. */
-		if (u->phase == PHASE_MAIN && u->svc->type == SERVICE_EXEC && u->state == UNIT_RUNNING)
+		if (u->phase == PHASE_MAIN && u->svc->type == SERVICE_EXEC && u->state == UNIT_RUNNING &&
+		    !line_ignores_failure(main_line(u)))
 			fail_unit(u, "%s", u->error);
 		else
 			log_error("%s: %s", name_of(u), u->error);

@@ -33,6 +33,8 @@ enum svc_result svc_exit_result(const struct service *s, int code, int sig)
 
 bool svc_restart_wanted(const struct service *s, enum svc_result result, int code, int sig)
 {
+	if (result == SVC_RESULT_DEPENDENCY) /* the next try would fail the same way */
+		return false;
 	bool has_status = result == SVC_RESULT_SUCCESS || result == SVC_RESULT_EXIT_CODE ||
 			  result == SVC_RESULT_SIGNAL;
 
@@ -100,7 +102,7 @@ const char *svc_result_name(enum svc_result r)
 	static const char *const names[] = {
 		[SVC_RESULT_SUCCESS] = "success", [SVC_RESULT_EXIT_CODE] = "exit-code",
 		[SVC_RESULT_SIGNAL] = "signal", [SVC_RESULT_TIMEOUT] = "timeout",
-		[SVC_RESULT_WATCHDOG] = "watchdog",
+		[SVC_RESULT_WATCHDOG] = "watchdog", [SVC_RESULT_DEPENDENCY] = "dependency",
 	};
 	return (unsigned)r < sizeof names / sizeof *names ? names[r] : "unknown";
 }

@@ -16,6 +16,7 @@ enum svc_result {
 	SVC_RESULT_SIGNAL,    /* killed by a signal that does not count as clean */
 	SVC_RESULT_TIMEOUT,   /* a start, stop or reload timed out */
 	SVC_RESULT_WATCHDOG,  /* WatchdogSec= ran out (unit-runtime2: svc-runtime.c) */
+	SVC_RESULT_DEPENDENCY, /* a unit it requires failed: never restarted, as systemd */
 };
 
 /* sig: the signal that killed the process, or 0 when it exited with code. */

@@ -333,6 +333,9 @@ expect pidfile-simple-running simplepid ready
 wait_file $M/real/simple.pid . || bad pidfile-simple-written "no $M/real/simple.pid"
 [ "\$(field simplepid main_pid)" = "\$(cat $M/real/simple.pid)" ] && ok pidfile-simple-main-is-started ||
 	bad pidfile-simple-main-is-started "main_pid \$(field simplepid main_pid), file \$(cat $M/real/simple.pid)"
+# emberctl names the type as the unit file does (it showed "simple" for forking)
+[ "\$("\$E" show -p Type --value fork)" = forking ] && [ "\$("\$E" show -p Type --value postpid)" = simple ] &&
+	ok type-shown-as-written || bad type-shown-as-written "fork: \$("\$E" show -p Type --value fork)"
 expect pidfile-after-post-running postpid ready
 [ -s $M/post.pid ] && [ "\$(field postpid main_pid)" = "\$(cat $M/post.pid)" ] && ok pidfile-after-post-names-main ||
 	bad pidfile-after-post-names-main "main_pid \$(field postpid main_pid), file \$(cat $M/post.pid 2>&1)"

@@ -120,6 +120,11 @@ wait_log fifo 'datagram: fifo-data' && ok fifo-data-delivered || bad fifo-data-d
 # IP sockets: a connection to the IPv4 one activates the service; the bare port takes
 # IPv4 too.
 [ "\$(state tcp)" = inactive ] && ok tcp-service-waits || bad tcp-service-waits "tcp is \$(state tcp)"
+# no Backlog=: as large as the kernel allows (net.core.somaxconn), as systemd's; ss shows
+# a listening socket's backlog as its Send-Q
+q=\$(ss -ltnH "sport = :$port" 2>/dev/null | awk '{ print \$3; exit }')
+[ -n "\$q" ] && [ "\$q" = "\$(cat /proc/sys/net/core/somaxconn)" ] && ok tcp-backlog-somaxconn ||
+	bad tcp-backlog-somaxconn "Send-Q \$q, somaxconn \$(cat /proc/sys/net/core/somaxconn); \$(ss -ltnH | tr "\n" " ")"
 r=\$(python3 -c "import socket; s=socket.create_connection(('127.0.0.1', $port), 10); print(s.recv(64).decode().strip())" 2>&1)
 [ "\$r" = probe-ok ] && ok tcp-activated-and-served || bad tcp-activated-and-served "\$r"
 r=\$(python3 -c "import socket; s=socket.create_connection(('127.0.0.1', $((port + 1))), 10); print(s.recv(64).decode().strip())" 2>&1)

@@ -2,6 +2,8 @@
 /* .socket units and Type=dbus in the parser: every [Socket] key, the address forms,
  * the fd names, and each bad value failing the unit with the key and the reason. */
 #include "harness.h"
+
+#include <limits.h>
 #include "../../init/service.h"
 #include "../../init/socket-unit.h"
 
@@ -60,6 +62,7 @@ static void debian_dbus_socket_loads(void)
 	CHECK_STR(service_str(&svc, svc.sock.listen[0].address), "/run/dbus/system_bus_socket");
 	CHECK(svc.sock.socket_mode == 0666);
 	CHECK(svc.sock.directory_mode == 0755);
+	CHECK(svc.sock.backlog == INT_MAX); /* systemd's: the kernel holds it to somaxconn */
 	CHECK_STR(socket_unit_service(&svc, name, sizeof name), "demo");
 	CHECK_STR(socket_unit_fdname(&svc), "demo.socket");
 }

@@ -114,7 +114,8 @@ static void restart_table(void)
 		    svc_restart_wanted(&svc, SVC_RESULT_EXIT_CODE, 1, 0) != rows[i].code ||
 		    svc_restart_wanted(&svc, SVC_RESULT_SIGNAL, 0, SIGSEGV) != rows[i].sig ||
 		    svc_restart_wanted(&svc, SVC_RESULT_TIMEOUT, -1, 0) != rows[i].timeout ||
-		    svc_restart_wanted(&svc, SVC_RESULT_WATCHDOG, -1, 0) != rows[i].watchdog) {
+		    svc_restart_wanted(&svc, SVC_RESULT_WATCHDOG, -1, 0) != rows[i].watchdog ||
+		    svc_restart_wanted(&svc, SVC_RESULT_DEPENDENCY, -1, 0)) { /* never: systemd */
 			printf("  Restart=%s: wrong row\n", rows[i].mode);
 			CHECK(0);
 		}
