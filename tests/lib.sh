@@ -49,3 +49,15 @@ run_guest() {
 }
 
 finish() { exit "$FAILED"; }
+
+# need_guest NAME: what a test of ember-init as PID 1 of namespaces needs (the programs
+# built, root); then tmp, a directory removed at exit, 0755 (services may run as nobody).
+need_guest() {
+	for p in ember-init emberctl; do
+		[ -x "$BIN/$p" ] || { fail build "missing $BIN/$p (run make)"; finish; }
+	done
+	[ "$(id -u)" = 0 ] || { skip "$1" "needs root (namespaces)"; finish; }
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	chmod 755 "$tmp"
+}

@@ -5,13 +5,8 @@
 # start; user.service (Requires=, After=dev-null.device) must not wait for it: it has
 # started (its mark is older) before holder is done.
 . "$(dirname "$0")/../lib.sh"
-for p in ember-init emberctl; do
-	[ -x "$BIN/$p" ] || { fail build "missing $BIN/$p (run make)"; finish; }
-done
-[ "$(id -u)" = 0 ] || { skip device-before "needs root (namespaces)"; finish; }
+need_guest device-before
 [ -c /dev/null ] || { skip device-before "no /dev/null device"; finish; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
 S=$tmp/services M=$tmp/mark
 mkdir -p "$S" "$M"
 printf '[Unit]\nBefore=dev-null.device\n[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=/bin/sleep 3\nExecStartPost=/bin/touch %s/holder\n' "$M" >"$S/holder.service"

@@ -5,12 +5,7 @@
 # when the bus is a unit of another name linked as dbus.service (dbus-broker); no other
 # service gets it.
 . "$(dirname "$0")/../lib.sh"
-for p in ember-init emberctl; do
-	[ -x "$BIN/$p" ] || { fail build "missing $BIN/$p (run make)"; finish; }
-done
-[ "$(id -u)" = 0 ] || { skip init-bus-env "needs root (namespaces)"; finish; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
+need_guest init-bus-env
 M=$tmp/mark
 mkdir -p "$M" "$tmp/a" "$tmp/b"
 unit() { # DIR NAME: a oneshot that notes whether it has the variable

@@ -7,12 +7,7 @@
 #  - a start that fails because a unit it requires failed (dnssec-triggerd after
 #    unbound, Restart=always) is never restarted: the next try would fail the same way.
 . "$(dirname "$0")/../lib.sh"
-for p in ember-init emberctl; do
-	[ -x "$BIN/$p" ] || { fail build "missing $BIN/$p (run make)"; finish; }
-done
-[ "$(id -u)" = 0 ] || { skip init-exec-dash "needs root (namespaces)"; finish; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
+need_guest init-exec-dash
 S=$tmp/services M=$tmp/mark
 mkdir -p "$S" "$M"
 printf '[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=-/bin/false\nExecStart=-/nonexistent/startup.sh\nExecStart=/bin/touch %s/last-line\n' "$M" >"$S/dash.service"
