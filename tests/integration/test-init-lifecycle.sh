@@ -87,6 +87,19 @@ PIDFile=$M/foreign.pid
 EnvironmentFile=$M/foreign.env
 ExecStart=$H/forking-daemon -p $M/foreign.pid -w \$FOREIGN -o 65534
 EOF
+# The same through ExecStartPost= of another type (the file is read once those lines
+# are done): a user's file naming someone else's process is refused there too.
+mkdir -p "$M/postevil" && chown 65534:65534 "$M/postevil"
+unit foreignpost <<EOF
+[Unit]
+ConditionPathExists=$M/foreign.env
+[Service]
+User=65534
+PIDFile=$M/postevil/p.pid
+EnvironmentFile=$M/foreign.env
+ExecStart=/bin/sh -c 'echo \$\$FOREIGN >$M/postevil/p.pid; exec sleep 1000'
+ExecStartPost=/bin/sleep 0.3
+EOF
 # An /etc/default file with shell in it, as Debian's i2pd has: the commands are passed
 # over with a warning, the assignments around them kept, the service starts.
 printf 'A=one\n# c\nulimit -n 4096\nif [ -x /x ]; then B=no; fi\nB=two\n' >"$M/shell.env"
@@ -362,6 +375,10 @@ echo "FOREIGN=\$victim" >$M/foreign.env
 expect foreign-pidfile-refused foreign failed
 says foreign-pidfile-says-why foreign "is not root's and PID \$victim is not a process of this service"
 kill -0 \$victim 2>/dev/null && ok foreign-process-untouched || bad foreign-process-untouched "victim gone"
+"\$E" start foreignpost
+expect foreign-pidfile-after-post-refused foreignpost failed
+says foreign-pidfile-after-post-says-why foreignpost "is not root's and PID \$victim is not a process of this service"
+kill -0 \$victim 2>/dev/null && ok foreign-process-untouched-after-post || bad foreign-process-untouched-after-post "victim gone"
 kill \$victim
 
 # Type=exec: a missing program fails the start at once, with the path.
