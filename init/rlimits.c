@@ -63,14 +63,6 @@ void rlimits_raise_own(void)
 	own.saved = true;
 }
 
-void rlimits_restore_own(void)
-{
-	if (!own.saved)
-		return;
-	for (size_t i = 0; i < sizeof raised / sizeof *raised; i++)
-		setrlimit(raised[i], &own.was[i]);
-	own.saved = false;
-}
 
 bool rlimits_original(int resource, struct rlimit *out)
 {
@@ -88,4 +80,10 @@ void rlimits_for_child(void)
 		return;
 	for (size_t i = 0; i < sizeof raised / sizeof *raised; i++)
 		setrlimit(raised[i], &own.was[i]);
+}
+
+void rlimits_restore_own(void)
+{
+	rlimits_for_child(); /* the same limits back, in PID 1 itself */
+	own.saved = false;
 }
