@@ -109,7 +109,8 @@ static enum ctl_job_end job_end(struct activator *a, const struct unit_job *j)
 	    ctl_record_get(&rec, "state"))
 		end = ctl_job_end(j->verb, field_or_empty(&rec, "state"),
 				  field_or_empty(&rec, "active_state"),
-				  field_or_empty(&rec, "reload_result"));
+				  field_or_empty(&rec, "reload_result"),
+				  field_or_empty(&rec, "result"));
 	free(records);
 	return end;
 }
@@ -126,7 +127,8 @@ void unit_job_tick(struct activator *a)
 			continue;
 		j->used = false;
 		bus_job_removed(a, j->id, j->unit, end == CTL_JOB_DONE ? "done"
-					      : end == CTL_JOB_FAILED ? "failed" : "timeout");
+					      : end == CTL_JOB_FAILED ? "failed"
+					      : end == CTL_JOB_DEPENDENCY ? "dependency" : "timeout");
 	}
 }
 

@@ -7,7 +7,7 @@
 enum ctl_job_end job_end_of(enum ctl_verb verb, const struct ctl_record *rec)
 {
 	return ctl_job_end(verb, rec_str(rec, "state"), rec_str(rec, "active_state"),
-			   rec_str(rec, "reload_result"));
+			   rec_str(rec, "reload_result"), rec_str(rec, "result"));
 }
 
 void job_print_failure(FILE *f, enum ctl_verb verb, const char *name,
@@ -17,7 +17,7 @@ void job_print_failure(FILE *f, enum ctl_verb verb, const char *name,
 	const char *error = rec_str(rec, "error");
 
 	fprintf(f, "emberctl: %s: %s failed", name, ctl_verb_name(verb));
-	if (*result && strcmp(result, "success") != 0) { /* "dependency failed" has none */
+	if (*result && strcmp(result, "success") != 0) {
 		fputs(" (", f);
 		print_safe(f, result);
 		fputc(')', f);

@@ -580,7 +580,7 @@ static int wait_job(const struct options *o, enum ctl_verb verb, const char *nam
 		if (set.count == 0)
 			die(EXIT_BAD_REPLY, "bad reply from PID 1: no record for %s", name);
 		end = job_end_of(verb, &set.rec[0]);
-		if (end == CTL_JOB_FAILED)
+		if (end == CTL_JOB_FAILED || end == CTL_JOB_DEPENDENCY)
 			job_print_failure(stderr, verb, name, &set.rec[0]);
 		records_free(&set);
 		reply_free(&r);

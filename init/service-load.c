@@ -935,8 +935,23 @@ static struct service *activated_by(struct loader *l, const struct service *s)
 	return target ? find(l, target) : NULL;
 }
 
-/* Load everything the loaded units pull in (Wants Requires BindsTo), and the unit each
- * socket or timer unit starts, breadth first: the table itself is the queue. */
+/* Unit i's Requisite= are loaded, not started: as systemd, a start of it then fails
+ * while one is not active, and it stays inactive; were they not loaded, it would be
+ * invalid ("does not exist") though their files are there. */
+static void load_requisites(struct loader *l, size_t i)
+{
+	for (size_t j = 0; j < service_list_count(&l->out[i].requisite); j++) {
+		char name[SERVICE_NAME_MAX], buf[SERVICE_NAME_MAX];
+		/* Copy: loading may move the table's entries (slot_for). */
+		str_copy(name, sizeof name, service_list_name(&l->out[i], &l->out[i].requisite, j, buf));
+		if (!load_unit(l, name) && !missing(l, name))
+			break; /* no room left */
+	}
+}
+
+/* Load everything the loaded units pull in (Wants Requires BindsTo), their Requisite=,
+ * and the unit each socket or timer unit starts, breadth first: the table itself is the
+ * queue. */
 static void load_pulled(struct loader *l, size_t from)
 {
 	for (size_t i = from; i < l->count; i++) {
@@ -944,6 +959,7 @@ static void load_pulled(struct loader *l, size_t from)
 		/* A missing one fails the socket or timer unit at run time. */
 		if (!l->out[i].failed && triggered_name(&l->out[i], target, sizeof target))
 			load_unit(l, target);
+		load_requisites(l, i);
 		for (size_t k = 0; k < PULLS; k++) {
 			const struct service_name_list *list = pulls(&l->out[i], k);
 			for (size_t j = 0; j < service_list_count(list); j++) {
@@ -977,10 +993,24 @@ static bool reach(bool *set, size_t i)
 	return true;
 }
 
+static bool reach_requisites(struct loader *l, bool *set, size_t i, const bool *skip)
+{
+	bool changed = false;
+
+	for (size_t j = 0; j < service_list_count(&l->out[i].requisite); j++) {
+		char buf[SERVICE_NAME_MAX];
+		struct service *t = find(l, service_list_name(&l->out[i], &l->out[i].requisite, j, buf));
+		if (t && !(skip && skip[t - l->out]) && reach(set, (size_t)(t - l->out)))
+			changed = true;
+	}
+	return changed;
+}
+
 /* Grow set to everything its units pull in (from the pull list first on: 0 Wants= and
  * the rest, 1 Requires= and BindsTo= only); with triggers, also to the units its socket
- * and timer units start (they are needed, but started on traffic, not pulled in). A unit
- * in skip (NULL: none) is neither reached nor followed. */
+ * and timer units start (they are needed, but started on traffic, not pulled in) and to
+ * their Requisite= (needed loaded, never started by them). A unit in skip (NULL: none)
+ * is neither reached nor followed. */
 static void spread(struct loader *l, bool *set, bool triggers, size_t first, const bool *skip)
 {
 	bool changed = true;
@@ -1003,6 +1033,8 @@ static void spread(struct loader *l, bool *set, bool triggers, size_t first, con
 			}
 			t = triggers ? activated_by(l, &l->out[i]) : NULL;
 			if (t && !(skip && skip[t - l->out]) && reach(set, (size_t)(t - l->out)))
+				changed = true;
+			if (triggers && reach_requisites(l, set, i, skip))
 				changed = true;
 		}
 	}

@@ -420,6 +420,8 @@ static void mark_ready(struct unit *u)
 /* ---- starting ----------------------------------------------------------------------- */
 
 static void fail_unit(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_start_job(struct unit *u, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 static void begin_stop(struct unit *u, bool wanted);
 static bool should_restart(const struct unit *u);
 static void schedule_restart(struct unit *u);
@@ -859,8 +861,7 @@ static bool requirements_failed(struct unit *u)
 			continue; /* the graph already failed it */
 		if (r->state == UNIT_FAILED || r->state == UNIT_PERMANENT || r->state == UNIT_INVALID ||
 		    r->state == UNIT_MASKED) {
-			u->result = SVC_RESULT_DEPENDENCY;
-			fail_unit(u, "dependency failed: %s", name_of(r));
+			fail_start_job(u, "dependency failed: %s", name_of(r));
 			return true;
 		}
 	}
@@ -877,7 +878,7 @@ static bool conflicts_and_requisites(struct unit *u)
 	size_t n;
 
 	if (inactive) {
-		fail_unit(u, "Requisite=%s is not active", inactive);
+		fail_start_job(u, "Requisite=%s is not active", inactive);
 		return true;
 	}
 	n = unit_conflicting(u, other, SERVICE_COUNT_MAX);
@@ -1042,6 +1043,7 @@ static void begin_start(struct unit *u)
 
 	u->restart_pending = false;
 	u->error[0] = '\0';
+	u->result = SVC_RESULT_SUCCESS; /* a new start: an earlier "dependency" is not this one's */
 	switch (service_conditions_check(u->svc, &condition_probe_system, err, sizeof err)) {
 	case SERVICE_CONDITION_FAILED: /* U3: skipped, not failed: status says which */
 		snprintf(u->error, sizeof u->error, "condition failed: %.*s",
@@ -1115,10 +1117,8 @@ static void propagate_start_failure(struct unit *u)
 		struct unit *r = &sv.units[i];
 		if (!depgraph_set_has(&req, i))
 			continue;
-		if (r->state == UNIT_WAITING) {
-			r->result = SVC_RESULT_DEPENDENCY;
-			fail_unit(r, "dependency failed: %s", name_of(u));
-		}
+		if (r->state == UNIT_WAITING)
+			fail_start_job(r, "dependency failed: %s", name_of(u));
 	}
 }
 
@@ -1152,6 +1152,29 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 	if (was_starting)
 		propagate_start_failure(u);
 	if (u->svc->essential && sv.essential_cb && !u->svc->restart)
+		sv.essential_cb(name_of(u));
+}
+
+/* A start job that ends before the unit ran: a unit it requires failed, or a Requisite=
+ * is not active. As systemd's job result "dependency": the unit stays inactive (not in
+ * list --failed), OnFailure= runs, FailureAction= and Restart= do not; the units waiting
+ * on it the same way end likewise. Its clients see the start fail (lib/ctl-job.c). */
+static void fail_start_job(struct unit *u, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(u->error, sizeof u->error, fmt, ap);
+	va_end(ap);
+	log_error("%s: %s", name_of(u), u->error);
+	u->result = SVC_RESULT_DEPENDENCY;
+	u->deadline_ms = -1;
+	u->stopped_us = now_us();
+	set_state(u, UNIT_STOPPED);
+	leave_stopped(u, false);
+	propagate_start_failure(u);
+	start_listed(u, &u->svc->on_failure, "OnFailure");
+	if (u->svc->essential && sv.essential_cb)
 		sv.essential_cb(name_of(u));
 }
 
@@ -2024,20 +2047,25 @@ static bool in_batch(size_t first, size_t end, const char *name)
 	return false;
 }
 
-/* The first unit s pulls in (or a timer or path unit starts) that is neither loaded nor
- * among sv.services[first..end), into missing; false when there is none. */
-static bool pulls_missing(const struct service *s, size_t first, size_t end, char *missing)
+/* The first unit s pulls in (or a timer or path unit starts, or it names in Requisite=:
+ * *only_loaded, to be loaded and not started) that is neither loaded nor among
+ * sv.services[first..end), into missing; false when there is none. */
+static bool pulls_missing(const struct service *s, size_t first, size_t end, char *missing,
+			  bool *only_loaded)
 {
-	const struct service_name_list *lists[] = { &s->wants, &s->requires, &s->binds_to };
+	const struct service_name_list *lists[] = { &s->wants, &s->requires, &s->binds_to,
+						    &s->requisite };
 	char buf[SERVICE_NAME_MAX];
 
 	for (size_t k = 0; k < sizeof lists / sizeof *lists; k++)
 		for (size_t j = 0; j < service_list_count(lists[k]); j++) {
 			const char *name = service_list_name(s, lists[k], j, buf);
+			*only_loaded = lists[k] == &s->requisite;
 			if (strcmp(name, s->name) != 0 && !supervisor_find(name) &&
 			    !in_batch(first, end, name))
 				return str_copy(missing, SERVICE_NAME_MAX, name) == 0;
 		}
+	*only_loaded = false;
 	if ((s->kind == UNIT_TIMER || s->kind == UNIT_PATH) &&
 	    service_trigger_target(s, buf, sizeof buf) && !supervisor_find(buf) &&
 	    !in_batch(first, end, buf))
@@ -2095,6 +2123,7 @@ static bool load_alone(const char *name)
 {
 	size_t first = sv.count, end = sv.count;
 	char asked[SERVICE_NAME_MAX];
+	bool only_loaded = false;
 
 	str_copy(asked, sizeof asked, name);
 	for (;;) {
@@ -2105,10 +2134,11 @@ static bool load_alone(const char *name)
 			pages_release(&sv.services[first], touched * sizeof *s);
 			return false;
 		}
+		s->on_demand = only_loaded; /* a Requisite=: inactive until started by name */
 		end++;
 		bool more = false;
 		for (size_t i = first; i < end && !more; i++)
-			more = pulls_missing(&sv.services[i], first, end, asked);
+			more = pulls_missing(&sv.services[i], first, end, asked, &only_loaded);
 		if (!more)
 			break;
 	}
@@ -2885,6 +2915,19 @@ void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void 
 	sv.reload_no_start = false;
 }
 
+/* A unit the reload brings in starts as at boot, unless the reload was asked not to
+ * start any (daemon-reload --no-start: policy-rc.d said no). */
+static void classify_fresh(struct unit *u, size_t n, void (*report)(void *ctx, const char *line),
+			   void *ctx)
+{
+	unit_classify(u, fresh.svcs, n);
+	if (sv.reload_no_start && u->state == UNIT_WAITING) {
+		u->state = UNIT_INACTIVE;
+		u->start_wanted = false;
+		say(report, ctx, "not started", u->svc->name);
+	}
+}
+
 void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 {
 	static const char *roots[UNIT_EXTRA_MAX + SERVICE_COUNT_MAX];
@@ -2901,16 +2944,14 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			if (service_changed(old->svc, svc))
 				say(report, ctx, "changed", svc->name);
 			carry_over(&fresh.units[i], old, svc);
+			/* loaded, never started, and now enabled: as if it were added */
+			if (old->state == UNIT_INACTIVE && old->svc->on_demand && !svc->on_demand)
+				classify_fresh(&fresh.units[i], n, report, ctx);
 		} else {
 			say(report, ctx, "added", svc->name);
 			check_programs(svc);
 			unit_reset(&fresh.units[i], svc);
-			unit_classify(&fresh.units[i], fresh.svcs, n);
-			if (sv.reload_no_start && fresh.units[i].state == UNIT_WAITING) {
-				fresh.units[i].state = UNIT_INACTIVE;
-				fresh.units[i].start_wanted = false;
-				say(report, ctx, "not started", svc->name);
-			}
+			classify_fresh(&fresh.units[i], n, report, ctx);
 		}
 	}
 	/* sockets-accept: Accept=yes instances are no files' units: they stay as they are. */

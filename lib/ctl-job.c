@@ -21,7 +21,7 @@ static bool failed(const char *state)
 }
 
 enum ctl_job_end ctl_job_end(enum ctl_verb verb, const char *state, const char *active_state,
-			     const char *reload_result)
+			     const char *reload_result, const char *result)
 {
 	if (verb == CTL_RELOAD) {
 		if (is(active_state, "reloading"))
@@ -34,5 +34,9 @@ enum ctl_job_end ctl_job_end(enum ctl_verb verb, const char *state, const char *
 		return CTL_JOB_RUNNING;
 	/* a stop is done however the unit ended; a start whose condition did not hold is
 	 * done too (systemd's start job: "done", the unit skipped) */
-	return verb != CTL_STOP && failed(state) ? CTL_JOB_FAILED : CTL_JOB_DONE;
+	if (verb == CTL_STOP)
+		return CTL_JOB_DONE;
+	if (is(state, "stopped") && is(result, "dependency")) /* a new start resets it */
+		return CTL_JOB_DEPENDENCY;
+	return failed(state) ? CTL_JOB_FAILED : CTL_JOB_DONE;
 }

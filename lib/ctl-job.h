@@ -6,9 +6,13 @@
  * clients wait for a job. */
 #include "ctl.h"
 
-enum ctl_job_end { CTL_JOB_RUNNING, CTL_JOB_DONE, CTL_JOB_FAILED };
+/* CTL_JOB_DEPENDENCY: a start that failed before the unit ran (a unit it requires
+ * failed, a Requisite= not active); the unit is left inactive, as systemd's job result
+ * "dependency". */
+enum ctl_job_end { CTL_JOB_RUNNING, CTL_JOB_DONE, CTL_JOB_FAILED, CTL_JOB_DEPENDENCY };
 
-/* From the unit's state, active_state and reload_result fields ("" when not read). */
+/* From the unit's state, active_state, reload_result and result fields ("" when not
+ * read). */
 enum ctl_job_end ctl_job_end(enum ctl_verb verb, const char *state, const char *active_state,
-			     const char *reload_result);
+			     const char *reload_result, const char *result);
 #endif

@@ -6,7 +6,8 @@
 # starts the unit its service file names; a unit that is missing or fails gives the
 # caller an error at once (not after the bus's 25 s timeout); calls meant for systemd
 # are answered; root starts, restarts, stops and reloads units over D-Bus (JobRemoved
-# follows: a reload's once ExecReload= is over, "failed" when it failed);
+# follows: a reload's once ExecReload= is over, "failed" when it failed, "dependency" when a
+# unit it requires failed);
 # logind's scope requests are checked. Hostile clients: forged ActivationRequest signals
 # (from root and from nobody) start nothing, a non-root StartUnit (of poweroff.target, of
 # a unit) and a non-root scope request are refused, a flood of calls is answered and
@@ -204,6 +205,9 @@ jo=\$(error_of --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1/job/x1 
 mgr StopUnit ss slowstart.service replace >/dev/null
 out=\$(mgr StartUnit ss failing.service replace)
 wait_state failing failed
+# a start that fails before the unit runs: the job's result is "dependency", as systemd's
+mgr StartUnit ss needsfailing.service replace >/dev/null
+wait_state needsfailing stopped
 out=\$(mgr StartUnit ss missing.service replace)
 echo "\$out" | grep -q 'no such' && ok unit-start-missing-says-so || bad unit-start-missing-says-so "\$out"
 out=\$(mgr StartUnit ss user@0.service replace)
@@ -227,6 +231,8 @@ grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -q 'string "worker.service"'
 	ok unit-jobs-removed-done || bad unit-jobs-removed-done "\$n_done done; \$(tr '\n' ' ' <"$tmp/jobs.log" | cut -c1-400)"
 grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -B1 'string "failed"' | grep -q 'string "failing.service"' &&
 	ok unit-job-failed-said || bad unit-job-failed-said "\$(tr '\n' ' ' <"$tmp/jobs.log" | cut -c1-400)"
+grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 'string "needsfailing.service"' | grep -q 'string "dependency"' &&
+	ok unit-job-dependency-said || bad unit-job-dependency-said "\$(grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 needsfailing | tr '\n' ' ' | cut -c1-400)"
 grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 'string "reloader.service"' | grep -q 'string "done"' &&
 	grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 'string "badreload.service"' | grep -q 'string "failed"' &&
 	ok reload-jobs-removed-done-and-failed || bad reload-jobs-removed-done-and-failed "\$(grep -A4 'member=JobRemoved' "$tmp/jobs.log" | grep -A1 reload | tr '\n' ' ' | cut -c1-400)"

@@ -180,9 +180,11 @@ expect partof-follows-stop part "stopped stopping"
 expect conflicting-unit-runs rival ready
 expect bindsto-unit-up tied ready
 "\$E" stop vendor-on && expect bindsto-follows-stop tied "stopped stopping" || bad bindsto-follows-stop "stop refused"
-"\$E" start picky 2>/dev/null; expect requisite-not-loaded-fails picky "invalid failed"
-"\$E" status picky | grep -q 'Requisite=) late' && ok requisite-not-loaded-says-why || bad requisite-not-loaded-says-why "\$("\$E" status picky)"
-expect requisite-inactive-fails picky2 failed
+"\$E" start picky 2>/dev/null && bad requisite-not-started-fails "start succeeded" ||
+	expect requisite-not-started-fails picky stopped
+"\$E" status picky | grep -q 'Requisite=late is not active' && ok requisite-not-started-says-why || bad requisite-not-started-says-why "\$("\$E" status picky)"
+expect requisite-not-started-stays-down late inactive
+expect requisite-inactive-fails picky2 stopped
 "\$E" status picky2 | grep -q 'Requisite=slowpoke is not active' && ok requisite-inactive-says-why || bad requisite-inactive-says-why "\$("\$E" status picky2)"
 expect requisite-target-starts-on-its-own slowpoke ready
 "\$E" --root="$tmp" -q enable late && "\$E" reload >/dev/null && expect enable-then-reload-starts late ready ||

@@ -51,6 +51,20 @@ static void start_fails_with_the_unit(void)
 	CHECK(job_end_of(CTL_START, rec("invalid", "failed", "")) == CTL_JOB_FAILED);
 }
 
+/* As systemd's job result "dependency": the unit is left inactive, the start failed. */
+static void start_fails_when_a_dependency_failed(void)
+{
+	CHECK(job_end_of(CTL_START, rec("stopped", "inactive", "result=dependency")) ==
+	      CTL_JOB_DEPENDENCY);
+	CHECK(job_end_of(CTL_RESTART, rec("stopped", "inactive", "result=dependency")) ==
+	      CTL_JOB_DEPENDENCY);
+	CHECK(job_end_of(CTL_START, rec("stopped", "inactive", "result=success")) == CTL_JOB_DONE);
+	CHECK(job_end_of(CTL_STOP, rec("stopped", "inactive", "result=dependency")) == CTL_JOB_DONE);
+	/* still queued: a new start reset the last one's result only once it runs */
+	CHECK(job_end_of(CTL_START, rec("waiting", "inactive", "result=dependency")) ==
+	      CTL_JOB_RUNNING);
+}
+
 static void restart_waits_through_stop_and_start(void)
 {
 	CHECK(job_end_of(CTL_RESTART, rec("stopping", "deactivating", "")) == CTL_JOB_RUNNING);
@@ -104,6 +118,7 @@ int main(void)
 	RUN(start_waits_until_up);
 	RUN(start_of_oneshot_or_skipped_unit_is_done);
 	RUN(start_fails_with_the_unit);
+	RUN(start_fails_when_a_dependency_failed);
 	RUN(restart_waits_through_stop_and_start);
 	RUN(stop_ends_when_down_however);
 	RUN(reload_waits_and_reports_its_result);
