@@ -420,8 +420,8 @@ static void mark_ready(struct unit *u)
 /* ---- starting ----------------------------------------------------------------------- */
 
 static void fail_unit(struct unit *u, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail_start_job(struct unit *u, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void fail_start_job(struct unit *u, enum svc_result result, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void begin_stop(struct unit *u, bool wanted);
 static bool should_restart(const struct unit *u);
 static void schedule_restart(struct unit *u);
@@ -861,7 +861,7 @@ static bool requirements_failed(struct unit *u)
 			continue; /* the graph already failed it */
 		if (r->state == UNIT_FAILED || r->state == UNIT_PERMANENT || r->state == UNIT_INVALID ||
 		    r->state == UNIT_MASKED) {
-			fail_start_job(u, "dependency failed: %s", name_of(r));
+			fail_start_job(u, SVC_RESULT_DEPENDENCY, "dependency failed: %s", name_of(r));
 			return true;
 		}
 	}
@@ -878,7 +878,7 @@ static bool conflicts_and_requisites(struct unit *u)
 	size_t n;
 
 	if (inactive) {
-		fail_start_job(u, "Requisite=%s is not active", inactive);
+		fail_start_job(u, SVC_RESULT_DEPENDENCY, "Requisite=%s is not active", inactive);
 		return true;
 	}
 	n = unit_conflicting(u, other, SERVICE_COUNT_MAX);
@@ -964,7 +964,9 @@ static void recheck_passive(void)
 		} else if (u->state == UNIT_STOPPED && k == UNIT_DEVICE && changed &&
 			   !u->stop_wanted && !sv.stopping_all && unit_kind_present(u->svc)) {
 			u->started_us = now_us();
-			mark_ready(u); /* plugged in again */
+			u->result = SVC_RESULT_SUCCESS; /* it may have timed out first */
+			u->error[0] = '\0';
+			mark_ready(u); /* plugged in (again) */
 		}
 	}
 }
@@ -1118,7 +1120,7 @@ static void propagate_start_failure(struct unit *u)
 		if (!depgraph_set_has(&req, i))
 			continue;
 		if (r->state == UNIT_WAITING)
-			fail_start_job(r, "dependency failed: %s", name_of(u));
+			fail_start_job(r, SVC_RESULT_DEPENDENCY, "dependency failed: %s", name_of(u));
 	}
 }
 
@@ -1156,10 +1158,11 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 }
 
 /* A start job that ends before the unit ran: a unit it requires failed, or a Requisite=
- * is not active. As systemd's job result "dependency": the unit stays inactive (not in
- * list --failed), OnFailure= runs, FailureAction= and Restart= do not; the units waiting
- * on it the same way end likewise. Its clients see the start fail (lib/ctl-job.c). */
-static void fail_start_job(struct unit *u, const char *fmt, ...)
+ * is not active (result "dependency"), or a device did not appear in time ("timeout").
+ * As systemd's job results of those names: the unit stays inactive (not in list
+ * --failed), OnFailure= runs, FailureAction= and Restart= do not; the units waiting on
+ * it the same way end with "dependency". Its clients see the start fail (lib/ctl-job.c). */
+static void fail_start_job(struct unit *u, enum svc_result result, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -1167,7 +1170,7 @@ static void fail_start_job(struct unit *u, const char *fmt, ...)
 	vsnprintf(u->error, sizeof u->error, fmt, ap);
 	va_end(ap);
 	log_error("%s: %s", name_of(u), u->error);
-	u->result = SVC_RESULT_DEPENDENCY;
+	u->result = result;
 	u->deadline_ms = -1;
 	u->stopped_us = now_us();
 	set_state(u, UNIT_STOPPED);
@@ -1657,7 +1660,10 @@ static void handle_timeout(struct unit *u)
 	case UNIT_STARTING:
 	case UNIT_RUNNING:
 		u->result = SVC_RESULT_TIMEOUT;
-		if (unit_kind_passive(u->svc->kind)) /* unit kinds (unit-kinds) */
+		if (u->svc->kind == UNIT_DEVICE) /* nothing ran: inactive, as systemd's device */
+			fail_start_job(u, SVC_RESULT_TIMEOUT, "did not appear within %lus",
+				       unit_kind_timeout_ms(u->svc) / 1000);
+		else if (unit_kind_passive(u->svc->kind)) /* unit kinds (unit-kinds) */
 			fail_unit(u, "did not appear within %lus", unit_kind_timeout_ms(u->svc) / 1000);
 		else if (u->pidfile_wait)
 			fail_unit(u, "start timed out waiting for PIDFile=%s",

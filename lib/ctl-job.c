@@ -38,5 +38,7 @@ enum ctl_job_end ctl_job_end(enum ctl_verb verb, const char *state, const char *
 		return CTL_JOB_DONE;
 	if (is(state, "stopped") && is(result, "dependency")) /* a new start resets it */
 		return CTL_JOB_DEPENDENCY;
+	if (is(state, "stopped") && is(result, "timeout")) /* a device that did not appear */
+		return CTL_JOB_FAILED;
 	return failed(state) ? CTL_JOB_FAILED : CTL_JOB_DONE;
 }

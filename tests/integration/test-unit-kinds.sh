@@ -11,7 +11,8 @@
 #  - sys-subsystem-net-devices-X.device: a service waits for the interface (created 1.5 s
 #    late by another service: the test's command runs only once the boot settled), starts
 #    once it appears, stops (BindsTo=) when it is deleted; a device
-#    that never comes fails Requires= after JobTimeoutSec= (a drop-in) and not Wants=
+#    that never comes fails Requires= after JobTimeoutSec= (a drop-in) and not Wants=,
+#    is left inactive, and is active once it does appear
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/emberkinds.XXXXXX); trap 'rm -rf "$tmp"' EXIT
 OWN=$tmp/etc/ember/services
@@ -107,10 +108,16 @@ seen $tmp/mark/dev-seen && ok device-before-dependent || bad device-before-depen
 ip link del emk0
 expect bindsto-device-gone on-dev "stopped stopping"
 
-# A device that never comes: Requires= fails after JobTimeoutSec=, Wants= goes on.
+# A device that never comes: Requires= fails after JobTimeoutSec=, Wants= goes on. The
+# device unit is left inactive, as systemd's (its start job timed out: nothing failed),
+# and is active once the device does appear.
 expect device-timeout-fails-requires needs-never stopped
 "\$E" status $NEVER | grep -q "did not appear within 2s" && ok device-timeout-says-why || bad device-timeout-says-why "\$("\$E" status $NEVER | tail -3)"
 expect device-timeout-wants-proceeds wants-never ready
+expect device-timeout-leaves-it-inactive $NEVER stopped
+"\$E" -q is-failed $NEVER && bad device-timeout-not-failed "is-failed says yes" || ok device-timeout-not-failed
+ip link add emknever type bridge
+expect device-appearing-late-is-active $NEVER ready
 kill -0 1 && ok pid1-alive || bad pid1-alive gone
 exit 0
 EOS

@@ -60,6 +60,8 @@ static void start_fails_when_a_dependency_failed(void)
 	      CTL_JOB_DEPENDENCY);
 	CHECK(job_end_of(CTL_START, rec("stopped", "inactive", "result=success")) == CTL_JOB_DONE);
 	CHECK(job_end_of(CTL_STOP, rec("stopped", "inactive", "result=dependency")) == CTL_JOB_DONE);
+	/* a device that did not appear in time is left inactive too; its start failed */
+	CHECK(job_end_of(CTL_START, rec("stopped", "inactive", "result=timeout")) == CTL_JOB_FAILED);
 	/* still queued: a new start reset the last one's result only once it runs */
 	CHECK(job_end_of(CTL_START, rec("waiting", "inactive", "result=dependency")) ==
 	      CTL_JOB_RUNNING);
