@@ -1699,7 +1699,9 @@ bool service_sandboxed(const struct service *svc)
 	       /* exec keys (sandbox-more) */
 	       svc->execmore.protect_proc != PROTECT_PROC_DEFAULT ||
 	       svc->execmore.proc_subset_pid || svc->execmore.private_mounts ||
-	       svc->execmore.private_users;
+	       svc->execmore.private_users ||
+	       /* as systemd: slave or private asks for a mount namespace, shared does not */
+	       svc->execmore.mount_propagation >= MOUNT_PROPAGATION_SLAVE;
 }
 
 static void execenv_defaults(struct service *svc)
@@ -1750,6 +1752,12 @@ static int parse_protect_proc(struct parser *p, const struct key *k, const char 
 	static const char *const names[] = { "default", "noaccess", "invisible", "ptraceable" };
 	return parse_more_choice(p, k, value, names, 4,
 				 "expected noaccess, invisible, ptraceable or default");
+}
+
+static int parse_mount_flags(struct parser *p, const struct key *k, const char *value)
+{
+	static const char *const names[] = { NULL, "shared", "slave", "private" };
+	return parse_more_choice(p, k, value, names, 4, "expected shared, slave or private");
 }
 
 static int parse_proc_subset(struct parser *p, const struct key *k, const char *value)
@@ -2506,6 +2514,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "InaccessibleDirectories", parse_path_list,
 	  EXECENV(paths[PATHS_INACCESSIBLE]), 0, 0, true },
 	{ SECTION_SERVICE, "ProtectProc", parse_protect_proc, EXECMORE(protect_proc), 0, 0, false },
+	{ SECTION_SERVICE, "MountFlags", parse_mount_flags, EXECMORE(mount_propagation), 0, 0, false },
 	{ SECTION_SERVICE, "ProcSubset", parse_proc_subset, 0, 0, 0, false },
 	{ SECTION_SERVICE, "PrivateMounts", parse_bool_key, EXECMORE(private_mounts), 0, 0, false },
 	{ SECTION_SERVICE, "PrivateUsers", parse_private_users, 0, 0, 0, false },

@@ -185,10 +185,16 @@ enum service_protect_proc {
 	PROTECT_PROC_DEFAULT, PROTECT_PROC_NOACCESS, PROTECT_PROC_INVISIBLE, PROTECT_PROC_PTRACEABLE
 };
 enum service_device_policy { DEVICE_POLICY_AUTO, DEVICE_POLICY_CLOSED, DEVICE_POLICY_STRICT };
+/* MountFlags=: the propagation of the sandbox's mounts at the end of its set-up */
+enum service_mount_propagation {
+	MOUNT_PROPAGATION_UNSET, MOUNT_PROPAGATION_SHARED, MOUNT_PROPAGATION_SLAVE,
+	MOUNT_PROPAGATION_PRIVATE
+};
 struct service_exec_more {
 	uint8_t protect_proc;        /* enum service_protect_proc (ember-sandbox) */
 	bool proc_subset_pid;        /* ProcSubset=pid (ember-sandbox) */
 	bool private_mounts, private_users; /* (ember-sandbox) */
+	uint8_t mount_propagation;   /* MountFlags=: enum service_mount_propagation (ember-sandbox) */
 	bool permissions_start_only; /* applied by the parser: "+" on the other Exec*= lines */
 	bool remove_ipc;             /* RemoveIPC=: the user's IPC objects go at stop */
 	bool dynamic_user;           /* DynamicUser=: init/dynamic-user.c picks the ids */

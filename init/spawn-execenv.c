@@ -293,11 +293,13 @@ static void seccomp_args(const struct service *s, struct args_fill *a)
 }
 /* ---- end seccomp keys ---- */
 
-/* exec keys (sandbox-more): ProtectProc=, ProcSubset=, PrivateMounts=, PrivateUsers=. */
+/* exec keys (sandbox-more): ProtectProc=, ProcSubset=, PrivateMounts=, MountFlags=,
+ * PrivateUsers=. */
 static void execmore_sandbox_args(const struct service *s, const struct exec_context *c,
 				  struct args_fill *a)
 {
 	static const char *const hide[] = { NULL, "noaccess", "invisible", "ptraceable" };
+	static const char *const propagation[] = { NULL, "shared", "slave", "private" };
 	const struct service_exec_more *m = &s->execmore;
 	char ids[32];
 
@@ -307,6 +309,9 @@ static void execmore_sandbox_args(const struct service *s, const struct exec_con
 		arg_add(a, "--proc-subset=pid", NULL, 0);
 	if (m->private_mounts)
 		arg_add(a, "--private-mounts", NULL, 0);
+	if (m->mount_propagation != MOUNT_PROPAGATION_UNSET)
+		arg_add(a, "--mount-propagation=", propagation[m->mount_propagation],
+			strlen(propagation[m->mount_propagation]));
 	if (m->private_users) {
 		/* the ids this start switches to; without User= root's */
 		snprintf(ids, sizeof ids, "%u:%u", c->set_ids ? (unsigned)c->uid : 0u,

@@ -154,6 +154,8 @@ const struct unit_compat unit_compat_table[] = {
 	C("CoredumpFilter", E, "the core dump filter is inherited"),
 	/* KeyringMode= is implemented for services (a session keyring of their own) */
 	H("KeyringMode", K, "the socket's commands share ember's session keyring"),
+	/* MountFlags= is implemented for services (ember-sandbox's mount namespace) */
+	C("MountFlags", K, "the socket's commands see ember's mounts, shared"),
 	H("TimerSlackNSec", E, "only changes timer precision"),
 	C("Personality", E, "the execution domain is not changed"),
 	C("NUMAPolicy", E, "the NUMA policy is inherited"),
@@ -169,7 +171,6 @@ const struct unit_compat unit_compat_table[] = {
 	CV("PrivateIPC", E, "no", "the service shares the host's IPC namespace"),
 	C("IPCNamespacePath", E, "the service runs in ember's IPC namespace"),
 	C("RestrictFileSystems", E, "every file system type is allowed"),
-	C("MountFlags", E, "mount propagation is ember's (shared)"),
 	H("SystemCallLog", E, "only logs system calls"),
 
 	/* ---- exec, environment, input, logging ---- */

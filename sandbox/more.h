@@ -1,7 +1,8 @@
 #ifndef EMBER_SANDBOX_MORE_H
 #define EMBER_SANDBOX_MORE_H
 /* ember-sandbox's exec keys beyond the first set (sandbox-more): a private /proc
- * (ProtectProc=, ProcSubset=), PrivateMounts= and a user namespace (PrivateUsers=).
+ * (ProtectProc=, ProcSubset=), PrivateMounts=, MountFlags= and a user namespace
+ * (PrivateUsers=).
  * Options and order: ember-sandbox(8). */
 #include <stdbool.h>
 #include <sys/types.h>
@@ -12,6 +13,7 @@ struct sandbox_more {
 	const char *hidepid;  /* "noaccess", "invisible", "ptraceable"; NULL: /proc as is */
 	bool subset_pid;      /* --proc-subset=pid */
 	bool private_mounts;  /* nothing to add: every sandbox has its own mount namespace */
+	unsigned long propagation; /* --mount-propagation=: MS_SHARED (default), MS_SLAVE, MS_PRIVATE */
 	bool private_users;
 	uid_t uid;            /* --private-users=UID:GID: the ids mapped besides root */
 	gid_t gid;
@@ -21,6 +23,8 @@ struct sandbox_more {
 int sandbox_more_option(struct sandbox_more *m, const char *arg);
 /* In the new mount namespace, before anything else is mounted: the new /proc. */
 int sandbox_more_proc(const struct sandbox_more *m, struct sandbox_error *e);
+/* After every mount: the propagation the unit asked for (MountFlags=), on all of them. */
+int sandbox_more_propagation(const struct sandbox_more *m, struct sandbox_error *e);
 /* Last, after every mount: the user namespace with root and UID:GID mapped. */
 int sandbox_more_users(const struct sandbox_more *m, struct sandbox_error *e);
 #endif

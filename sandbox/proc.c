@@ -31,6 +31,20 @@ static int parse_ids(struct sandbox_more *m, const char *value)
 	return 0;
 }
 
+static int parse_propagation(struct sandbox_more *m, const char *value)
+{
+	static const struct { const char *name; unsigned long flag; } kinds[] = {
+		{ "shared", MS_SHARED }, { "slave", MS_SLAVE }, { "private", MS_PRIVATE },
+	};
+
+	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (strcmp(value, kinds[i].name) == 0) {
+			m->propagation = kinds[i].flag;
+			return 0;
+		}
+	return -1;
+}
+
 int sandbox_more_option(struct sandbox_more *m, const char *arg)
 {
 	static const char *const hide[] = { "noaccess", "invisible", "ptraceable" };
@@ -51,9 +65,25 @@ int sandbox_more_option(struct sandbox_more *m, const char *arg)
 		m->private_mounts = true;
 		return 0;
 	}
+	if (str_starts_with(arg, "--mount-propagation="))
+		return parse_propagation(m, arg + 20);
 	if (str_starts_with(arg, "--private-users="))
 		return parse_ids(m, arg + 16);
 	return 1;
+}
+
+/* The namespace began slave of the host's mounts (nothing leaks back); as systemd's,
+ * its mounts end shared among themselves unless the unit asked for slave or private
+ * (then the host's later mounts do not reach it either). */
+int sandbox_more_propagation(const struct sandbox_more *m, struct sandbox_error *e)
+{
+	if (mount(NULL, "/", NULL, MS_REC | (m->propagation ? m->propagation : MS_SHARED),
+		  NULL) == 0)
+		return 0;
+	e->op = EXEC_SANDBOX_PROPAGATION;
+	e->err = errno;
+	e->path = "/";
+	return -1;
 }
 
 int sandbox_more_proc(const struct sandbox_more *m, struct sandbox_error *e)

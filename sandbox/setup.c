@@ -391,7 +391,7 @@ int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 		return -1;
 	if (sandbox_binds_mount(&r->binds, e) < 0 || sandbox_exec_paths(r, e) < 0)
 		return -1;
-	if (drop_bounding(r, e) < 0)
+	if (drop_bounding(r, e) < 0 || sandbox_more_propagation(&r->more, e) < 0)
 		return -1;
 	return sandbox_more_users(&r->more, e); /* exec keys (sandbox-more): last */
 }

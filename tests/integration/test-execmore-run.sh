@@ -1,7 +1,7 @@
 #!/bin/sh
 # sandbox-more: the exec keys that need no cgroup, with the real ember-init as PID 1 of a
 # PID+mount namespace (as test-execenv-run.sh): ProtectProc=, ProcSubset=, PrivateUsers=,
-# PrivateMounts=, I/O and CPU scheduling, CPUAffinity=, UnsetEnvironment=,
+# PrivateMounts=, MountFlags=, I/O and CPU scheduling, CPUAffinity=, UnsetEnvironment=,
 # LoadCredential=/SetCredential= (and their removal at stop), PermissionsStartOnly=, the
 # old ReadOnlyDirectories= name. Every key is checked against procopen, the same probe
 # without the keys, so a key that did nothing fails. ember-sandbox's new options are
@@ -41,6 +41,8 @@ rc=$?
 
 cat >"$tmp/boot.sh" <<EOS
 #!/bin/sh
+# shared, as on a booted system (unshare(1) made the copy private): MountFlags= shows
+mount --make-rshared / || exit 1
 for d in /run /var/lib; do mount -t tmpfs -o mode=0755 tmpfs \$d || exit 1; done
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm || exit 1
 mkdir -p /run/credstore && printf 'from-the-store' >/run/credstore/fromstore
@@ -91,6 +93,12 @@ got=\$(val privmounts mntns)
 [ -n "\$got" ] && [ "\$got" != "\$pid1_ns" ] && ok private-mounts-own-namespace || bad private-mounts-own-namespace "'\$got' vs PID 1 \$pid1_ns"
 [ "\$(val procopen mntns)" = "\$pid1_ns" ] && ok control-shares-namespace || bad control-shares-namespace "\$(val procopen mntns)"
 is read-only-directories-old-name privmounts varlib read-only
+# MountFlags=: the propagation of the sandbox's "/" once set up
+is mount-flags-default-shared-slave propdefault prop "shared master "
+is mount-flags-slave propslave prop "master "
+is mount-flags-private propprivate prop none
+[ "\$(val propshared mntns)" = "\$pid1_ns" ] && ok mount-flags-shared-no-namespace || bad mount-flags-shared-no-namespace "\$(val propshared mntns)"
+[ "\$(val propprivate mntns)" != "\$pid1_ns" ] && ok mount-flags-private-own-namespace || bad mount-flags-private-own-namespace "\$(val propprivate mntns)"
 touch /var/lib/from-pid1 && ok read-only-only-inside || bad read-only-only-inside "PID 1's /var/lib is read-only"
 
 # ---- scheduling

@@ -188,6 +188,14 @@ static void proc_and_namespace_keys(void)
 	CHECK(M.protect_proc == PROTECT_PROC_INVISIBLE && M.proc_subset_pid);
 	CHECK(service_sandboxed(&svc));
 	CHECK(parse("PrivateMounts=yes\n") == 0 && M.private_mounts && service_sandboxed(&svc));
+	/* MountFlags=: slave and private ask for a mount namespace, shared does not */
+	CHECK(parse("MountFlags=private\n") == 0 && M.mount_propagation == MOUNT_PROPAGATION_PRIVATE &&
+	      service_sandboxed(&svc));
+	CHECK(parse("MountFlags=slave\n") == 0 && M.mount_propagation == MOUNT_PROPAGATION_SLAVE &&
+	      service_sandboxed(&svc));
+	CHECK(parse("MountFlags=shared\n") == 0 && M.mount_propagation == MOUNT_PROPAGATION_SHARED &&
+	      !service_sandboxed(&svc) && warnings == 0);
+	CHECK(parse("MountFlags=rslave\n") < 0);
 	CHECK(parse("PrivateUsers=yes\n") == 0 && M.private_users && service_sandboxed(&svc));
 	CHECK(parse("PrivateUsers=no\n") == 0 && !M.private_users && !service_sandboxed(&svc));
 	CHECK(parse("ProtectProc=hidden\n") < 0 && errors == 1);

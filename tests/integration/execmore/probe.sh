@@ -8,6 +8,9 @@ for what in "$@"; do
 	self) [ -e /proc/self/status ] && echo self=visible || echo self=hidden ;;
 	meminfo) [ -e /proc/meminfo ] && echo meminfo=present || echo meminfo=absent ;;
 	mntns) echo "mntns=$(readlink /proc/self/ns/mnt)" ;;
+	# the propagation of the visible "/" (the last line for it): "shared master", ... or none
+	prop) echo "prop=$(awk '$5 == "/" { s = ""; for (i = 7; $i != "-"; i++) { f = $i; sub(/:.*/, "", f); s = s f " " } }
+		END { print s == "" ? "none" : s }' /proc/self/mountinfo)" ;;
 	maps) echo "uidmap=$(map /proc/self/uid_map)"; echo "gidmap=$(map /proc/self/gid_map)" ;;
 	uid) echo "uid=$(id -u)" ;;
 	devs)
