@@ -1158,7 +1158,8 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 }
 
 /* A start job that ends before the unit ran: a unit it requires failed, or a Requisite=
- * is not active (result "dependency"), or a device did not appear in time ("timeout").
+ * is not active (result "dependency"), or it waited longer than JobTimeoutSec=, a device
+ * did not appear in time ("timeout").
  * As systemd's job results of those names: the unit stays inactive (not in list
  * --failed), OnFailure= runs, FailureAction= and Restart= do not; the units waiting on
  * it the same way end with "dependency". Its clients see the start fail (lib/ctl-job.c). */
@@ -3024,12 +3025,8 @@ static void runtime_tick(struct unit *u, long long now)
 	}
 	/* the turn's clock, not one clock_gettime() per unit per turn */
 	if (runtime_job_timed_out(u, now * 1000)) {
-		snprintf(u->error, sizeof u->error, "start job timed out after %lu ms waiting for "
-			 "its dependencies (JobTimeoutSec=)", u->svc->job_timeout_ms);
-		log_error("%s: %s", name_of(u), u->error);
-		u->failed_us = now_us();
-		set_state(u, UNIT_FAILED);
-		propagate_start_failure(u);
+		fail_start_job(u, SVC_RESULT_TIMEOUT, "start job timed out after %lu ms waiting "
+			       "for its dependencies (JobTimeoutSec=)", u->svc->job_timeout_ms);
 		runtime_action(u, u->svc->job_timeout_action, "JobTimeoutAction");
 	}
 }

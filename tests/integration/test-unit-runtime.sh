@@ -196,8 +196,14 @@ unit "$OWN/jobby.service" <<EOF
 Wants=slow.service
 After=slow.service
 JobTimeoutSec=1
+OnFailure=jobby-noticed.service
 [Service]
 ExecStart=/bin/sleep 1000
+EOF
+unit "$LIB/jobby-noticed.service" <<EOF
+[Service]
+Type=oneshot
+ExecStart=/bin/sh -c 'echo noticed >$M/jobby-noticed'
 EOF
 unit "$OWN/jobok.service" <<EOF
 [Unit]
@@ -382,8 +388,11 @@ wait_file \$M/reloadee.log reloaded && ok reload-propagated || bad reload-propag
 wait_file \$M/reloadee2.log reloaded && ok propagates-reload-to || bad propagates-reload-to "no reload of reloadee2"
 [ ! -e \$M/bystander.log ] && ok reload-not-propagated-elsewhere || bad reload-not-propagated-elsewhere "bystander reloaded"
 
-# JobTimeoutSec=
-expect job-timeout-fails jobby failed
+# JobTimeoutSec=: the start is given up, the unit left inactive (systemd's job result
+# "timeout"), its OnFailure= runs
+expect job-timeout-fails jobby stopped
+"\$E" -q is-failed jobby && bad job-timeout-not-failed "is-failed says yes" || ok job-timeout-not-failed
+wait_file \$M/jobby-noticed noticed && ok job-timeout-on-failure-runs || bad job-timeout-on-failure-runs "no OnFailure= run"
 "\$E" status jobby | grep -q 'JobTimeoutSec' && ok job-timeout-says-why || bad job-timeout-says-why "\$("\$E" status jobby)"
 wait_state jobok ready 200 && ok job-without-timeout-waits || bad job-without-timeout-waits "jobok is \$(state jobok)"
 
