@@ -1173,6 +1173,7 @@ static void fail_start_job(struct unit *u, enum svc_result result, const char *f
 	log_error("%s: %s", name_of(u), u->error);
 	u->result = result;
 	u->deadline_ms = -1;
+	u->restart_pending = false; /* a start retried for want of resources ends here too */
 	u->stopped_us = now_us();
 	set_state(u, UNIT_STOPPED);
 	leave_stopped(u, false);
