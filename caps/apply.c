@@ -181,6 +181,21 @@ static int raise_ambient(int max, uint64_t ambient, struct exec_failure *f)
 	return 0;
 }
 
+/* PR_SET_SECUREBITS needs CAP_SETPCAP in the effective set, which the uid change
+ * emptied; the permitted set kept it (switch_ids), as systemd's does for SecureBits=.
+ * Raised for that call only: the exec computes the effective set anew. Where it cannot
+ * be raised the securebits step itself says so. */
+static void raise_setpcap(void)
+{
+	cap_t proc = cap_get_proc();
+	cap_value_t c = CAP_SETPCAP;
+
+	if (proc && cap_set_flag(proc, CAP_EFFECTIVE, 1, &c, CAP_SET) == 0)
+		(void)cap_set_proc(proc);
+	if (proc)
+		cap_free(proc);
+}
+
 static int enter_workdir(const struct caps_request *req, struct exec_failure *f)
 {
 	int r;
@@ -218,5 +233,7 @@ int caps_apply(const struct caps_request *req, struct exec_failure *f)
 	if (enter_workdir(req, f) < 0)
 		return -1;
 	/* exec keys (sandbox-more): last, right before the command's execve */
+	if (req->secure_bits && req->uid_set && req->uid != 0)
+		raise_setpcap();
 	return exec_final_apply(req->secure_bits, req->apparmor_profile, f);
 }

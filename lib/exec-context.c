@@ -162,7 +162,10 @@ void exec_context_init(struct exec_context *c)
 
 bool exec_context_needs_caps(const struct exec_context *c)
 {
-	return c->cap_ambient != 0 || c->cap_bounding_set || c->session_args;
+	/* SecureBits= with User=: setting them takes CAP_SETPCAP, which a plain uid change
+	 * loses with the rest; ember-caps keeps it across (gdnsd: noroot, no-setuid-fixup) */
+	return c->cap_ambient != 0 || c->cap_bounding_set || c->session_args ||
+	       (c->more.secure_bits && c->set_ids && c->uid != 0);
 }
 
 static const char *caps_helper(const struct exec_context *c)

@@ -148,6 +148,11 @@ i=0; while ! "\$E" log permcontrol | grep -q pre-uid && [ \$i -lt 200 ]; do slee
 # ---- SecureBits=, AppArmorProfile=
 is securebits-noroot securebits capeff 0000000000000000
 is securebits-through-ember-caps securecaps capeff 0000000000000000
+# with User=: the bits need CAP_SETPCAP after the uid change (Debian's gdnsd failed so)
+is securebits-with-user securebitsuser securebits noroot
+is securebits-with-user-runs-as-user securebitsuser uid 65534
+is securebits-gdnsd-keys securebitsgdnsd securebits "noroot,noroot_locked,no_setuid_fixup,no_setuid_fixup_locked"
+is securebits-gdnsd-ambient-kept securebitsgdnsd capeff 0000000000000400
 got=\$(val rootcaps capeff)
 [ -n "\$got" ] && [ "\$got" != 0000000000000000 ] && ok control-root-has-caps || bad control-root-has-caps "'\$got'"
 if [ "\$(cat /sys/module/apparmor/parameters/enabled 2>/dev/null)" = Y ]; then

@@ -117,6 +117,25 @@ static void bind_and_exec_options(void)
 	CHECK(!has_arg(c.sandbox_args, "--bind=/dev/log:/var/lib/haproxy/dev/log"));
 }
 
+/* SecureBits= with a user: the bits are set after the uid change, which takes the
+ * CAP_SETPCAP only ember-caps keeps across it (Debian's gdnsd failed so). Root keeps it
+ * without ember-caps. */
+static void secure_bits_with_a_user_go_through_ember_caps(void)
+{
+	struct exec_context c;
+
+	exec_context_init(&c);
+	c.more.secure_bits = 1;
+	CHECK(!exec_context_needs_caps(&c));
+	c.set_ids = true;
+	c.uid = 0;
+	CHECK(!exec_context_needs_caps(&c));
+	c.uid = 65534;
+	CHECK(exec_context_needs_caps(&c));
+	c.more.secure_bits = 0;
+	CHECK(!exec_context_needs_caps(&c));
+}
+
 /* PAMName=: ember-session's options for a line that switches to the unit's user, none
  * for root's lines or without the key; a name that is not a PAM file's is refused. */
 static void session_for_pam_name(void)
@@ -164,6 +183,7 @@ int main(void)
 	RUN(terminal_flags);
 	RUN(sandbox_only_when_asked);
 	RUN(session_for_pam_name);
+	RUN(secure_bits_with_a_user_go_through_ember_caps);
 	RUN(bind_and_exec_options);
 	return harness_done();
 }

@@ -34,6 +34,7 @@ for what in "$@"; do
 			echo cred-write=no
 		fi ;;
 	capeff) echo "capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)" ;;
+	securebits) echo "securebits=$(setpriv -d | sed -n 's/^Securebits: //p')" ;;
 	ipc)
 		ipcmk -M 4096 >/dev/null && echo "shm-made=yes"
 		echo x >"/dev/shm/execmore-$(id -un)" && echo "posix-made=yes" ;;
