@@ -46,7 +46,7 @@
  * "multi-user.target"). Dependency lists hold canonical names. */
 
 #define SERVICE_TIMEOUT_INFINITY (~0UL) /* for timeout_*_ms */
-#define RESTART_MAX_DELAY_DEFAULT_MS 30000UL  /* RestartMaxDelaySec= */
+#define RESTART_MAX_DELAY_DEFAULT_MS SERVICE_TIMEOUT_INFINITY /* RestartMaxDelaySec= */
 #define START_LIMIT_BURST_DEFAULT 5u          /* StartLimitBurst= */
 #define START_LIMIT_INTERVAL_DEFAULT_MS 10000UL /* StartLimitIntervalSec= */
 #define LOG_RATE_LIMIT_BURST_DEFAULT 100u            /* LogRateLimitBurst= */
@@ -356,7 +356,8 @@ struct service {
 	struct service_exec_list exec_start_pre, exec_start, exec_stop;
 	enum service_restart restart;
 	unsigned long restart_ms, timeout_start_ms, timeout_stop_ms;
-	unsigned long restart_max_delay_ms;  /* RestartMaxDelaySec=: cap of the backoff */
+	unsigned long restart_max_delay_ms;  /* RestartMaxDelaySec=: where RestartSteps= ends */
+	unsigned restart_steps;              /* RestartSteps=: 0, every restart waits restart_ms */
 	unsigned start_limit_burst;          /* StartLimitBurst=: 0 = no limit */
 	unsigned long start_limit_interval_ms; /* StartLimitIntervalSec= */
 	int kill_signal;

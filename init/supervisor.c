@@ -1191,12 +1191,28 @@ static bool should_restart(const struct unit *u)
 				  u->exit_signal);
 }
 
+/* A service given up at its start limit takes its socket units down with it, as
+ * systemd's ("service-start-limit-hit"): clients are refused at once instead of waiting
+ * in a backlog nothing reads. */
+static void fail_sockets_of(struct unit *svc)
+{
+	for (size_t i = 0; i < sv.count; i++) {
+		struct unit *sock = &sv.units[i];
+		if (sock->svc->kind != UNIT_SOCKET || sock->svc->sock.accept ||
+		    sock->state != UNIT_READY || sockets_target(sv.units, sv.count, sock) != svc)
+			continue;
+		sockets_close(sock);
+		fail_unit(sock, "%s hit its start limit (service-start-limit-hit); not listening "
+			  "any more", name_of(svc));
+	}
+}
+
 static void schedule_restart(struct unit *u)
 {
 	const struct service *s = u->svc;
 	struct backoff_policy p = {
 		s->restart_ms, s->restart_max_delay_ms, s->start_limit_burst,
-		s->start_limit_interval_ms,
+		s->start_limit_interval_ms, s->restart_steps,
 	};
 	long long delay = backoff_next(&p, &u->backoff, now_ms(), now_ms() - u->run_started_ms);
 
@@ -1212,6 +1228,7 @@ static void schedule_restart(struct unit *u)
 		}
 		if (u->svc->essential && sv.essential_cb)
 			sv.essential_cb(name_of(u));
+		fail_sockets_of(u);
 		start_listed(u, &u->svc->on_failure, "OnFailure");
 		runtime_action(u, u->svc->start_limit_action, "StartLimitAction"); /* unit-runtime2 */
 		runtime_action(u, u->svc->failure_action, "FailureAction");

@@ -53,7 +53,6 @@ const struct unit_compat unit_compat_table[] = {
 
 	/* ---- [Service]: systemd.service(5) ---- */
 	H("GuessMainPID", S, "only matters with Type=forking"),
-	C("RestartSteps", S, "the restart delay does not grow in steps"),
 	C("RestartMode", S, "dependent units are handled as for Restart=normal"),
 	C("TimeoutAbortSec", S, "aborting uses TimeoutStopSec="),
 	C("TimeoutStartFailureMode", S, "a start timeout always sends KillSignal= then SIGKILL"),
