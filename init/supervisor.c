@@ -1218,8 +1218,8 @@ static void schedule_restart(struct unit *u)
 
 	if (delay < 0) {
 		set_state(u, UNIT_PERMANENT);
-		snprintf(u->error, sizeof u->error, "gave up after %u failures within %lu ms",
-			 p.burst + 1, p.interval_ms);
+		snprintf(u->error, sizeof u->error, "gave up: %u starts within %lu ms "
+			 "(StartLimitBurst=, StartLimitIntervalSec=)", p.burst, p.interval_ms);
 		log_error("%s: %s", name_of(u), u->error);
 		/* Not forever: what failed may have been a passing condition (ember.failed_retry=). */
 		if (sv.cfg.failed_retry_ms > 0) {

@@ -37,7 +37,8 @@ echo "\$g" | awk '{ ok = (\$1 == 200 || \$1 == 300) && (\$2 == 400 || \$2 == 500
 	ok delay-grows-in-steps || bad delay-grows-in-steps "gaps \$g"
 n=\$(wc -l <$M/limited)
 st=\$(emberctl list | awk '\$1 == "limited" { print \$2 }')
-[ "\$n" = 5 ] && [ "\$st" = permanent-failure ] && ok start-limit-five-starts || bad start-limit-five-starts "\$n starts, \$st"
+[ "\$n" = 5 ] && [ "\$st" = permanent-failure ] && emberctl status limited | grep -q 'gave up: 5 starts within 10000 ms' &&
+	ok start-limit-five-starts || bad start-limit-five-starts "\$n starts, \$st: \$(emberctl status limited | grep -i error)"
 # its start limit takes the socket down with it: a client is refused, not left waiting
 n=\$(wc -l <$M/crashy)
 st=\$(emberctl list | awk '\$1 == "crashy.socket" { print \$2 }')
