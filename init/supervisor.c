@@ -2415,7 +2415,7 @@ static void forking_parent_exited(struct unit *u)
 	pid = svc_guess_main_pid(u->cg_fd, u->control_pid);
 	if (pid > 0) {
 		u->main_pid = pid;
-		log_info("%s: main process %d (the one left in its cgroup)", name_of(u), (int)pid);
+		log_info("%s: main process %d (guessed from its cgroup)", name_of(u), (int)pid);
 	} else if (pid == 0 && u->svc->remain_after_exit) {
 		/* done already (Debian's rpc-statd-notify): nothing to watch, nothing to say */
 		u->remain = true;

@@ -99,10 +99,33 @@ int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, siz
 	return 1;
 }
 
+/* The parent of pid from /proc/PID/stat (the field after the state, past the last ')'
+ * of the command name, which may hold anything); -1 when it cannot be read. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[32], buf[512], *p;
+	long ppid;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		return -1;
+	return (pid_t)ppid;
+}
+
 pid_t svc_guess_main_pid(int cg_fd, pid_t except)
 {
-	char buf[512];
-	pid_t found = 0, pid;
+	char buf[4096];
+	pid_t only = 0, orphan = 0, pid;
+	unsigned count = 0, orphans = 0;
 	ssize_t n;
 	int fd;
 
@@ -113,7 +136,7 @@ pid_t svc_guess_main_pid(int cg_fd, pid_t except)
 		return -1;
 	n = read(fd, buf, sizeof buf - 1);
 	close(fd);
-	if (n < 0 || n == (ssize_t)sizeof buf - 1) /* unreadable, or too many to be one */
+	if (n < 0 || n == (ssize_t)sizeof buf - 1) /* unreadable, or too many to tell */
 		return -1;
 	buf[n] = '\0';
 	for (char *line = buf, *next; *line; line = next) {
@@ -122,11 +145,17 @@ pid_t svc_guess_main_pid(int cg_fd, pid_t except)
 			*next++ = '\0';
 		if (svc_pidfile_parse(line, strlen(line), &pid) < 0 || pid == except)
 			continue;
-		if (found)
-			return -1;
-		found = pid;
+		count++;
+		only = pid;
+		/* as systemd: of several, the daemon is the one handed to us, its parent gone */
+		if (parent_of(pid) == getpid()) {
+			orphans++;
+			orphan = pid;
+		}
 	}
-	return found;
+	if (count <= 1)
+		return only;
+	return orphans == 1 ? orphan : -1;
 }
 
 /* Only root can have put what a directory holds: it is root's and no one else may

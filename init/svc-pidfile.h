@@ -27,7 +27,9 @@ int svc_pidfile_read(const char *path, pid_t *pid, bool *trusted, char *err, siz
  * failures are ignored. */
 void svc_pidfile_remove(const char *path);
 
-/* The only process in the cgroup at cg_fd other than `except`: its PID; 0 when there is
- * none; -1 when there are several or the cgroup cannot be read. */
+/* The main process of a Type=forking service without PIDFile=, from the cgroup at cg_fd
+ * (not counting `except`): the only process there, or of several the only one whose
+ * parent is PID 1 (the daemon, with children of its own), as systemd guesses it. 0 when
+ * there is none; -1 when it cannot tell or the cgroup cannot be read. */
 pid_t svc_guess_main_pid(int cg_fd, pid_t except);
 #endif

@@ -41,6 +41,15 @@ cmd=$(tr '\0' ' ' <"/proc/$gp/cmdline" 2>/dev/null)
 [ "$(field guess main_pid)" = "$gp" ] && case $cmd in *4600*) true ;; *) false ;; esac &&
 	ok forking-main-pid-guessed ||
 	bad forking-main-pid-guessed "state $(state guess), main_pid $(field guess main_pid), cgroup.procs $gp ($cmd)"
+# ... and of several processes left, the one whose parent is PID 1 (the daemon), as
+# systemd guesses it; ember took none before 2026-12-07
+i=0; while [ "$(state guess2)" != ready ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+sleep 0.5
+mp=$(field guess2 main_pid)
+cmd=$(tr '\0' ' ' <"/proc/$mp/cmdline" 2>/dev/null)
+n=$(wc -l <$CG/guess2.service/cgroup.procs)
+case $cmd in *4702*) [ "$n" = 3 ] ;; *) false ;; esac && ok forking-main-pid-guessed-of-several ||
+	bad forking-main-pid-guessed-of-several "state $(state guess2), main_pid '$mp' ($cmd), $n processes"
 emberctl stop guess
 i=0; while [ "$(state guess)" != stopped ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 [ -n "$gp" ] && [ ! -d /proc/$gp ] && ok forking-guessed-stopped || bad forking-guessed-stopped "$gp survived"
