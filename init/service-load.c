@@ -1151,6 +1151,19 @@ static void release_scratch(struct loader *l, struct service *out, size_t count,
 		pages_release(&out[count], (cap - count) * sizeof *out);
 }
 
+/* The service syslog.socket starts (Debian: rsyslog, Alias=syslog.service) gets the
+ * view of /run/systemd/system/ it takes that socket by (lib/systemd-view.h): without it
+ * rsyslogd replaced journald's /dev/log with its own socket, and the daemons' syslog(3)
+ * lines bypassed the journal (docs/distro.md). */
+static void mark_syslog_daemon(struct loader *l)
+{
+	const struct service *sock = find(l, "syslog.socket");
+	struct service *daemon = sock && sock->kind == UNIT_SOCKET ? activated_by(l, sock) : NULL;
+
+	if (daemon)
+		daemon->systemd_view = true;
+}
+
 static void mark_root(struct loader *l, const struct service *svc)
 {
 	if (svc && (size_t)(svc - l->out) < ROOTS_MAX)
@@ -1200,6 +1213,7 @@ int service_load_from(const struct service_load_config *cfg, struct service *out
 		mark_root(&l, load_unit(&l, cfg->extra[i]));
 	load_pulled(&l, 0);
 	rewrite_aliases(&l); /* sockets-accept */
+	mark_syslog_daemon(&l);
 	keep_reachable(&l);
 	close_dirs(&l);
 	sort_by_name(out, l.count);

@@ -1699,7 +1699,7 @@ bool service_sandboxed(const struct service *svc)
 	       /* exec keys (sandbox-more) */
 	       svc->execmore.protect_proc != PROTECT_PROC_DEFAULT ||
 	       svc->execmore.proc_subset_pid || svc->execmore.private_mounts ||
-	       svc->execmore.private_users ||
+	       svc->execmore.private_users || svc->systemd_view ||
 	       /* as systemd: slave or private asks for a mount namespace, shared does not */
 	       svc->execmore.mount_propagation >= MOUNT_PROPAGATION_SLAVE;
 }

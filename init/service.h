@@ -419,6 +419,8 @@ struct service {
 			   * boot even where a socket unit could activate it */
 	bool conflicted;  /* the loader: wanted at boot, but a unit the boot starts says
 			   * Conflicts= of it, so it is not started (systemd's transaction) */
+	bool systemd_view; /* the loader: the service syslog.socket starts, which sees
+			    * /run/systemd/system/ (ember-sandbox --systemd-view) */
 	bool on_demand;   /* the loader: loaded only because a socket, timer or path unit
 			   * starts it or what it wants: not started at boot */
 	struct service_name_list wanted_by, required_by, alias, also;

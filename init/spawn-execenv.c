@@ -336,6 +336,8 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 		arg_add(&a, "--private-devices", NULL, 0);
 	if (e->private_network)
 		arg_add(&a, "--private-network", NULL, 0);
+	if (s->systemd_view)
+		arg_add(&a, "--systemd-view", NULL, 0);
 	if (e->protect_kernel_tunables)
 		arg_add(&a, "--protect-kernel-tunables", NULL, 0);
 	if (e->protect_kernel_modules)

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "exec-context.h"
+#include "systemd-view.h"
 
 /* mount_setattr(2) (Linux 5.12): the only way to make a whole subtree read-only in one
  * call. Declared here: libc headers do not all have it yet. */
@@ -423,6 +424,10 @@ int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 	/* Nothing mounted here may leak back to the rest of the system. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
 		return failed(e, EXEC_SANDBOX_PROPAGATION, "/");
+	/* the syslog daemon syslog.socket starts: Debian's rsyslog takes that socket only
+	 * where sd_booted() (docs/distro.md); a system without /run/systemd has no such unit */
+	if (r->systemd_view && access("/run/systemd", F_OK) == 0 && systemd_view("/run/systemd") < 0)
+		return failed(e, EXEC_SANDBOX_BIND, "/run/systemd");
 	/* BindPaths= sources as the host sees them (in this namespace: a bind's source must
 	 * be), before any mount here hides them */
 	if (sandbox_binds_open(&r->binds, e) < 0)

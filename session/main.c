@@ -28,6 +28,7 @@
 #include "pam-apply.h"
 #include "parse.h"
 #include "session.h"
+#include "systemd-view.h"
 
 enum { EXIT_EXEC = 127 }; /* the next link could not be executed */
 
@@ -275,7 +276,7 @@ out:
 static void user_manager(const struct session_options *o)
 {
 	user_manager_env(o->uid);
-	if (user_manager_view(SYSTEMD_RUN_DIR) < 0)
+	if (systemd_view(SYSTEMD_RUN_DIR) < 0)
 		log_warn("%s: no %s/system for the user manager: %m", o->service, SYSTEMD_RUN_DIR);
 }
 

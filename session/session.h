@@ -80,14 +80,10 @@ int session_env_build(const struct session_reply *reply, const struct session_re
 #define SESSION_USER_MANAGER "systemd-user"
 
 /* For that manager (session/user-manager.c): XDG_RUNTIME_DIR when /run/user/UID is
- * there; and a mount namespace in which dir (/run/systemd) has a system/ entry, with
- * every entry of the real dir bound in. 0, or -1 with errno (nothing was mounted). */
+ * there; its mount namespace with /run/systemd/system/ is lib/systemd-view.h's. */
 void user_manager_env(uid_t uid);
 /* DBUS_SESSION_BUS_ADDRESS when XDG_RUNTIME_DIR is /run/user/UID and its bus is there. */
 void user_bus_env(uid_t uid);
-int user_manager_view(const char *dir);
-/* The mount point of the mount path lies on (/proc/self/mountinfo). 0, or -1. */
-int user_manager_mount_of(const char *path, char *out, size_t size);
 
 /* The error logind gives a leader already in a session (not a failure: pam_systemd goes
  * on without a new one). */

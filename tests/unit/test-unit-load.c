@@ -826,6 +826,9 @@ static void aliases_name_one_unit(void)
 	CHECK(!named("syslog"));
 	sock = named("syslog.socket");
 	CHECK(sock && strcmp(socket_unit_service(sock, name, sizeof name), "rsyslog") == 0);
+	/* the daemon syslog.socket starts sees /run/systemd/system/ (sd_booted()); no other */
+	CHECK(named("rsyslog") && named("rsyslog")->systemd_view && service_sandboxed(named("rsyslog")));
+	CHECK(named("logger") && !named("logger")->systemd_view);
 	user = named("logger");
 	CHECK(user && user->wants.count == 2 &&
 	      strcmp(service_str(user, user->wants.name[0]), "rsyslog") == 0);

@@ -1,14 +1,15 @@
-// sources: session/user-manager.c lib/log.c lib/escape.c
-/* The view ember-session gives systemd's per-user manager (session/user-manager.c): in a
+// sources: lib/systemd-view.c lib/log.c lib/escape.c
+/* The view ember-session gives systemd's per-user manager (lib/systemd-view.c): in a
  * mount namespace of its own, the run directory has system/ (sd_booted()) and every real
  * entry bound in, live both ways; outside, nothing changes, even where the mount holding
  * the directory is shared (as systemd and container hosts make /). Each case runs in a
  * child that first cuts itself off from the host (its own namespace, / a slave), builds
  * a shared tmpfs as the stand-in host there, and forks the "user manager". */
 #include "harness.h"
-#include "../../session/session.h"
+#include "systemd-view.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -143,7 +144,7 @@ static int manager_side(void)
 	char path[256], target[64] = "";
 
 	harness_case_failed = 0;
-	CHECK(user_manager_view(run) == 0);
+	CHECK(systemd_view(run) == 0);
 	CHECK(is_dir("system"));
 	CHECK(has_text("journal/flushed", "yes"));
 	CHECK(has_text("notify", "file"));
@@ -207,7 +208,7 @@ static void existing_system_left_alone(void)
 			exit(1);
 		snprintf(path, sizeof path, "%s/system", run);
 		mkdir(path, 0755);
-		CHECK(user_manager_view(run) == 0);
+		CHECK(systemd_view(run) == 0);
 		CHECK(!mounted_below(run));
 		fflush(stdout);
 		exit(harness_case_failed);
@@ -225,12 +226,12 @@ static void mount_of_finds_the_nearest(void)
 		harness_case_failed = 0;
 		if (make_host() < 0)
 			exit(1);
-		CHECK(user_manager_mount_of(run, mp, sizeof mp) == 0);
+		CHECK(systemd_view_mount_of(run, mp, sizeof mp) == 0);
 		CHECK_STR(mp, top);
-		CHECK(user_manager_mount_of(top, mp, sizeof mp) == 0);
+		CHECK(systemd_view_mount_of(top, mp, sizeof mp) == 0);
 		CHECK_STR(mp, top);
 		snprintf(path, sizeof path, "%sx/run", top); /* top is a prefix, not a parent */
-		CHECK(user_manager_mount_of(path, mp, sizeof mp) == 0);
+		CHECK(systemd_view_mount_of(path, mp, sizeof mp) == 0);
 		CHECK(strcmp(mp, top) != 0);
 		fflush(stdout);
 		exit(harness_case_failed);
