@@ -847,8 +847,11 @@ static void boot(int argc, char **argv)
 	open_kmsg();
 	open_console_log();
 	setup_machine_id();
-	if (!pid1.container)
+	if (!pid1.container) {
 		sysctl_apply_boot(pid1.cmdline); /* empower: ember.legacy_tiocsti= */
+		if (sysctl_raise_dgram_qlen(SYSCTL_DGRAM_QLEN_PATH) < 0)
+			log_warn("%s: %s", SYSCTL_DGRAM_QLEN_PATH, strerror(errno));
+	}
 	if (!pid1.container) {
 		pid1.cgroup_options = apifs_mount_cgroup();
 		failed += pid1.cgroup_options < 0;

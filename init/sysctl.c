@@ -6,6 +6,7 @@
 
 #include "io.h"
 #include "log.h"
+#include "parse.h"
 
 #define TIOCSTI_OPTION "ember.legacy_tiocsti="
 #define TIOCSTI_SYSCTL "/proc/sys/dev/tty/legacy_tiocsti"
@@ -21,6 +22,19 @@ static const char *last_value(const char *options, const char *name, size_t *len
 	if (hit)
 		*len = strcspn(hit, " \t\n");
 	return hit;
+}
+
+int sysctl_raise_dgram_qlen(const char *path)
+{
+	char buf[32];
+	unsigned long now;
+
+	if (io_read_file(path, buf, sizeof buf) < 0)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	if (parse_ulong(buf, 0, ~0UL, &now) == 0 && now >= SYSCTL_DGRAM_QLEN)
+		return 0;
+	return io_write_file(path, "512\n") == 0 ? 1 : -1;
 }
 
 void sysctl_apply_boot(const char *options)

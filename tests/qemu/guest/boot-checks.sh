@@ -37,6 +37,10 @@ mount_has /sys/fs/bpf bpf nosuid nodev noexec mode=700
 # lo up before any service, as systemd brings it up (a socket unit on [::1] binds)
 [ $(( $(cat /sys/class/net/lo/flags) & 1 )) = 1 ] && grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 &&
 	ok loopback-up || bad loopback-up "lo flags $(cat /sys/class/net/lo/flags)"
+# as systemd's PID 1: datagram queues of 512, not the kernel's 10 (journald's forward to
+# the syslog daemon lost 27 messages at boot on the Debian disk)
+[ "$(cat /proc/sys/net/unix/max_dgram_qlen)" = 512 ] && ok unix-dgram-qlen-raised ||
+	bad unix-dgram-qlen-raised "$(cat /proc/sys/net/unix/max_dgram_qlen)"
 
 if grep -q memory_hugetlb_accounting /sys/kernel/cgroup/features 2>/dev/null; then
 	mount_has /sys/fs/cgroup cgroup2 memory_hugetlb_accounting
