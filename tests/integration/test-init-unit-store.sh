@@ -72,6 +72,8 @@ check_units() { # STEP [UNIT DESCRIPTION]...
 			why="\$why \$u:after(\$(printf '%s\n' "\$show" | grep '^After='))"
 		rm -f $M/\$u
 		"\$E" restart \$u >/dev/null 2>&1
+		# ready once exec'd: its printf may come a moment later on a busy machine
+		k=0; while [ ! -s $M/\$u ] && [ \$k -lt 40 ]; do sleep 0.05; k=\$((k+1)); done
 		[ "\$(cat $M/\$u 2>/dev/null)" = "\$(pad_of \$u)" ] || why="\$why \$u:environment"
 	done
 	[ -z "\$why" ] && ok "units-whole-\$step" || bad "units-whole-\$step" "\$why"
