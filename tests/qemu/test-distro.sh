@@ -260,6 +260,16 @@ jn=$(gssh 'journalctl -u NetworkManager --no-pager -q | grep -c "NetworkManager\
 jo=$(gssh 'journalctl -u ember-test-fails --no-pager -q -o cat | grep -c "failing on purpose"' 2>&1)
 [ "${jo:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-service-output ||
 	fail distro-journal-service-output "journalctl -u ember-test-fails: '$jo' lines; $(gssh 'journalctl --no-pager -q -o short -n 5 _TRANSPORT=stdout' 2>&1 | tr '\n' ' ')"
+# Daemons' syslog(3) lines reach the journal, as under systemd: /dev/log stays journald's
+# once rsyslog runs (it takes syslog.socket's socket only where sd_booted(): ember gives it
+# /run/systemd/system/ in its own view), and chronyd's start line is chrony's.
+sl=$(gssh 'readlink /dev/log; journalctl -b -u chrony --no-pager -q -o cat | grep -c "chronyd version"
+	emberctl show -p MainPID --value rsyslog | xargs -I{} nsenter -t {} -m test -d /run/systemd/system && echo view
+	test -d /run/systemd/system || echo no-host-view' 2>&1)
+case $(echo $sl) in
+"/run/systemd/journal/dev-log "[1-9]*" view no-host-view") pass distro-syslog-lines-in-journal ;;
+*) fail distro-syslog-lines-in-journal "$(echo $sl | cut -c1-300)" ;;
+esac
 jl=$(gssh 'journalctl -u systemd-logind --no-pager -q -o cat | grep -c "New seat\|Watching system buttons"' 2>&1)
 [ "${jl:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-native-logind ||
 	fail distro-journal-native-logind "journalctl -u systemd-logind: '$jl' lines; $(gssh 'emberctl log systemd-logind' 2>&1 | tail -n 3 | tr '\n' ' ')"
