@@ -28,6 +28,8 @@ SB="$BIN/ember-sandbox"
 [ $? = 100 ] && pass sandbox-bad-protect-proc-100 || fail sandbox-bad-protect-proc-100 "exit $?"
 "$SB" --private-users=x:1 -- /bin/true >/dev/null 2>&1
 [ $? = 100 ] && pass sandbox-bad-private-users-100 || fail sandbox-bad-private-users-100 "exit $?"
+"$SB" --mount-propagation=rslave -- /bin/true >/dev/null 2>&1
+[ $? = 100 ] && pass sandbox-bad-mount-propagation-100 || fail sandbox-bad-mount-propagation-100 "exit $?"
 out=$("$SB" --proc-subset=pid -- /bin/sh -c '[ -e /proc/meminfo ] && echo present || echo absent' 2>&1)
 [ "$out" = absent ] && pass sandbox-proc-subset || fail sandbox-proc-subset "$out"
 [ -e /proc/meminfo ] && pass sandbox-host-proc-untouched || fail sandbox-host-proc-untouched "host /proc lost meminfo"

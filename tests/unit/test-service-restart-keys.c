@@ -14,6 +14,7 @@ static void defaults(void)
 {
 	CHECK(parse("[Service]\nExecStart=/bin/true\n") == 0);
 	CHECK(svc.restart_max_delay_ms == RESTART_MAX_DELAY_DEFAULT_MS);
+	CHECK(svc.restart_steps == 0); /* as systemd: the delay does not grow */
 	CHECK(svc.start_limit_burst == START_LIMIT_BURST_DEFAULT);
 	CHECK(svc.start_limit_interval_ms == START_LIMIT_INTERVAL_DEFAULT_MS);
 }
@@ -25,6 +26,10 @@ static void values(void)
 	CHECK(svc.start_limit_burst == 0);
 	CHECK(svc.start_limit_interval_ms == 60000);
 	CHECK(svc.restart_max_delay_ms == 250);
+	CHECK(parse("[Service]\nExecStart=/bin/true\nRestartSteps=4\nRestartMaxDelaySec=2s\n") == 0);
+	CHECK(svc.restart_steps == 4 && svc.restart_max_delay_ms == 2000);
+	CHECK(parse("[Service]\nExecStart=/bin/true\nRestartMaxDelaySec=infinity\n") == 0);
+	CHECK(svc.restart_max_delay_ms == SERVICE_TIMEOUT_INFINITY);
 }
 
 static void empty_resets(void)
@@ -40,6 +45,9 @@ static void bad_values_fail(void)
 	CHECK(parse("[Unit]\nStartLimitIntervalSec=soon\n[Service]\nExecStart=/bin/true\n") < 0);
 	CHECK(parse("[Service]\nExecStart=/bin/true\nRestartMaxDelaySec=5 parsecs\n") < 0);
 	CHECK(strstr(svc.error, "RestartMaxDelaySec") != NULL);
+	CHECK(parse("[Service]\nExecStart=/bin/true\nRestartSteps=few\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/true\nRestartSteps=3001\n") < 0);
+	CHECK(strstr(svc.error, "RestartSteps") != NULL);
 }
 
 int main(void)
