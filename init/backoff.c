@@ -53,22 +53,17 @@ static long long restart_delay(const struct backoff_policy *p, unsigned consecut
 	return clamp_ms((unsigned long long)((double)p->base_ms * factor));
 }
 
-/* ember's own doubling, for starts that could not fork (backoff_starved()). */
-static long long delay_for(const struct backoff_policy *p, unsigned consecutive)
+/* ember's own doubling, for starts that could not fork (backoff_starved()): 50 ms, 100,
+ * 200 ... up to 5 s. */
+static long long starved_delay(unsigned n)
 {
-	unsigned shift = consecutive > 0 ? consecutive - 1 : 0;
+	unsigned shift = n > 0 ? n - 1 : 0;
 	unsigned long long d;
 
 	if (shift > BACKOFF_SHIFT_MAX)
 		shift = BACKOFF_SHIFT_MAX;
-	d = (unsigned long long)p->base_ms << shift;
-	if (p->base_ms && d >> shift != p->base_ms) /* overflow */
-		d = p->max_ms;
-	if (d > p->max_ms)
-		d = p->max_ms;
-	if (d > (unsigned long long)LLONG_MAX)
-		d = (unsigned long long)LLONG_MAX;
-	return (long long)d;
+	d = (unsigned long long)BACKOFF_STARVED_BASE_MS << shift;
+	return clamp_ms(d > BACKOFF_STARVED_MAX_MS ? BACKOFF_STARVED_MAX_MS : d);
 }
 
 long long backoff_next(const struct backoff_policy *p, struct backoff_state *s,
@@ -92,11 +87,9 @@ long long backoff_next(const struct backoff_policy *p, struct backoff_state *s,
 
 long long backoff_starved(struct backoff_state *s)
 {
-	const struct backoff_policy p = { BACKOFF_STARVED_BASE_MS, BACKOFF_STARVED_MAX_MS, 0, 0, 0 };
-
 	if (s->starved < BACKOFF_SHIFT_MAX + 1)
 		s->starved++;
-	return delay_for(&p, s->starved);
+	return starved_delay(s->starved);
 }
 
 void backoff_fed(struct backoff_state *s)

@@ -2,6 +2,7 @@
 #include "sysctl.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "io.h"
@@ -34,7 +35,8 @@ int sysctl_raise_dgram_qlen(const char *path)
 	buf[strcspn(buf, "\n")] = '\0';
 	if (parse_ulong(buf, 0, ~0UL, &now) == 0 && now >= SYSCTL_DGRAM_QLEN)
 		return 0;
-	return io_write_file(path, "512\n") == 0 ? 1 : -1;
+	snprintf(buf, sizeof buf, "%d\n", SYSCTL_DGRAM_QLEN);
+	return io_write_file(path, buf) == 0 ? 1 : -1;
 }
 
 void sysctl_apply_boot(const char *options)

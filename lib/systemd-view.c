@@ -81,11 +81,7 @@ static int make_file(int dir_fd, const char *name)
 	return 0;
 }
 
-/* One entry of the real directory (host, an O_PATH fd) in the view (view, its path):
- * a directory or a file of any kind is bound onto a stand-in of the same kind, a
- * symbolic link copied. The bind's source is the entry opened without following it, so
- * what is bound is what was looked at. An entry gone meanwhile is left out. 0, or -1. */
-static int bind_entry(int host, const char *view, int view_fd, const char *name)
+int bind_entry(int host, const char *view, int view_fd, const char *name)
 {
 	char src[32], dst[PATH_MAX], target[PATH_MAX];
 	struct stat st;

@@ -10,6 +10,13 @@
  * real dir, so what is read and written there is the host's own; nothing of it is seen
  * outside. A dir with a system/ already is left as it is. 0, or -1 with errno. */
 int systemd_view(const char *dir);
+/* One entry of a real directory (host, an O_PATH fd) in another one (view, its path;
+ * view_fd, an fd of it): a directory or a file of any kind is bound onto a stand-in of
+ * the same kind, a symbolic link copied. The bind's source is the entry opened without
+ * following it, so what is bound is what was looked at. An entry that is not there is
+ * left out. 0, or -1 with errno. The view's entries; ember-sandbox's private /dev takes
+ * the host's /dev/log, /dev/shm ... so. */
+int bind_entry(int host, const char *view, int view_fd, const char *name);
 /* The mount point of the mount path lies on (/proc/self/mountinfo). 0, or -1. */
 int systemd_view_mount_of(const char *path, char *out, size_t size);
 #endif

@@ -305,53 +305,27 @@ static int dev_tmpfs(int host_dev, struct sandbox_error *e)
 	return 0;
 }
 
-/* One entry of the host's /dev in the private one, as the host has it: a link copied, a
- * directory or socket bound. 0 also when the host has none; -1 with errno. */
-static int dev_from_host(int host_dev, const char *path)
-{
-	const char *name = path + strlen("/dev/");
-	char from[64], target[256];
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	if (fstatat(host_dev, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (S_ISLNK(st.st_mode)) {
-		n = readlinkat(host_dev, name, target, sizeof target - 1);
-		if (n < 0 || (size_t)n >= sizeof target - 1)
-			return -1;
-		target[n] = '\0';
-		return symlink(target, path);
-	}
-	if (S_ISDIR(st.st_mode)) {
-		if (mkdir(path, st.st_mode & 07777) < 0)
-			return -1;
-	} else {
-		if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0)
-			return -1;
-		close(fd);
-	}
-	snprintf(from, sizeof from, "/proc/self/fd/%d/%s", host_dev, name);
-	return mount(from, path, NULL, MS_BIND | MS_REC, NULL);
-}
-
 /* What systemd's private /dev shares with the host's: the syslog socket (/dev/log:
  * journald's link, or a syslog daemon's own socket; without it a daemon's syslog()
  * went nowhere: Debian's gdnsd), POSIX shared memory, message queues, huge pages.
  * Only shared memory must be there: an empty one of its own where the host has none. */
 static int dev_shared(int host_dev, struct sandbox_error *e)
 {
-	static const char *const optional[] = { "/dev/log", "/dev/mqueue", "/dev/hugepages" };
+	static const char *const optional[] = { "log", "mqueue", "hugepages" };
+	int dev = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC), r = 0;
 	struct stat st;
 
-	for (size_t i = 0; host_dev >= 0 && i < sizeof optional / sizeof *optional; i++)
-		(void)dev_from_host(host_dev, optional[i]);
-	if (host_dev >= 0 && dev_from_host(host_dev, "/dev/shm") < 0)
-		return failed(e, EXEC_SANDBOX_DEV, "/dev/shm");
-	if (lstat("/dev/shm", &st) < 0 && mkdir("/dev/shm", 01777) < 0)
-		return failed(e, EXEC_SANDBOX_DEV, "/dev/shm");
-	return 0;
+	for (size_t i = 0; host_dev >= 0 && dev >= 0 && i < sizeof optional / sizeof *optional; i++)
+		(void)bind_entry(host_dev, "/dev", dev, optional[i]);
+	if (host_dev >= 0 && dev >= 0 && bind_entry(host_dev, "/dev", dev, "shm") < 0)
+		r = -1;
+	if (r == 0 && lstat("/dev/shm", &st) < 0 && mkdir("/dev/shm", 01777) < 0)
+		r = -1;
+	if (r < 0)
+		failed(e, EXEC_SANDBOX_DEV, "/dev/shm");
+	if (dev >= 0)
+		close(dev);
+	return r;
 }
 
 static int private_dev(struct sandbox_error *e)
