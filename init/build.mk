@@ -13,7 +13,7 @@ EMBER_INIT_SRC += init/spawn-execmore.c init/svc-bpf.c # exec keys (sandbox-more
 EMBER_INIT_SRC += init/svc-lifecycle.c init/svc-pidfile.c # U2: service types and lifecycle
 EMBER_INIT_SRC += init/unit-runtime-keys.c init/svc-runtime.c init/fdstore.c # runtime keys (unit-runtime2)
 EMBER_INIT_SRC += init/socket-accept.c # sockets-accept: Accept=yes connections
-EMBER_INIT_SRC += init/journal-stream.c # journal: output to journald
+EMBER_INIT_SRC += init/journal-stream.c init/journal-log.c # journal: output to journald, PID 1 too
 EMBER_INIT_SRC += init/control-verbs.c # emberctl verbs (issue 17)
 EMBER_INIT_SRC += init/unit-log.c # rss-diet: output rings in a pool, taken on first output
 EMBER_INIT_SRC += init/pages.c # compact: scratch pages given back after a load

@@ -34,6 +34,7 @@
 #include "exitcode.h"
 #include "handover.h"
 #include "io.h"
+#include "journal-log.h"
 #include "log.h"
 #include "machine-id.h"
 #include "measure.h"
@@ -912,6 +913,7 @@ int main(int argc, char **argv)
 	pid1.kmsg_fd = -1;
 	pid1.cgroup_options = -1;
 	log_open("ember-init");
+	log_set_sink(journal_log_line); /* once journald runs (journal-log.h) */
 	tables_without_huge_pages();
 	handover_save_invocation(argc, argv, environ);
 	handle_arguments(argc, argv);

@@ -17,6 +17,7 @@ static int kmsg_fd = -1;
 static int kmsg_echo_below;
 static int console_fd = 2;
 static enum log_level console_max = LOG_LEVEL_DEBUG;
+static bool (*sink)(enum log_level level, const char *text, size_t len);
 
 void log_open(const char *name)
 {
@@ -32,6 +33,7 @@ void log_set_kmsg(int fd, int console_loglevel)
 }
 void log_set_console(int fd) { console_fd = fd; }
 void log_set_console_level(enum log_level max) { console_max = max; }
+void log_set_sink(bool (*fn)(enum log_level, const char *, size_t)) { sink = fn; }
 const char *log_prog(void) { return prog; }
 
 static void io_write_all(int fd, const char *buf, size_t len)
@@ -52,6 +54,7 @@ static void vlog(enum log_level level, const char *fmt, va_list ap)
 	int saved_errno = errno;
 	char line[LOG_LINE_MAX];
 	int head, body;
+	bool sunk;
 
 	if (level > max_level)
 		return;
@@ -62,12 +65,13 @@ static void vlog(enum log_level level, const char *fmt, va_list ap)
 	if ((size_t)(head + body) > sizeof line - 2)
 		body = (int)(sizeof line - 2) - head;
 	line[head + body] = '\n';
-	if (kmsg_fd >= 0)
+	sunk = sink && sink(level, line + head, (size_t)body);
+	if (!sunk && kmsg_fd >= 0)
 		io_write_all(kmsg_fd, line, (size_t)(head + body + 1));
 	/* The console copy drops the "<N>" priority prefix, and is skipped when the
 	 * kernel already prints the kmsg line there. */
 	if (console_fd >= 0 && level <= console_max &&
-	    (kmsg_fd < 0 || (int)level >= kmsg_echo_below)) {
+	    (sunk || kmsg_fd < 0 || (int)level >= kmsg_echo_below)) {
 		const char *plain = strchr(line, '>') + 1;
 		io_write_all(console_fd, plain, (size_t)(line + head + body + 1 - plain));
 	}

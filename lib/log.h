@@ -1,5 +1,7 @@
 #ifndef EMBER_LOG_H
 #define EMBER_LOG_H
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdnoreturn.h>
 
 /* One logging helper for every program: "prog: message" on stderr, and in PID 1 also
@@ -15,6 +17,11 @@ void log_set_kmsg(int fd, int console_loglevel);
 /* Where the human-readable copy goes (default 2), and up to which level (default: all
  * that is logged). */
 void log_set_console(int fd);
+/* A destination tried before kmsg (PID 1: journald, while it runs). It gets the level and
+ * the message alone (no "prog: ", no newline; not NUL-terminated) and returns true when it
+ * took the line: the kmsg copy is then not written, the console copy is. It must not log.
+ * NULL: none. */
+void log_set_sink(bool (*sink)(enum log_level level, const char *text, size_t len));
 void log_set_console_level(enum log_level max);
 
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -270,6 +270,16 @@ case $(echo $sl) in
 "/run/systemd/journal/dev-log "[1-9]*" view no-host-view") pass distro-syslog-lines-in-journal ;;
 *) fail distro-syslog-lines-in-journal "$(echo $sl | cut -c1-300)" ;;
 esac
+# ember-init's own lines go to journald once it runs, as systemd's PID 1 sends its own:
+# from PID 1, with the unit they are about (journalctl -u), and forwarded by journald to
+# rsyslog, so /var/log/syslog has them too (from /dev/kmsg it forwarded none).
+pl=$(gssh 'journalctl -b -u NetworkManager --no-pager -q -o export |
+		awk -v RS= "/(^|\n)MESSAGE=NetworkManager: started/ && /\n_PID=1\n/ { n++ } END { print n + 0 }"
+	sleep 1; grep -c "ember-init\[1\]: NetworkManager: started" /var/log/syslog' 2>&1)
+case $(echo $pl) in
+[1-9]*" "[1-9]*) pass distro-pid1-lines-in-journal-and-syslog ;;
+*) fail distro-pid1-lines-in-journal-and-syslog "journal, syslog: $(echo $pl | cut -c1-200)" ;;
+esac
 jl=$(gssh 'journalctl -u systemd-logind --no-pager -q -o cat | grep -c "New seat\|Watching system buttons"' 2>&1)
 [ "${jl:-0}" -gt 0 ] 2>/dev/null && pass distro-journal-native-logind ||
 	fail distro-journal-native-logind "journalctl -u systemd-logind: '$jl' lines; $(gssh 'emberctl log systemd-logind' 2>&1 | tail -n 3 | tr '\n' ' ')"
@@ -776,7 +786,7 @@ late=$(printf '%s\n' "$jumped" | tail -n +2 | tr '{' '\n' |
 	awk -v now="$now2" -F'"next_elapse_s":' '/"name":"(apt-daily|apt-daily-upgrade|dpkg-db-backup|fstrim|e2scrub_all)\.timer"/ {
 		split($2, v, ","); if (v[1] + 0 < now + 0) print "next-in-the-past" }
 		/"name":"(apt-daily|apt-daily-upgrade|dpkg-db-backup|fstrim|e2scrub_all)\.timer"/ && !/"last_elapse_s":-1/ { print "elapsed" }')
-seen=$(gssh 'dmesg' 2>/dev/null | grep -c 'the clock was set')
+seen=$(gssh 'journalctl -b -t ember-init -o cat --no-pager' 2>/dev/null | grep -c 'the clock was set')
 [ -z "$late" ] && [ "${seen:-0}" -ge 1 ] && pass distro-timers-clock-step ||
 	fail distro-timers-clock-step "after the step: ${late:-ok}; 'clock was set' logged ${seen:-0} times; $(printf '%s' "$jumped" | head -c 600)"
 

@@ -9,5 +9,5 @@ for line in out.splitlines():
     msg = e.get("MESSAGE")
     if isinstance(msg, str) and sys.argv[1] in msg:
         keys = ("MESSAGE", "SYSLOG_IDENTIFIER", "PRIORITY", "SYSLOG_FACILITY", "_PID",
-                "_TRANSPORT", "_STREAM_ID")
+                "_TRANSPORT", "_STREAM_ID", "UNIT", "INVOCATION_ID")
         print(" ".join("%s=%s" % (k, e.get(k, "")) for k in keys))
