@@ -79,6 +79,8 @@ int cg_unit_remove(int subtree_fd, const char *leaf);
 
 struct cg_limits {
 	unsigned long long memory_max, memory_high, tasks_max; /* CG_UNSET: not set */
+	unsigned long long memory_swap_max; /* CG_UNSET: not set; no file (swap not
+					     * accounted) is never an error */
 	unsigned long long memory_min, memory_low; /* 0: not set; CG_UNSET: "max" */
 	unsigned cpu_weight, io_weight;                          /* 0: not set */
 };
@@ -86,8 +88,8 @@ struct cg_limits {
 /* All unset. */
 void cg_limits_init(struct cg_limits *l);
 
-/* Write memory.max, memory.high, memory.min, memory.low, pids.max, cpu.weight and
- * io.weight. An unset limit writes the kernel default ("max", 0, 100), so a reused cgroup does not keep an old limit;
+/* Write memory.max, memory.high, memory.swap.max, memory.min, memory.low, pids.max,
+ * cpu.weight and io.weight. An unset limit writes the kernel default ("max", 0, 100), so a reused cgroup does not keep an old limit;
  * a missing file is then ignored. A set limit whose file is missing (its controller is
  * not enabled) is an error. Out-of-range weights fail with EINVAL before anything is
  * written. Otherwise every limit is tried; on failure err gets the first one, naming

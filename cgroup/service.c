@@ -249,7 +249,7 @@ int cg_unit_remove(int subtree_fd, const char *leaf)
 
 void cg_limits_init(struct cg_limits *l)
 {
-	l->memory_max = l->memory_high = l->tasks_max = CG_UNSET;
+	l->memory_max = l->memory_high = l->tasks_max = l->memory_swap_max = CG_UNSET;
 	l->memory_min = l->memory_low = 0;
 	l->cpu_weight = l->io_weight = 0;
 }
@@ -292,6 +292,20 @@ static void write_bytes_limit(int fd, const char *file, const char *controller,
 	else
 		snprintf(value, sizeof value, "%llu", v);
 	write_limit(fd, file, controller, v != CG_UNSET, value, e);
+}
+
+/* memory.swap.max is missing where the kernel does not account swap (swapaccount=0, no
+ * CONFIG_MEMCG_SWAP) though the memory controller is on: MemorySwapMax= is then not set,
+ * as systemd leaves it, and the service starts with its other limits. */
+static void write_swap_limit(int fd, unsigned long long v, struct limit_errors *e)
+{
+	char value[32];
+
+	if (v == CG_UNSET)
+		snprintf(value, sizeof value, "max");
+	else
+		snprintf(value, sizeof value, "%llu", v);
+	write_limit(fd, "memory.swap.max", "memory", false, value, e);
 }
 
 /* memory.min and memory.low: the kernel's default is 0 (no protection), written when
@@ -338,6 +352,7 @@ int cg_apply_limits(int fd, const struct cg_limits *l, char *err, size_t err_siz
 		return -1;
 	write_bytes_limit(fd, "memory.max", "memory", l->memory_max, &e);
 	write_bytes_limit(fd, "memory.high", "memory", l->memory_high, &e);
+	write_swap_limit(fd, l->memory_swap_max, &e);
 	write_protection(fd, "memory.min", l->memory_min, &e);
 	write_protection(fd, "memory.low", l->memory_low, &e);
 	write_bytes_limit(fd, "pids.max", "pids", l->tasks_max, &e);

@@ -534,7 +534,8 @@ static long parse_percent(const char *value)
 	return whole * 100 + frac > 10000 ? -1 : (long)(whole * 100 + frac);
 }
 
-/* What systemd takes a percentage of: MemoryMax=, MemoryHigh=, MemoryMin=, MemoryLow= of the RAM,
+/* What systemd takes a percentage of: MemoryMax=, MemoryHigh=, MemorySwapMax=, MemoryMin=,
+ * MemoryLow= of the RAM,
  * TasksMax= of the most tasks the kernel allows: the smaller of kernel.pid_max - 1 (PIDs
  * stay below pid_max, and 0 is none) and kernel.threads-max, as systemd's
  * system_tasks_max() (a service's and a slice's TasksMax= alike). */
@@ -964,7 +965,10 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 		return 0;
 	}
 	if (strcmp(name, p->svc->name) == 0) {
-		warn(p, "%s=%s: names the unit itself, ignored", k->name, full);
+		/* read through its alias link, the unit has the alias's name (emberctl verify
+		 * of garbd.service, a link to garb.service): a no-op, as systemd has it */
+		if (strcmp(k->name, "Alias") != 0)
+			warn(p, "%s=%s: names the unit itself, ignored", k->name, full);
 		return 0;
 	}
 	if (name_listed(p->svc, list, name))
@@ -2355,6 +2359,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
 	{ SECTION_SERVICE, "MemoryLimit", parse_memory_limit, 0, 0, 0, false },
 	{ SECTION_SERVICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
+	{ SECTION_SERVICE, "MemorySwapMax", parse_bytes, F(memory_swap_max), 0, 0, false },
 	{ SECTION_SERVICE, "MemoryMin", parse_protection, F(memory_min), 0, 0, false },
 	{ SECTION_SERVICE, "MemoryLow", parse_protection, F(memory_low), 0, 0, false },
 	{ SECTION_SERVICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
@@ -2366,6 +2371,7 @@ static const struct key keys[] = {
 	{ SECTION_SLICE, "MemoryMax", parse_bytes, F(memory_max), 0, 0, false },
 	{ SECTION_SLICE, "MemoryLimit", parse_memory_limit, 0, 0, 0, false },
 	{ SECTION_SLICE, "MemoryHigh", parse_bytes, F(memory_high), 0, 0, false },
+	{ SECTION_SLICE, "MemorySwapMax", parse_bytes, F(memory_swap_max), 0, 0, false },
 	{ SECTION_SLICE, "MemoryMin", parse_protection, F(memory_min), 0, 0, false },
 	{ SECTION_SLICE, "MemoryLow", parse_protection, F(memory_low), 0, 0, false },
 	{ SECTION_SLICE, "TasksMax", parse_count, F(tasks_max), 0, 0, false },
@@ -2390,6 +2396,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "ExecReload", parse_exec, F(exec_reload), 0, 0, true },
 	{ SECTION_SERVICE, "ExecStopPost", parse_exec, F(exec_stop_post), 0, 0, true },
 	{ SECTION_SERVICE, "RemainAfterExit", parse_bool_key, F(remain_after_exit), 0, 0, false },
+	{ SECTION_SERVICE, "GuessMainPID", parse_bool_key, F(guess_main_pid), 0, 0, false },
 	{ SECTION_SERVICE, "PIDFile", parse_pid_file, 0, 0, 0, true },
 	{ SECTION_SERVICE, "KillMode", parse_kill_mode, F(kill_mode), 0, 0, false },
 	{ SECTION_SERVICE, "ExitType", parse_exit_type, F(exit_type), 0, 0, false },
@@ -2913,7 +2920,8 @@ int service_init(struct service *svc, const char *name, const char *path)
 	svc->final_kill_signal = SIGKILL; /* U2 */
 	svc->reload_signal = SIGHUP;      /* U2 */
 	svc->send_sigkill = true;         /* U2 */
-	svc->memory_max = svc->memory_high = svc->tasks_max = ~0ULL;
+	svc->guess_main_pid = true;
+	svc->memory_max = svc->memory_high = svc->tasks_max = svc->memory_swap_max = ~0ULL;
 	svc->std_output.kind = OUTPUT_LOG;
 	svc->std_output.journal = true; /* systemd's default, where journald listens */
 	svc->std_error.kind = OUTPUT_INHERIT;

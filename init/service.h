@@ -380,6 +380,7 @@ struct service {
 	uint64_t cap_bounding;
 	uint64_t cap_ambient;
 	unsigned long long memory_max, memory_high, tasks_max; /* ~0ULL = unset/infinity */
+	unsigned long long memory_swap_max; /* MemorySwapMax=: ~0ULL = unset/infinity */
 	unsigned long long memory_min, memory_low; /* 0 = unset, ~0ULL = infinity */
 	unsigned cpu_weight, io_weight;                          /* 0 = unset */
 	struct service_output_spec std_output, std_error;
@@ -405,6 +406,7 @@ struct service {
 	uint8_t restart_kill_signal;    /* RestartKillSignal=, 0: KillSignal= */
 	uint8_t reload_signal;          /* ReloadSignal=, default SIGHUP */
 	bool remain_after_exit;         /* RemainAfterExit= */
+	bool guess_main_pid;            /* GuessMainPID= (default yes): Type=forking only */
 	bool send_sigkill;              /* SendSIGKILL=, default yes */
 	bool send_sighup;               /* SendSIGHUP= */
 	/* U4: socket units and Type=dbus */

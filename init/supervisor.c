@@ -2413,7 +2413,13 @@ static void forking_parent_exited(struct unit *u)
 		return;
 	}
 	pid = svc_guess_main_pid(u->cg_fd, u->control_pid);
-	if (pid > 0) {
+	if (pid != 0 && !u->svc->guess_main_pid) {
+		/* systemd's rc-local: what rc.local left running is not one daemon whose exit
+		 * would fail the unit */
+		log_info("%s: GuessMainPID=no: no main process; the service counts as running "
+			 "while its processes are%s", name_of(u),
+			 u->svc->remain_after_exit ? ", then remains active (RemainAfterExit=yes)" : "");
+	} else if (pid > 0) {
 		u->main_pid = pid;
 		log_info("%s: main process %d (guessed from its cgroup)", name_of(u), (int)pid);
 	} else if (pid == 0 && u->svc->remain_after_exit) {

@@ -26,7 +26,7 @@
 #define REFUSED_MAX 16
 
 /* Limits are compared with memcmp() (refusals, reloads): the struct has no padding. */
-_Static_assert(sizeof(struct cg_limits) == 5 * sizeof(unsigned long long) + 2 * sizeof(unsigned),
+_Static_assert(sizeof(struct cg_limits) == 6 * sizeof(unsigned long long) + 2 * sizeof(unsigned),
 	       "struct cg_limits has padding");
 
 struct refused_limits {
@@ -93,6 +93,7 @@ bool svc_cgroup_enabled(void) { return cg.enabled; }
 static bool limits_set(const struct service *s)
 {
 	return s->memory_max != ~0ULL || s->memory_high != ~0ULL || s->tasks_max != ~0ULL ||
+	       s->memory_swap_max != ~0ULL ||
 	       s->memory_min || s->memory_low || s->cpu_weight || s->io_weight;
 }
 
@@ -101,6 +102,7 @@ static void limits_of(const struct service *s, struct cg_limits *l)
 	cg_limits_init(l);
 	l->memory_max = s->memory_max;
 	l->memory_high = s->memory_high;
+	l->memory_swap_max = s->memory_swap_max;
 	l->memory_min = s->memory_min;
 	l->memory_low = s->memory_low;
 	l->tasks_max = s->tasks_max;

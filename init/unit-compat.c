@@ -52,7 +52,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("UpheldBy", I, "enablement is not read: a unit in ember's directories starts at boot"),
 
 	/* ---- [Service]: systemd.service(5) ---- */
-	H("GuessMainPID", S, "only matters with Type=forking"),
 	C("RestartMode", S, "dependent units are handled as for Restart=normal"),
 	C("TimeoutAbortSec", S, "aborting uses TimeoutStopSec="),
 	C("TimeoutStartFailureMode", S, "a start timeout always sends KillSignal= then SIGKILL"),
@@ -83,7 +82,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("StartupMemoryLow", E, NO_CGROUP_KNOB),
 	C("StartupMemoryHigh", E, NO_CGROUP_KNOB),
 	C("StartupMemoryMax", E, NO_CGROUP_KNOB),
-	C("MemorySwapMax", E, NO_CGROUP_KNOB),
 	C("StartupMemorySwapMax", E, NO_CGROUP_KNOB),
 	C("MemoryZSwapMax", E, NO_CGROUP_KNOB),
 	C("StartupMemoryZSwapMax", E, NO_CGROUP_KNOB),
@@ -148,7 +146,8 @@ const struct unit_compat unit_compat_table[] = {
 	H("SetLoginEnvironment", E, "ember opens no login sessions"),
 	/* PAMName= is implemented for services (ember-session: the logind session) */
 	C("PAMName", K, "no session is opened for the socket's commands"),
-	C("SELinuxContext", E, "the SELinux context is not changed"),
+	C("SELinuxContext", E, "the SELinux context is not changed (where SELinux is off, as "
+	  "by default on Debian and postmarketOS, systemd ignores it too)"),
 	C("SmackProcessLabel", E, "the SMACK label is not changed"),
 	C("CoredumpFilter", E, "the core dump filter is inherited"),
 	/* KeyringMode= is implemented for services (a session keyring of their own) */

@@ -106,6 +106,31 @@ static void protection_written_as_the_kernel_reads_it(void)
 	close(fd);
 }
 
+/* memory.swap.max (MemorySwapMax=): bytes, or "max" when unset; missing (the kernel does
+ * not account swap) it is left alone, set or not, as systemd leaves it. */
+static void swap_limit_written_where_accounted(void)
+{
+	int fd = fake_cgroup("swap");
+	struct cg_limits l;
+	char err[128] = "";
+
+	put(fd, "memory.swap.max", "");
+	cg_limits_init(&l);
+	l.memory_swap_max = 16ULL << 20;
+	CHECK(cg_apply_limits(fd, &l, err, sizeof err) == 0);
+	CHECK_STR(get(fd, "memory.swap.max"), "16777216");
+	put(fd, "memory.swap.max", "");
+	cg_limits_init(&l);
+	CHECK(cg_apply_limits(fd, &l, err, sizeof err) == 0);
+	CHECK_STR(get(fd, "memory.swap.max"), "max");
+	close(fd);
+	fd = fake_cgroup("swap-unaccounted");
+	l.memory_swap_max = 1;
+	CHECK(cg_apply_limits(fd, &l, err, sizeof err) == 0);
+	CHECK_STR(err, "");
+	close(fd);
+}
+
 static void unset_limits_reset_to_defaults(void)
 {
 	int fd = fake_cgroup("defaults");
@@ -354,6 +379,7 @@ int main(void)
 	}
 	RUN(limits_written_as_the_kernel_reads_them);
 	RUN(protection_written_as_the_kernel_reads_it);
+	RUN(swap_limit_written_where_accounted);
 	RUN(unset_limits_reset_to_defaults);
 	RUN(missing_controller_file_names_it);
 	RUN(bad_weight_changes_nothing);

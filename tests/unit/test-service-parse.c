@@ -366,6 +366,31 @@ static void cgroup_settings(void)
 	CHECK(parse("[Service]\nExecStart=/bin/a\nMemoryMax=1G\nMemoryMax=infinity\n"
 		    "TasksMax=infinity\nCPUWeight=5\nCPUWeight=\n") == 0);
 	CHECK(svc.memory_max == ~0ULL && svc.tasks_max == ~0ULL && svc.cpu_weight == 0);
+	CHECK(svc.memory_swap_max == ~0ULL); /* unset */
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemorySwapMax=64M\n") == 0); /* mpdscribble */
+	CHECK(svc.memory_swap_max == 64ULL << 20);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nMemorySwapMax=lots\n") != 0);
+}
+
+/* A unit read through its alias link has the alias's name: its Alias= naming it is a
+ * no-op, not a warning (Debian's garbd.service, a link to garb.service); After= on
+ * itself still is one. */
+static void alias_of_itself_quiet(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\n[Install]\nAlias=demo.service\n") == 0);
+	CHECK(warnings == 0);
+	CHECK(parse("[Unit]\nAfter=demo.service\n[Service]\nExecStart=/bin/a\n") == 0);
+	CHECK(warnings == 1);
+}
+
+/* GuessMainPID= (systemd's rc-local.service, Debian's ltsp.service): yes by default. */
+static void guess_main_pid(void)
+{
+	CHECK(parse("[Service]\nType=forking\nExecStart=/bin/a\n") == 0);
+	CHECK(svc.guess_main_pid);
+	CHECK(parse("[Service]\nType=forking\nExecStart=/bin/a\nGuessMainPID=no\n") == 0);
+	CHECK(!svc.guess_main_pid);
+	CHECK(parse("[Service]\nType=forking\nExecStart=/bin/a\nGuessMainPID=maybe\n") != 0);
 }
 
 /* MemoryLimit= (freeradius.service): applied as MemoryMax= on cgroup2, as systemd does,
@@ -730,6 +755,8 @@ int main(void)
 	RUN(capabilities);
 	RUN(capability_table_matches_kernel_numbers);
 	RUN(cgroup_settings);
+	RUN(guess_main_pid);
+	RUN(alias_of_itself_quiet);
 	RUN(memory_limit_old_name);
 	RUN(memory_protection);
 	RUN(names_past_the_list_limit);
