@@ -1207,6 +1207,27 @@ static void fail_sockets_of(struct unit *svc)
 	}
 }
 
+/* ember.failed_retry= of a service given up: the sockets its start limit failed listen
+ * again first, or the retry would end at once on them (result "dependency"). Returns
+ * how many were started. */
+static size_t rearm_sockets_of(struct unit *svc)
+{
+	char err[UNIT_ERROR_MAX];
+	size_t n = 0;
+
+	for (size_t i = 0; i < sv.count; i++) {
+		struct unit *sock = &sv.units[i];
+		if (sock->svc->kind != UNIT_SOCKET || sock->svc->sock.accept ||
+		    sock->state != UNIT_FAILED || sockets_target(sv.units, sv.count, sock) != svc)
+			continue;
+		if (supervisor_start(sock->svc->name, err, sizeof err) == 0)
+			n++;
+		else
+			log_warn("%s: %s", name_of(sock), err);
+	}
+	return n;
+}
+
 static void schedule_restart(struct unit *u)
 {
 	const struct service *s = u->svc;
@@ -1697,6 +1718,11 @@ static void handle_timeout(struct unit *u)
 		log_info("%s: retrying after permanent failure", name_of(u));
 		backoff_reset(&u->backoff);
 		u->deadline_ms = -1;
+		if (rearm_sockets_of(u) > 0 && !u->svc->pulled) {
+			u->start_wanted = false;
+			set_state(u, UNIT_STOPPED); /* its next client starts it, as at boot */
+			break;
+		}
 		set_state(u, UNIT_WAITING);
 		break;
 	case UNIT_STOPPING:
