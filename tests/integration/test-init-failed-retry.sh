@@ -43,12 +43,6 @@ i=0; while [ "\$(starts loop)" -lt 6 ] && [ \$i -lt 50 ]; do sleep 0.1; i=\$((i+
 [ "\$(starts loop)" -ge 6 ] && ok retry-started-with-its-socket || bad retry-started-with-its-socket "\$(starts loop) starts, loop \$(st loop), socket \$(st loop.socket): \$(emberctl status loop | grep -i 'error\|result' | tr '\n' ' ')"
 exit 0
 EOS
-chmod +x "$tmp/guest.sh"
-timeout 120 unshare --pid --mount --uts --fork --mount-proc env container=ember-test "$BIN/ember-init" \
-	ember.services="$S" ember.run="$tmp/guest.sh" ember.shell=none ember.failed_retry=3 >"$tmp/log" 2>&1
-rc=$?
-grep -E '^(PASS|FAIL|SKIP) ' "$tmp/log"
-grep -q '^FAIL ' "$tmp/log" && FAILED=1
-grep -q '^EMBER-RUN-EXIT=0$' "$tmp/log" && pass guest-completed || fail guest-completed "rc $rc; $(tail -5 "$tmp/log" | tr '\n' ' ')"
+run_guest "$S" "$tmp/guest.sh" "$tmp/log" : ember.failed_retry=3
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 40 "$tmp/log"; }
 finish

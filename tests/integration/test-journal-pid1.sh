@@ -6,14 +6,7 @@
 # is stopped nothing is sent to its socket, whoever holds it; a journald that reads
 # nothing never holds PID 1 up.
 . "$(dirname "$0")/../lib.sh"
-for tool in journalctl python3 unshare; do
-	command -v $tool >/dev/null || { skip journal-pid1 "$tool missing (scripts/deps.sh installs it)"; finish; }
-done
-[ -x /lib/systemd/systemd-journald ] || { skip journal-pid1 "no systemd-journald (package systemd)"; finish; }
-[ "$(id -u)" = 0 ] || { skip journal-pid1 "needs root (namespaces, journald)"; finish; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+need_journald journal-pid1
 J=$TOP/tests/integration/journal
 mkdir -p "$tmp/services"
 cp "$TOP"/tests/integration/journal-pid1/*.service "$tmp/services/"
@@ -94,17 +87,7 @@ kill -CONT "\$jp"
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 echo GUEST-CHECKS-DONE
 EOS
-chmod +x "$tmp/guest.sh"
-mkdir -p /var/log/journal
-timeout 180 unshare --mount --propagation private sh -c '
-	for d in /run/systemd /run/log /var/log/journal; do
-		mkdir -p "$d" && mount -t tmpfs -o mode=0755 tmpfs "$d" || exit 1
-	done
-	exec unshare --pid --mount --uts --net --fork --mount-proc env container=ember-test "$1" \
-	ember.services="$0/services" ember.run="$0/guest.sh" ember.shell=none' \
-	"$tmp" "$BIN/ember-init" >"$tmp/log" 2>&1
-rc=$?
-guest_results "$tmp/log" $rc
+run_journald_guest "$tmp" "$tmp/log" --net
 # The console keeps its copy of every line, those journald got too.
 grep -q "ember-init: pinger: started" "$tmp/log" && pass console-copy-kept || fail console-copy-kept "$(grep -c ember-init "$tmp/log") lines of ember-init"
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }

@@ -8,14 +8,7 @@
 # (emberctl log) instead, and the service starts all the same; StandardOutput=log keeps
 # ember's log while journald runs.
 . "$(dirname "$0")/../lib.sh"
-for tool in journalctl python3 unshare; do
-	command -v $tool >/dev/null || { skip journal-stream "$tool missing (scripts/deps.sh installs it)"; finish; }
-done
-[ -x /lib/systemd/systemd-journald ] || { skip journal-stream "no systemd-journald (package systemd)"; finish; }
-[ "$(id -u)" = 0 ] || { skip journal-stream "needs root (namespaces, journald)"; finish; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+need_journald journal-stream
 J=$TOP/tests/integration/journal
 mkdir -p "$tmp/services"
 cp "$J"/*.service "$tmp/services/"
@@ -115,17 +108,6 @@ kill \$stuck
 kill -0 1 && ok pid1-alive || bad pid1-alive "gone"
 echo GUEST-CHECKS-DONE
 EOS
-chmod +x "$tmp/guest.sh"
-# journald's directories are the test's own: tmpfs in a mount namespace of the test.
-mkdir -p /var/log/journal
-timeout 120 unshare --mount --propagation private sh -c '
-	for d in /run/systemd /run/log /var/log/journal; do
-		mkdir -p "$d" && mount -t tmpfs -o mode=0755 tmpfs "$d" || exit 1
-	done
-	exec unshare --pid --mount --uts --fork --mount-proc env container=ember-test "$1" \
-	ember.services="$0/services" ember.run="$0/guest.sh" ember.shell=none' \
-	"$tmp" "$BIN/ember-init" >"$tmp/log" 2>&1
-rc=$?
-guest_results "$tmp/log" $rc
+run_journald_guest "$tmp" "$tmp/log"
 [ "$FAILED" = 0 ] || { echo "---- ember-init output"; tail -n 60 "$tmp/log"; }
 finish
