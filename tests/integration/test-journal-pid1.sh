@@ -14,13 +14,8 @@ cp "$TOP"/tests/integration/journal-pid1/*.service "$tmp/services/"
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
 E="$BIN/emberctl"
-ok() { echo "PASS \$1"; }
-bad() { echo "FAIL \$1: \$2"; }
-state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
-main_pid() { "\$E" --json status "\$1" | sed -n 's/.*"main_pid":\\([0-9]*\\).*/\\1/p'; }
-entry() { python3 "$J/entries.py" "\$1"; }
-wait_entry() { i=0; while [ \$i -lt 100 ]; do [ -n "\$(entry "\$1")" ] && return 0; sleep 0.1; i=\$((i+1)); done; return 1; }
-wait_state() { i=0; while [ "\$(state \$1)" != \$2 ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i+1)); done; }
+J="$J"
+. "$J/guest-lib.sh"
 
 # ---- a line about a unit: from PID 1, as ember-init, with the unit and its run
 wait_entry "pinger: started" && ok pid1-line-in-journal || bad pid1-line-in-journal "no entry; \$(journalctl --no-pager -q -n 5 2>&1 | tr '\n' ' ')"

@@ -18,14 +18,8 @@ n=1; while [ $n -le 40 ]; do cp "$J/many.service" "$tmp/services/many-$n.service
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
 E="$BIN/emberctl"
-ok() { echo "PASS \$1"; }
-bad() { echo "FAIL \$1: \$2"; }
-state() { "\$E" --json status "\$1" | sed -n 's/.*"state":"\\([^"]*\\)".*/\\1/p'; }
-main_pid() { "\$E" --json status "\$1" | sed -n 's/.*"main_pid":\\([0-9]*\\).*/\\1/p'; }
-entry() { python3 "$J/entries.py" "\$1"; }
-# journald writes what it read a moment later: wait for an entry.
-wait_entry() { i=0; while [ \$i -lt 100 ]; do [ -n "\$(entry "\$1")" ] && return 0; sleep 0.1; i=\$((i+1)); done; return 1; }
-wait_log() { i=0; while [ \$i -lt 100 ]; do "\$E" log "\$1" | grep -q "\$2" && return 0; sleep 0.1; i=\$((i+1)); done; return 1; }
+J="$J"
+. "$J/guest-lib.sh"
 
 # ---- the default, StandardOutput=journal: both streams reach journald
 wait_entry talker-out && ok stdout-reaches-journal || bad stdout-reaches-journal "no entry; \$("\$E" log talker | tail -n 3 | tr '\n' ' ')"
