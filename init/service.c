@@ -1694,9 +1694,15 @@ static bool paths_set(const struct service_execenv *e)
 
 bool service_sandboxed(const struct service *svc)
 {
+	return seccomp_wanted(&svc->execenv) || service_mount_namespace(svc);
+}
+
+bool service_mount_namespace(const struct service *svc)
+{
 	const struct service_execenv *e = &svc->execenv;
 
-	return seccomp_wanted(e) || e->private_tmp || e->private_devices || e->private_network ||
+	return e->private_tmp || e->private_devices || e->private_network ||
+	       (e->seccomp_flags & SECCOMP_FLAG_PROTECT_KERNEL_LOGS) || /* hides /dev/kmsg */
 	       e->protect_kernel_tunables || e->protect_kernel_modules ||
 	       e->protect_control_groups || e->protect_system != PROTECT_SYSTEM_NO ||
 	       e->protect_home != PROTECT_HOME_NO || paths_set(e) ||

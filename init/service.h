@@ -220,6 +220,9 @@ bool service_bpf_wanted(const struct service *svc); /* DeviceAllow=, DevicePolic
 /* True when the service asks for any sandboxing key (it then starts via ember-sandbox). */
 struct service;
 bool service_sandboxed(const struct service *svc);
+/* ... for one that systemd runs in a mount namespace of its own (not seccomp alone):
+ * there NoNewPrivileges= makes every mount nosuid. */
+bool service_mount_namespace(const struct service *svc);
 
 /* U3: conditions and asserts. One Condition*= or Assert*= line (init/condition.h). */
 struct service_condition {

@@ -283,6 +283,8 @@ static void seccomp_args(const struct service *s, struct args_fill *a)
 	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
 		if (e->seccomp_flags & flags[i].flag)
 			arg_add(a, flags[i].option, NULL, 0);
+	if (e->private_devices) /* systemd's implied SystemCallFilter=~@raw-io */
+		arg_add(a, "--deny-raw-io", NULL, 0);
 	if (a->argc == before)
 		return;
 	if (e->seccomp_text[SECCOMP_ERROR_NUMBER])
@@ -338,6 +340,8 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 		arg_add(&a, "--private-network", NULL, 0);
 	if (s->systemd_view)
 		arg_add(&a, "--systemd-view", NULL, 0);
+	if (s->no_new_privileges && service_mount_namespace(s))
+		arg_add(&a, "--nosuid", NULL, 0);
 	if (e->protect_kernel_tunables)
 		arg_add(&a, "--protect-kernel-tunables", NULL, 0);
 	if (e->protect_kernel_modules)

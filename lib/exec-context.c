@@ -711,6 +711,7 @@ static const char *const sandbox_op_names[EXEC_SANDBOX_OP_COUNT] = {
 	[EXEC_SANDBOX_BOUNDING] = "bounding set",
 	[EXEC_SANDBOX_PROC] = "private /proc",          /* exec keys (sandbox-more) */
 	[EXEC_SANDBOX_USERS] = "private user namespace", /* exec keys (sandbox-more) */
+	[EXEC_SANDBOX_NOSUID] = "nosuid (NoNewPrivileges=)",
 };
 
 const char *exec_sandbox_op_name(int op)

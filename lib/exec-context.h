@@ -207,6 +207,7 @@ enum exec_sandbox_op {
 	EXEC_SANDBOX_INACCESSIBLE, EXEC_SANDBOX_TMP, EXEC_SANDBOX_DEV, EXEC_SANDBOX_HOME,
 	EXEC_SANDBOX_BOUNDING,
 	EXEC_SANDBOX_PROC, EXEC_SANDBOX_USERS, /* exec keys (sandbox-more) */
+	EXEC_SANDBOX_NOSUID,
 	EXEC_SANDBOX_OP_COUNT
 };
 const char *exec_sandbox_op_name(int op);

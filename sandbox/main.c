@@ -107,6 +107,7 @@ static int parse_option(struct sandbox_request *r, const char *arg)
 		{ "--private-devices", offsetof(struct sandbox_request, private_devices) },
 		{ "--private-network", offsetof(struct sandbox_request, private_network) },
 		{ "--systemd-view", offsetof(struct sandbox_request, systemd_view) },
+		{ "--nosuid", offsetof(struct sandbox_request, nosuid) },
 		{ "--protect-kernel-tunables", offsetof(struct sandbox_request, protect_kernel_tunables) },
 		{ "--protect-kernel-modules", offsetof(struct sandbox_request, protect_kernel_modules) },
 		{ "--protect-control-groups", offsetof(struct sandbox_request, protect_control_groups) },

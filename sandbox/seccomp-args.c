@@ -28,6 +28,7 @@ static const struct {
 	{ "--protect-hostname", offsetof(struct seccomp_request, protect_hostname) },
 	{ "--protect-kernel-logs", offsetof(struct seccomp_request, protect_kernel_logs) },
 	{ "--protect-clock", offsetof(struct seccomp_request, protect_clock) },
+	{ "--deny-raw-io", offsetof(struct seccomp_request, deny_raw_io) },
 };
 
 static int archs(struct seccomp_request *r, const char *value, char *err, size_t size)

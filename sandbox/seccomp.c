@@ -350,6 +350,8 @@ static bool build_hardening(const struct seccomp_request *r, struct prog *p)
 		whole(p, nr_of("syslog"), RET_ERRNO(EPERM)), any = true;
 	if (r->protect_clock)
 		group_whole(p, "@clock", RET_ERRNO(EPERM)), any = true;
+	if (r->deny_raw_io)
+		group_whole(p, "@raw-io", RET_ERRNO(EPERM)), any = true;
 	finish(p, RET_ALLOW);
 	return any || r->archs_native;
 }

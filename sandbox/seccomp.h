@@ -19,6 +19,7 @@ struct seccomp_request {
 	bool ns_first_done;
 	bool memory_deny_write_execute, restrict_realtime, lock_personality;
 	bool restrict_suid_sgid, protect_hostname, protect_kernel_logs, protect_clock;
+	bool deny_raw_io; /* PrivateDevices=: systemd's implied SystemCallFilter=~@raw-io */
 	bool any;                       /* some seccomp option was given */
 };
 

@@ -391,6 +391,19 @@ static int drop_bounding(const struct sandbox_request *r, struct sandbox_error *
 	return 0;
 }
 
+/* NoNewPrivileges= in a mount namespace: every mount nosuid, as systemd makes them. Not
+ * only what setuid would give (NoNewPrivileges= refuses it anyway): nosuid also means
+ * file capabilities are not applied on exec, so they cannot clear the ambient set the
+ * service was given (Debian's v2ray: AmbientCapabilities=CAP_NET_ADMIN
+ * CAP_NET_BIND_SERVICE, and a program with the file capability cap_net_bind_service).
+ * Kernels before 5.12 (no mount_setattr) leave the mounts as they are. */
+static int nosuid_all(struct sandbox_error *e)
+{
+	if (sandbox_mount_attr(AT_FDCWD, "/", SANDBOX_ATTR_NOSUID, 0, true) == 0 || errno == ENOSYS)
+		return 0;
+	return failed(e, EXEC_SANDBOX_NOSUID, "/");
+}
+
 int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 {
 	if (unshare(CLONE_NEWNS | (r->private_network ? CLONE_NEWNET : 0)) < 0)
@@ -419,6 +432,8 @@ int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 	if (r->private_devices && private_dev(e) < 0)
 		return -1;
 	if (sandbox_binds_mount(&r->binds, e) < 0 || sandbox_exec_paths(r, e) < 0)
+		return -1;
+	if (r->nosuid && nosuid_all(e) < 0)
 		return -1;
 	if (drop_bounding(r, e) < 0 || sandbox_more_propagation(&r->more, e) < 0)
 		return -1;
