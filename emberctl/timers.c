@@ -36,6 +36,13 @@ static void format_gap(char *buf, size_t size, long long at, long long now)
 	format_duration(buf, size, (at > now ? at - now : now - at) * 1000000LL);
 }
 
+static void pad(FILE *f, const char *s, size_t width)
+{
+	print_safe(f, s);
+	for (size_t w = safe_width(s); w < width; w++)
+		fputc(' ', f);
+}
+
 void show_timers(FILE *f, const struct record_set *set, long long now)
 {
 	char next[48], left[32], last[48], passed[32];
@@ -52,9 +59,8 @@ void show_timers(FILE *f, const struct record_set *set, long long now)
 		format_wall(last, sizeof last, rec_int(r, "last_elapse_s"));
 		format_gap(passed, sizeof passed, rec_int(r, "last_elapse_s"), now);
 		fprintf(f, "%-28s %-12s %-28s %-12s ", next, left, last, passed);
-		print_safe(f, rec_str(r, "name"));
-		for (size_t w = safe_width(rec_str(r, "name")); w < 29; w++)
-			fputc(' ', f);
+		pad(f, rec_str(r, "name"), 28);
+		fputc(' ', f); /* a longer name keeps its space before ACTIVATES */
 		print_safe(f, rec_str(r, "triggers"));
 		fputc('\n', f);
 		shown++;
@@ -116,13 +122,6 @@ static bool is_active_path(const struct ctl_record *rec)
 {
 	return strcmp(rec_str(rec, "type"), "path") == 0 &&
 	       strcmp(rec_str(rec, "state"), "ready") == 0;
-}
-
-static void pad(FILE *f, const char *s, size_t width)
-{
-	print_safe(f, s);
-	for (size_t w = safe_width(s); w < width; w++)
-		fputc(' ', f);
 }
 
 /* One row per entry of "paths" ("PathExists=/x\nPathChanged=/y"). */

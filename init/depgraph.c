@@ -175,9 +175,10 @@ static bool required_in_cycle(const struct depgraph *g, const struct depgraph_se
 	return false;
 }
 
-/* Break one ordering cycle as systemd does: find a member that no other member requires
- * (only wanted), and drop its ordering after its predecessor on the cycle; everything
- * still starts. Returns false when there is no cycle or every member is required. */
+/* Break one ordering cycle at a member that no other member requires (only wanted), as
+ * systemd chooses one; but where systemd deletes that member's start job, only its
+ * ordering after its predecessor on the cycle is dropped: everything still starts.
+ * Returns false when there is no cycle or every member is required. */
 static bool break_one_cycle(struct depgraph *g, const struct depgraph_report *report)
 {
 	static struct depgraph_set reach[DEPGRAPH_MAX];

@@ -214,6 +214,47 @@ static void diag_report(void *ctx, enum service_severity sev, const char *file,
 }
 
 static const struct service_diag diag = { diag_report, NULL, false };
+
+/* The graph is built again whenever the table changes (an Accept=yes connection, a unit
+ * loaded on request, an instance gone): a broken ordering cycle is the same each time,
+ * and is said once per boot or daemon-reload (a run-time round's boot said it 59 times).
+ * Its warnings are remembered by a hash of their text. */
+#define GRAPH_NOTES_MAX 32
+static struct {
+	unsigned count;
+	unsigned long hash[GRAPH_NOTES_MAX];
+} graph_notes;
+
+static unsigned long text_hash(unsigned long h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619UL; /* FNV-1a */
+	return h;
+}
+
+static void graph_report(void *ctx, enum service_severity sev, const char *file,
+			 unsigned line, const char *msg)
+{
+	unsigned long h = text_hash(text_hash(2166136261UL, file), msg);
+
+	for (unsigned i = 0; sev == SERVICE_WARNING && i < graph_notes.count; i++)
+		if (graph_notes.hash[i] == h)
+			return;
+	if (sev == SERVICE_WARNING && graph_notes.count < GRAPH_NOTES_MAX)
+		graph_notes.hash[graph_notes.count++] = h;
+	diag_report(ctx, sev, file, line, msg);
+}
+
+static const struct service_diag graph_diag = { graph_report, NULL, false };
+
+/* The ordering graph of the table as it is; fresh: after a boot's or a reload's load,
+ * whose warnings are said again. */
+static void graph_rebuild(bool fresh)
+{
+	if (fresh)
+		graph_notes.count = 0;
+	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &graph_diag);
+}
 static void check_programs(const struct service *s); /* U2 */
 
 static void unit_reset(struct unit *u, struct service *svc)
@@ -348,7 +389,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 		sv.units[i].svc = &sv.services[i];
 	store_pack(0);
 	pages_release(sv.services, sizeof sv.services);
-	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
+	graph_rebuild(true);
 	for (size_t i = 0; i < sv.count; i++) {
 		unit_reset(&sv.units[i], sv.svcs[i]);
 		unit_classify(&sv.units[i], sv.svcs, sv.count);
@@ -599,7 +640,7 @@ static void join_loaded(size_t first, size_t end)
 	sv.count = end;
 	store_pack(first);
 	pages_release(sv.services, sizeof sv.services); /* slots straddle pages: all of it */
-	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
+	graph_rebuild(false);
 }
 
 static struct unit *append_loaded(void)
@@ -690,7 +731,7 @@ static void remove_instance(size_t i)
 	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
 	sv.count--;
 	store_pack(i);
-	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
+	graph_rebuild(false);
 }
 
 /* Instances whose run is over (stopped, failed with no restart coming) go. */
@@ -3051,7 +3092,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	store_pack(0);
 	reapply_limits(n); /* before the scratch goes: it says which changed */
 	release_reload_scratch(n, old_count);
-	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
+	graph_rebuild(true);
 	timer_units_recompute_all(); /* timer units: their OnCalendar= may have changed */
 	path_units_reloaded(sv.units, sv.count); /* path units: their paths may have */
 	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */

@@ -203,7 +203,9 @@ static const char timer_reply[] =
 	"name=gone.timer\nstate=stopped\ntype=timer\ntriggers=gone\nnext_elapse_s=-1\n"
 	"last_elapse_s=1796450000\n\n"
 	"name=x\\x1b[2J.timer\nstate=ready\ntype=timer\ntriggers=e\\x1b]0;t\nnext_elapse_s=-1\n"
-	"last_elapse_s=1796450000\n\n";
+	"last_elapse_s=1796450000\n\n"
+	"name=prometheus-node-exporter-apt.timer\nstate=ready\ntype=timer\n"
+	"triggers=prometheus-node-exporter-apt\nnext_elapse_s=-1\nlast_elapse_s=-1\n\n";
 
 static void list_timers_table(void)
 {
@@ -219,7 +221,9 @@ static void list_timers_table(void)
 	CHECK(strstr(out, "gone.timer") == NULL && strstr(out, "sshd") == NULL);
 	CHECK(strstr(out, "x\\x1b[2J.timer") != NULL && strchr(out, 0x1b) == NULL);
 	CHECK(strstr(out, "n/a") != NULL);
-	CHECK(strstr(out, "2 timers listed.") != NULL);
+	/* a name longer than its column keeps a space before the unit it starts */
+	CHECK(strstr(out, "prometheus-node-exporter-apt.timer prometheus-node-exporter-apt\n") != NULL);
+	CHECK(strstr(out, "3 timers listed.") != NULL);
 	f = capture();
 	show_timers_json(f, &set);
 	fclose(f);
