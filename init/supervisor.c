@@ -203,27 +203,16 @@ static long long deadline_after(unsigned long ms)
 
 /* ---- loading ---------------------------------------------------------------------- */
 
-static void diag_report(void *ctx, enum service_severity sev, const char *file,
-			unsigned line, const char *msg)
-{
-	(void)ctx;
-	if (line)
-		(sev == SERVICE_WARNING ? log_warn : log_error)("%s:%u: %s", file, line, msg);
-	else
-		(sev == SERVICE_WARNING ? log_warn : log_error)("%s: %s", file, msg);
-}
-
-static const struct service_diag diag = { diag_report, NULL, false };
-
-/* The graph is built again whenever the table changes (an Accept=yes connection, a unit
- * loaded on request, an instance gone): a broken ordering cycle is the same each time,
- * and is said once per boot or daemon-reload (a run-time round's boot said it 59 times).
- * Its warnings are remembered by a hash of their text. */
-#define GRAPH_NOTES_MAX 32
+/* A unit file's diagnostics are said once per boot or daemon-reload. The files are read
+ * again, and the ordering graph is built again, whenever the table changes without one
+ * (a unit loaded on request, ember-udev-wants' devices, an Accept=yes connection, an
+ * instance gone): a run-time round's boot said one ordering cycle 59 times. They are
+ * remembered by a hash of their text; past SAID_MAX, said again. */
+#define SAID_MAX 256
 static struct {
 	unsigned count;
-	unsigned long hash[GRAPH_NOTES_MAX];
-} graph_notes;
+	unsigned long hash[SAID_MAX];
+} said;
 
 static unsigned long text_hash(unsigned long h, const char *s)
 {
@@ -232,28 +221,35 @@ static unsigned long text_hash(unsigned long h, const char *s)
 	return h;
 }
 
-static void graph_report(void *ctx, enum service_severity sev, const char *file,
-			 unsigned line, const char *msg)
+static bool said_before(const char *file, unsigned line, const char *msg)
 {
-	unsigned long h = text_hash(text_hash(2166136261UL, file), msg);
+	unsigned long h = text_hash(text_hash(2166136261UL ^ line, file), msg);
 
-	for (unsigned i = 0; sev == SERVICE_WARNING && i < graph_notes.count; i++)
-		if (graph_notes.hash[i] == h)
-			return;
-	if (sev == SERVICE_WARNING && graph_notes.count < GRAPH_NOTES_MAX)
-		graph_notes.hash[graph_notes.count++] = h;
-	diag_report(ctx, sev, file, line, msg);
+	for (unsigned i = 0; i < said.count; i++)
+		if (said.hash[i] == h)
+			return true;
+	if (said.count < SAID_MAX)
+		said.hash[said.count++] = h;
+	return false;
 }
 
-static const struct service_diag graph_diag = { graph_report, NULL, false };
-
-/* The ordering graph of the table as it is; fresh: after a boot's or a reload's load,
- * whose warnings are said again. */
-static void graph_rebuild(bool fresh)
+static void diag_report(void *ctx, enum service_severity sev, const char *file,
+			unsigned line, const char *msg)
 {
-	if (fresh)
-		graph_notes.count = 0;
-	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &graph_diag);
+	(void)ctx;
+	if (said_before(file, line, msg))
+		return;
+	if (line)
+		(sev == SERVICE_WARNING ? log_warn : log_error)("%s:%u: %s", file, line, msg);
+	else
+		(sev == SERVICE_WARNING ? log_warn : log_error)("%s: %s", file, msg);
+}
+
+static const struct service_diag diag = { diag_report, NULL, false };
+
+static void graph_rebuild(void)
+{
+	depgraph_from_list(&sv.graph, sv.svcs, sv.count, &diag);
 }
 static void check_programs(const struct service *s); /* U2 */
 
@@ -389,7 +385,7 @@ void supervisor_init(const struct supervisor_config *cfg)
 		sv.units[i].svc = &sv.services[i];
 	store_pack(0);
 	pages_release(sv.services, sizeof sv.services);
-	graph_rebuild(true);
+	graph_rebuild();
 	for (size_t i = 0; i < sv.count; i++) {
 		unit_reset(&sv.units[i], sv.svcs[i]);
 		unit_classify(&sv.units[i], sv.svcs, sv.count);
@@ -640,7 +636,7 @@ static void join_loaded(size_t first, size_t end)
 	sv.count = end;
 	store_pack(first);
 	pages_release(sv.services, sizeof sv.services); /* slots straddle pages: all of it */
-	graph_rebuild(false);
+	graph_rebuild();
 }
 
 static struct unit *append_loaded(void)
@@ -731,7 +727,7 @@ static void remove_instance(size_t i)
 	memmove(&sv.units[i], &sv.units[i + 1], (sv.count - i - 1) * sizeof *sv.units);
 	sv.count--;
 	store_pack(i);
-	graph_rebuild(false);
+	graph_rebuild();
 }
 
 /* Instances whose run is over (stopped, failed with no restart coming) go. */
@@ -2952,6 +2948,10 @@ static bool service_changed(const struct service *a, const struct service *b)
 	x->failed = y->failed = false;
 	memset(x->error, 0, sizeof x->error);
 	memset(y->error, 0, sizeof y->error);
+	/* what the loader decided from the other units, not the file: a unit a timer started
+	 * is loaded on demand at boot, and as one that is up at a reload */
+	x->pulled = y->pulled = x->conflicted = y->conflicted = false;
+	x->on_demand = y->on_demand = x->systemd_view = y->systemd_view = false;
 	/* The text store counts only up to text_used: a loader slot reused (U1: units are
 	 * kept by reachability) holds old bytes after it. */
 	return memcmp(x, y, offsetof(struct service, text)) != 0 ||
@@ -3006,6 +3006,7 @@ void supervisor_daemon_reload(void (*report)(void *ctx, const char *line), void 
 			      bool no_start)
 {
 	locale_load(""); /* as systemd's daemon-reload: a changed locale applies from now on */
+	said.count = 0; /* the files' diagnostics are said again */
 	if (sv.cfg.generate)
 		sv.cfg.generate();
 	sv.reload_no_start = no_start;
@@ -3092,7 +3093,7 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 	store_pack(0);
 	reapply_limits(n); /* before the scratch goes: it says which changed */
 	release_reload_scratch(n, old_count);
-	graph_rebuild(true);
+	graph_rebuild();
 	timer_units_recompute_all(); /* timer units: their OnCalendar= may have changed */
 	path_units_reloaded(sv.units, sv.count); /* path units: their paths may have */
 	/* The graph may fail a unit (a missing Requires=): one still waiting never starts. */
