@@ -178,6 +178,9 @@ boot() {
 	systemd) gssh 'systemd-analyze critical-chain ssh.service multi-user.target; systemd-analyze blame' \
 		>"$W/analyze-$which-$n.txt" 2>&1 || true ;;
 	esac
+	# The whole journal, so a gap between the inits can be followed afterwards (the lease
+	# above is the journal's stamp, which may come ~0.2 s after NetworkManager's own).
+	gssh 'journalctl -b -o short-monotonic --no-pager' >"$W/journal-$which-$n.txt" 2>&1 || true
 	t0=$(python3 -c 'import time; print(time.time())')
 	gssh poweroff >/dev/null 2>&1 || true
 	i=0
