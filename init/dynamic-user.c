@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hash.h"
 #include "passwd.h"
 
 #define RANGE (DYNAMIC_UID_MAX - DYNAMIC_UID_MIN + 1u)
@@ -39,18 +40,6 @@ static bool valid_user_name(const char *s, size_t len)
 	return true;
 }
 
-/* FNV-1a, 64 bits: stable across builds and machines, which is all the pick needs. */
-static uint64_t name_hash(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 int dynamic_user_name(const struct service *svc, char name[DYNAMIC_USER_NAME_MAX])
 {
 	const char *user = service_str(svc, svc->user);
@@ -69,7 +58,7 @@ int dynamic_user_name(const struct service *svc, char name[DYNAMIC_USER_NAME_MAX
 		name[len] = '\0';
 	} else {
 		snprintf(name, DYNAMIC_USER_NAME_MAX, "_du%016llx",
-			 (unsigned long long)name_hash(svc->name, len));
+			 (unsigned long long)hash_fnv64(HASH_FNV64_START, svc->name, len));
 	}
 	return 0;
 }
@@ -101,7 +90,7 @@ static bool held_by_other(const struct dynamic_held *held, size_t n, const char 
 int dynamic_user_pick(const char *root, const char *name, const struct dynamic_held *held,
 		      size_t nheld, uint32_t *uid)
 {
-	uint64_t start = name_hash(name, strlen(name)) % RANGE;
+	uint64_t start = hash_fnv64(HASH_FNV64_START, name, strlen(name)) % RANGE;
 
 	for (size_t i = 0; i < nheld; i++)
 		if (strcmp(held[i].name, name) == 0) {

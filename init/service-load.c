@@ -20,6 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "parse.h"
 #include "unit-kinds.h" /* unit-kinds */
 #include "unit-targets.h"
@@ -106,11 +107,7 @@ static struct service *slot_for(struct loader *l, const char *name)
 
 static unsigned bloom_hash(const char *s, unsigned seed)
 {
-	unsigned h = 2166136261u ^ seed;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h % BLOOM_BITS;
+	return hash_fnv32(HASH_FNV32_START ^ seed, s, strlen(s)) % BLOOM_BITS;
 }
 
 static void bloom_add(struct searchdir *d, const char *name)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "exec-context.h"
+#include "hash.h"
 #include "emergency.h"
 #include "exec-line.h"
 #include "locale.h"
@@ -211,19 +212,14 @@ static long long deadline_after(unsigned long ms)
 #define SAID_MAX 256
 static struct {
 	unsigned count;
-	unsigned long hash[SAID_MAX];
+	uint64_t hash[SAID_MAX];
 } said;
-
-static unsigned long text_hash(unsigned long h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619UL; /* FNV-1a */
-	return h;
-}
 
 static bool said_before(const char *file, unsigned line, const char *msg)
 {
-	unsigned long h = text_hash(text_hash(2166136261UL ^ line, file), msg);
+	uint64_t h = hash_fnv64(HASH_FNV64_START ^ line, file, strlen(file));
+
+	h = hash_fnv64(h, msg, strlen(msg));
 
 	for (unsigned i = 0; i < said.count; i++)
 		if (said.hash[i] == h)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "calendar.h"
+#include "hash.h"
 #include "io.h"
 #include "log.h"
 #include "parse.h"
@@ -140,15 +141,11 @@ static void stamp_write(const struct unit *u, long long wall)
 static uint32_t fixed_delay(const struct unit *u)
 {
 	char id[64] = "";
-	uint32_t h = 2166136261u;
 
 	if (io_read_file("/etc/machine-id", id, sizeof id) < 0)
 		id[0] = '\0';
-	for (const char *p = id; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	for (const char *p = u->svc->name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	return h;
+	return hash_fnv32(hash_fnv32(HASH_FNV32_START, id, strlen(id)), u->svc->name,
+			  strlen(u->svc->name));
 }
 
 static void draw_delay(struct unit *u)

@@ -102,6 +102,8 @@ static void unit_names_that_are_no_user_names_are_hashed(void)
 	CHECK(dynamic_user_name(&svc, b) == 0);
 	CHECK(strncmp(a, "_du", 3) == 0 && strlen(a) == 19 && strncmp(b, "_du", 3) == 0);
 	CHECK(strcmp(a, b) != 0);
+	/* the same name on every build and machine: files it owns keep their owner */
+	CHECK_STR(a, "_du4957136e68217d47");
 }
 
 static void a_user_that_is_no_user_name_is_refused(void)
