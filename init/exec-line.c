@@ -250,18 +250,25 @@ static int expand_split(struct argv_out *a, const char *value)
 	}
 }
 
-/* Length of a valid "${NAME}" at s (s[0] == '$', s[1] == '{'), or -1 with an error. */
-static long braced_length(const char *s, struct exec_argv *out)
+/* "${" at s, read as systemd reads it, so that a package's line means the same under both:
+ * the name runs to the first '}' and is looked up (a name no variable has gives nothing).
+ * A ':' before it ("${NAME:-default}", meant for the shell the line runs) or the word's end
+ * makes it text. Returns the offset of that '}', ':' or end. */
+static size_t reference_end(const char *s)
 {
 	size_t n = 2;
 
-	if (!is_name_start(s[2]))
-		return fail(out, "invalid variable reference \"%.32s\"", s);
-	while (is_name_char(s[n]))
+	while (s[n] && s[n] != '}' && s[n] != ':')
 		n++;
-	if (s[n] != '}')
-		return fail(out, "unterminated or unsupported \"${\" in \"%.32s\"", s);
-	return (long)n + 1;
+	return n;
+}
+
+static int out_text(struct argv_out *a, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (out_byte(a, s[i]) < 0)
+			return -1;
+	return 0;
 }
 
 /* Any other word: "$$" -> "$", "${NAME}" -> value, everything else as is. */
@@ -272,8 +279,8 @@ static int expand_inline(struct argv_out *a, const char *word, const char *const
 	if (out_begin(a) < 0)
 		return -1;
 	while (*s) {
-		const char *value = NULL;
-		long len;
+		const char *value;
+		size_t end;
 		if (s[0] == '$' && s[1] == '$') {
 			s += 2;
 			if (out_byte(a, '$') < 0)
@@ -285,14 +292,18 @@ static int expand_inline(struct argv_out *a, const char *word, const char *const
 				return -1;
 			continue;
 		}
-		len = braced_length(s, a->out);
-		if (len < 0)
-			return -1;
-		value = env_lookup(envp, s + 2, (size_t)len - 3);
-		for (; value && *value; value++)
-			if (out_byte(a, *value) < 0)
+		end = reference_end(s);
+		if (s[end] != '}') {
+			end += s[end] == ':';
+			if (out_text(a, s, end) < 0)
 				return -1;
-		s += len;
+			s += end;
+			continue;
+		}
+		value = env_lookup(envp, s + 2, end - 2);
+		if (value && out_text(a, value, strlen(value)) < 0)
+			return -1;
+		s += end + 1;
 	}
 	return out_end(a);
 }
@@ -437,21 +448,11 @@ static bool has_expansion(const char *word, unsigned flags)
 int exec_line_check(const char *line, struct exec_argv *scratch)
 {
 	struct words w;
-	struct argv_out a = { .out = scratch, .used = 0 };
 
 	if (split_common(line, &w, scratch) < 0)
 		return -1;
 	if (w.count == 0)
 		return fail(scratch, "empty command line");
-	/* Reference syntax errors ("${" unterminated) are found without values. */
-	for (size_t i = 0; i < w.count; i++) {
-		if (has_expansion(w.word[i], scratch->flags) && !lone_variable(w.word[i])) {
-			scratch->argc = 0;
-			a.used = 0;
-			if (expand_inline(&a, w.word[i], NULL) < 0)
-				return -1;
-		}
-	}
 	scratch->argc = 0;
 	if ((scratch->flags & EXEC_ARGV0) && w.count < 2 && !has_expansion(w.word[0], scratch->flags))
 		return fail(scratch, "'@' needs a program and its argv[0]");
