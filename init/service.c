@@ -965,10 +965,12 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 		return 0;
 	}
 	if (strcmp(name, p->svc->name) == 0) {
-		/* read through its alias link, the unit has the alias's name (emberctl verify
-		 * of garbd.service, a link to garb.service): a no-op, as systemd has it */
+		/* dropped, as systemd drops it (keystone.service: After= itself); an Alias=
+		 * read through its own link (emberctl verify of garbd.service, a link to
+		 * garb.service) the same */
 		if (strcmp(k->name, "Alias") != 0)
-			warn(p, "%s=%s: names the unit itself, ignored", k->name, full);
+			note(p, "%s=%s: names the unit itself, dropped, as systemd drops it",
+			     k->name, full);
 		return 0;
 	}
 	if (name_listed(p->svc, list, name))

@@ -489,6 +489,17 @@ static void before_a_device_is_ignored(void)
 	CHECK(listed(&svc.after, "dev-sda.device") && listed(&svc.requires, "dev-sda.device"));
 }
 
+/* Debian's keystone.service: After= names the unit itself. systemd drops it, as ember
+ * does, so it changes nothing against systemd and is no warning (a note for --verbose). */
+static void after_itself_is_dropped_quietly(void)
+{
+	CHECK(parse_unit("keystone", "/lib/systemd/system/keystone.service",
+			 "[Unit]\nAfter=network.target keystone.service\n[Service]\n"
+			 "ExecStart=/usr/bin/keystone-wsgi-public\n") == 0);
+	CHECK(warnings == 0 && errors == 0);
+	CHECK(!listed(&svc.after, "keystone.service") && listed(&svc.after, "network.target"));
+}
+
 int main(void)
 {
 	RUN(tmp_mount_as_shipped);
@@ -511,5 +522,6 @@ int main(void)
 	RUN(automount_keys);
 	RUN(bad_automounts_fail_with_a_reason);
 	RUN(before_a_device_is_ignored);
+	RUN(after_itself_is_dropped_quietly);
 	return harness_done();
 }
