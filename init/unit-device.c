@@ -3,8 +3,8 @@
  *
  * A device unit is present when its object exists: "dev-*.device" its /dev path (udev's
  * links followed), "sys-subsystem-net-devices-NAME.device" the network interface NAME in
- * PID 1's network namespace (if_nametoindex, no /sys needed), "sys-*.device" its /sys
- * path. systemd asks udev for devices tagged "systemd"; ember, having no udev database,
+ * PID 1's network namespace (if_nametoindex, no /sys needed), other
+ * "sys-subsystem-S-devices-K.device" /sys/class/S/K, "sys-*.device" its /sys path. systemd asks udev for devices tagged "systemd"; ember, having no udev database,
  * asks the kernel (docs/services.md says what differs).
  *
  * The watch: one NETLINK_KOBJECT_UEVENT socket (the kernel's events and udev's, groups 1
@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <net/if.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -29,6 +30,7 @@
 #define UEVENT_GROUPS 3u         /* 1: the kernel's events, 2: udev's (links made) */
 #define UEVENT_READS_PER_TURN 64 /* a flood cannot keep PID 1 in this loop */
 #define NET_PREFIX "/sys/subsystem/net/devices/"
+#define SUBSYSTEM_PREFIX "/sys/subsystem/"
 
 /* The watch's state: PID 1's, in one place. */
 static struct {
@@ -36,6 +38,25 @@ static struct {
 	unsigned changed;   /* UNIT_KINDS_DEVICES | UNIT_KINDS_MOUNTS | UNIT_KINDS_SWAPS */
 	bool uevent_failed; /* socket() refused once: do not retry every turn */
 } watch = { -1, -1, -1, 0, false };
+
+/* "/sys/subsystem/S/devices/K" is no kernel path: udev's own rules name a device so
+ * (SYSTEMD_ALIAS, 99-systemd.rules: network interfaces and Bluetooth controllers, by
+ * their kernel names). The kernel has it as /sys/class/S/K. */
+static bool subsystem_device_present(const char *rest)
+{
+	char path[UNIT_MOUNT_PATH_MAX];
+	const char *devices = strstr(rest, "/devices/");
+	struct stat st;
+
+	/* one name each, neither "." nor "..": nothing else under /sys is reached */
+	if (!devices || devices == rest || strchr(rest, '/') != devices || rest[0] == '.' ||
+	    !devices[9] || devices[9] == '.' || strchr(devices + 9, '/'))
+		return false;
+	if (snprintf(path, sizeof path, "/sys/class/%.*s/%s", (int)(devices - rest), rest,
+		     devices + 9) >= (int)sizeof path)
+		return false;
+	return stat(path, &st) == 0;
+}
 
 bool unit_device_present(const char *name)
 {
@@ -49,6 +70,8 @@ bool unit_device_present(const char *name)
 		return strlen(ifname) < IF_NAMESIZE && !strchr(ifname, '/') &&
 		       if_nametoindex(ifname) != 0;
 	}
+	if (str_starts_with(path, SUBSYSTEM_PREFIX))
+		return subsystem_device_present(path + strlen(SUBSYSTEM_PREFIX));
 	if (!str_starts_with(path, "/dev/") && !str_starts_with(path, "/sys/"))
 		return false;
 	return stat(path, &st) == 0;
