@@ -399,7 +399,11 @@ static int use_passwd_entry(struct unit *u, struct exec_context *c,
 	c->uid = pw->uid;
 	c->gid = pw->gid;
 	*home = pw->home;
-	if (passwd_user_groups(NULL, pw->name, pw->gid, c->groups, EXEC_GROUPS_MAX,
+	c->group_count = 0;
+	/* as systemd: /etc/group is not asked for group 0, so User=root gets no groups but
+	 * SupplementaryGroups= (Debian's user@0.service: none, where initgroups gave 0) */
+	if (pw->gid != 0 &&
+	    passwd_user_groups(NULL, pw->name, pw->gid, c->groups, EXEC_GROUPS_MAX,
 			       &c->group_count) < 0) {
 		snprintf(u->error, sizeof u->error, "User=%.64s: groups: %s", pw->name,
 			 strerror(errno));
