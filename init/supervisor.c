@@ -1131,6 +1131,7 @@ static void begin_start(struct unit *u)
 	u->deadline_ms = deadline_after(u->svc->timeout_start_ms);
 	u->exec_index = 0;
 	u->result = SVC_RESULT_SUCCESS; /* U2 */
+	u->exit_status = -1; /* the last run's: "status 139" once its signal was cleared */
 	u->exit_signal = 0;
 	u->stop_post_due = true;
 	u->remain = u->pidfile_wait = u->reloading = u->reload_notified = false;
