@@ -26,6 +26,10 @@ static const struct api_mount api_mounts[] = {
 	{ "devpts", "/dev/pts", "devpts", "mode=0620,gid=5,ptmxmode=0666", MS_NOSUID | MS_NOEXEC, true, false },
 	{ "tmpfs", "/dev/shm", "tmpfs", "mode=1777", MS_NOSUID | MS_NODEV, true, false },
 	{ "tmpfs", "/run", "tmpfs", "mode=0755", MS_NOSUID | MS_NODEV, true, false },
+	/* as Debian's systemd mounts it: /var/lock is a link here, and daemons that run as
+	 * their own user make their locks in it (mrtg); world-writable, so a small tmpfs of
+	 * its own that cannot fill /run */
+	{ "tmpfs", "/run/lock", "tmpfs", "mode=1777,size=5242880", API_FLAGS, false, false },
 	/* systemd mounts these itself, not through units: without securityfs, AppArmor's
 	 * profiles are not loaded (apparmor.service asserts .load) and ConditionSecurity=
 	 * sees no LSM; pstore keeps the last crash's log, efivarfs the EFI variables. */

@@ -174,6 +174,10 @@ else
 	fail distro-dbus-org.bluez-activatable "org.bluez is not an activatable name"
 fi
 check distro-nmcli gssh 'nmcli general status'
+# /run/lock as Debian's systemd mounts it: a daemon running as its own user makes its lock
+# in /var/lock (mrtg's, in a run-time round, failed under ember without it)
+check distro-run-lock-writable gssh 'findmnt -n -o FSTYPE /run/lock | grep -qx tmpfs &&
+	runuser -u nobody -- sh -c "echo x >/var/lock/ember-test" && rm /var/lock/ember-test'
 # The guest reaches nothing past QEMU's DHCP (scripts/run-distro.sh: restrict=on), or
 # chrony's pool and apt's timers would leave this machine: a listener on the host's
 # loopback, which QEMU's user network shows the guest as 10.0.2.2, hears no connection.

@@ -27,6 +27,7 @@ mount_has /dev devtmpfs nosuid
 mount_has /dev/pts devpts nosuid noexec
 mount_has /dev/shm tmpfs nosuid nodev
 mount_has /run tmpfs nosuid nodev
+mount_has /run/lock tmpfs nosuid nodev noexec mode=1777 size=5120k
 mount_has /sys/fs/cgroup cgroup2 nosuid nodev noexec nsdelegate memory_recursiveprot
 # what systemd's PID 1 mounts besides (the Debian kernel has all but efivarfs here)
 mount_has /sys/kernel/security securityfs nosuid nodev noexec
