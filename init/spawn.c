@@ -392,24 +392,31 @@ static void identity_env(const char *user, const char *home, const char *shell)
 	}
 }
 
-/* The ids, groups and environment of a passwd entry (pw outlives the call: *home). */
-static int use_passwd_entry(struct unit *u, struct exec_context *c,
-			    const struct passwd_user *pw, const char **home)
+/* The ids and environment of a passwd entry (pw outlives the call: *home); its groups
+ * come once Group= is applied (user_groups). */
+static void use_passwd_entry(struct exec_context *c, const struct passwd_user *pw,
+			     const char **home)
 {
 	c->uid = pw->uid;
 	c->gid = pw->gid;
 	*home = pw->home;
+	identity_env(pw->name, pw->home, pw->shell);
+}
+
+/* As systemd's initgroups(user, gid) with the gid the service runs as (Group= applied):
+ * the user's groups in /etc/group, and that gid. None for gid 0, which systemd does not
+ * look up (User=root: only SupplementaryGroups=). */
+static int user_groups(struct unit *u, struct exec_context *c, const char *name)
+{
 	c->group_count = 0;
-	/* as systemd: /etc/group is not asked for group 0, so User=root gets no groups but
-	 * SupplementaryGroups= (Debian's user@0.service: none, where initgroups gave 0) */
-	if (pw->gid != 0 &&
-	    passwd_user_groups(NULL, pw->name, pw->gid, c->groups, EXEC_GROUPS_MAX,
+	if (c->gid == 0)
+		return 0;
+	if (passwd_user_groups(NULL, name, c->gid, c->groups, EXEC_GROUPS_MAX,
 			       &c->group_count) < 0) {
-		snprintf(u->error, sizeof u->error, "User=%.64s: groups: %s", pw->name,
+		snprintf(u->error, sizeof u->error, "User=%.64s: groups: %s", name,
 			 strerror(errno));
 		return -1;
 	}
-	identity_env(pw->name, pw->home, pw->shell);
 	return 0;
 }
 
@@ -423,7 +430,8 @@ static int resolve_user(struct unit *u, struct exec_context *c, const char *user
 			 errno == ENOENT ? "no such user in /etc/passwd" : strerror(errno));
 		return -1;
 	}
-	return use_passwd_entry(u, c, &user_entry, home);
+	use_passwd_entry(c, &user_entry, home);
+	return 1;
 }
 
 /* DynamicUser=: the ids other starting or running units hold, then the pick. */
@@ -452,7 +460,8 @@ static int pick_dynamic_id(struct unit *u, const char *name)
 	return 0;
 }
 
-/* A static user of that name wins (as systemd); else a dynamic id and its own group. */
+/* A static user of that name wins (as systemd): 1; else a dynamic id and its own group
+ * (its only one, as nss-systemd answers initgroups for it): 0. */
 static int resolve_dynamic(struct unit *u, struct exec_context *c, const char **home)
 {
 	const struct service *s = u->svc;
@@ -463,8 +472,10 @@ static int resolve_dynamic(struct unit *u, struct exec_context *c, const char **
 			 service_str(s, s->user));
 		return -1;
 	}
-	if (passwd_user_by_name(NULL, name, &user_entry) == 0)
-		return use_passwd_entry(u, c, &user_entry, home);
+	if (passwd_user_by_name(NULL, name, &user_entry) == 0) {
+		use_passwd_entry(c, &user_entry, home);
+		return 1;
+	}
 	if (errno != ENOENT) {
 		snprintf(u->error, sizeof u->error, "DynamicUser=: /etc/passwd: %s", strerror(errno));
 		return -1;
@@ -472,7 +483,6 @@ static int resolve_dynamic(struct unit *u, struct exec_context *c, const char **
 	if (pick_dynamic_id(u, name) < 0)
 		return -1;
 	c->uid = c->gid = u->dynamic_uid;
-	c->group_count = 0;
 	identity_env(name, "/", "/usr/sbin/nologin");
 	return 0;
 }
@@ -482,6 +492,7 @@ static int resolve_identity(struct unit *u, struct exec_context *c, const char *
 	const struct service *s = u->svc;
 	const char *user = service_str(s, s->user), *group = service_str(s, s->group);
 	struct passwd_group gr;
+	int from_passwd = 0;
 
 	*home = "/";
 	if (!*user && !*group && s->group_count == 0 && !s->execmore.dynamic_user)
@@ -489,8 +500,12 @@ static int resolve_identity(struct unit *u, struct exec_context *c, const char *
 	c->set_ids = true;
 	c->uid = 0;
 	c->gid = 0;
-	if (s->execmore.dynamic_user ? resolve_dynamic(u, c, home) < 0
-				     : *user && resolve_user(u, c, user, home) < 0)
+	c->group_count = 0;
+	if (s->execmore.dynamic_user)
+		from_passwd = resolve_dynamic(u, c, home);
+	else if (*user)
+		from_passwd = resolve_user(u, c, user, home);
+	if (from_passwd < 0)
 		return -1;
 	if (*group) {
 		if (passwd_group_lookup(NULL, group, &gr) == 0)
@@ -499,6 +514,12 @@ static int resolve_identity(struct unit *u, struct exec_context *c, const char *
 			snprintf(u->error, sizeof u->error, "Group=%s: no such group in /etc/group", group);
 			return -1;
 		}
+	}
+	if (from_passwd && user_groups(u, c, user_entry.name) < 0)
+		return -1;
+	if (!from_passwd && s->execmore.dynamic_user) {
+		c->groups[0] = c->gid;
+		c->group_count = 1;
 	}
 	for (unsigned i = 0; i < s->group_count && c->group_count < EXEC_GROUPS_MAX; i++) {
 		const char *g = service_str(s, s->supplementary_group[i]);
