@@ -27,7 +27,10 @@ mount_has /dev devtmpfs nosuid
 mount_has /dev/pts devpts nosuid noexec
 mount_has /dev/shm tmpfs nosuid nodev
 mount_has /run tmpfs nosuid nodev
-mount_has /run/lock tmpfs nosuid nodev noexec mode=1777 size=5120k
+mount_has /run/lock tmpfs nosuid nodev noexec size=5120k
+# tmpfs's default mode 1777 is not among its options
+[ "$(ls -ld /run/lock | cut -c1-10)" = drwxrwxrwt ] && ok run-lock-sticky-world-writable ||
+	bad run-lock-sticky-world-writable "$(ls -ld /run/lock)"
 mount_has /sys/fs/cgroup cgroup2 nosuid nodev noexec nsdelegate memory_recursiveprot
 # what systemd's PID 1 mounts besides (the Debian kernel has all but efivarfs here)
 mount_has /sys/kernel/security securityfs nosuid nodev noexec
