@@ -230,7 +230,35 @@ static int out_end(struct argv_out *a)
 	return out_byte(a, '\0');
 }
 
-/* A lone $NAME: the value split at whitespace, zero or more words. */
+/* One word of a lone $NAME's value, as systemd splits it (relaxed and unquoting): blanks
+ * end it, '...' and "..." group (the quotes go), a backslash takes the next character as
+ * it is, a quote left open ends with the value. */
+static int value_word(struct argv_out *a, const char **at)
+{
+	const char *p = *at;
+	char quote = 0;
+
+	if (out_begin(a) < 0)
+		return -1;
+	for (; *p; p++) {
+		char c = *p;
+		if (c == '\\' && p[1]) {
+			c = *++p;
+		} else if (quote ? c == quote : c == '\'' || c == '"') {
+			quote = quote ? 0 : c;
+			continue;
+		} else if (!quote && is_blank(c)) {
+			break;
+		}
+		if (out_byte(a, c) < 0)
+			return -1;
+	}
+	*at = p;
+	return out_end(a);
+}
+
+/* A lone $NAME: the value split into zero or more words (EnvironmentFile= keeps quotes
+ * after bare text for this: A=-f '/etc/x y' gives "-f" and "/etc/x y"). */
 static int expand_split(struct argv_out *a, const char *value)
 {
 	const char *p = value ? value : "";
@@ -240,12 +268,7 @@ static int expand_split(struct argv_out *a, const char *value)
 			p++;
 		if (*p == '\0')
 			return 0;
-		if (out_begin(a) < 0)
-			return -1;
-		while (*p && !is_blank(*p))
-			if (out_byte(a, *p++) < 0)
-				return -1;
-		if (out_end(a) < 0)
+		if (value_word(a, &p) < 0)
 			return -1;
 	}
 }

@@ -3276,21 +3276,27 @@ static int envfile_double(struct envfile_reader *r, char *out, size_t *n)
 	return 0;
 }
 
-/* The value after '=': quoted parts and bare parts, up to the end of the line. Trailing
- * blanks of bare text are dropped. */
+/* The value after '=', up to the end of the line, read as systemd reads it: a quote
+ * opens a quoted part only where the value starts or a quoted part ended (blanks there
+ * are passed over); after bare text it is a character like any other (Debian's
+ * /etc/default files: A=-f '/etc/x y', kept for the split of a lone $A). Trailing blanks
+ * of bare text are dropped. */
 static int envfile_value(struct envfile_reader *r, char *out, size_t *n)
 {
 	size_t keep = *n; /* length without trailing bare blanks */
+	bool bare = false;
 
 	skip_blanks(r);
 	while (r->s < r->end && *r->s != '\n') {
 		char c = *r->s;
-		if (c == '\'' || c == '"') {
+		if (!bare && (c == '\'' || c == '"')) {
 			if ((c == '\'' ? envfile_single(r, out, n) : envfile_double(r, out, n)) < 0)
 				return -1;
 			keep = *n;
+			skip_blanks(r);
 			continue;
 		}
+		bare = true;
 		if (c == '\\' && r->s + 1 < r->end) {
 			c = *++r->s;
 			if (c == '\n') {

@@ -10,7 +10,8 @@ static struct exec_argv out;
 
 static const char *const env[] = {
 	"HOME=/root", "WORDS=one  two\tthree", "EMPTY=", "CMD=/usr/bin/tool", "REL=tool",
-	"DUP=first", "DUP=second", "SPACED= padded ", NULL,
+	"DUP=first", "DUP=second", "SPACED= padded ",
+	"QUOTED=-f '/etc/x y' -s \"/var/z\" a\\ b '' \"open", NULL,
 };
 
 static int split(const char *line)
@@ -267,6 +268,16 @@ static void the_last_assignment_wins(void)
 	CHECK_STR(out.argv[1], "second");
 }
 
+/* A lone $NAME is split as systemd splits it: quotes group and go, a backslash escapes,
+ * an empty quoted word stays, an open quote ends with the value (Debian's /etc/default
+ * files hold such values: run-time round 8). */
+static void lone_variable_honours_quotes(void)
+{
+	CHECK(split("/bin/prog $QUOTED") == 0);
+	CHECK(out.argc == 8);
+	CHECK_STR(joined(), "/bin/prog|-f|/etc/x y|-s|/var/z|a b||open");
+}
+
 /* What systemd does not read as a reference it leaves as text, for the shell a line often
  * runs: Debian's bip.service has ExecStartPre=/bin/sh -c '[ ${ENABLED:-1} != 0 ]'. */
 static void references_systemd_keeps_as_text(void)
@@ -420,6 +431,7 @@ int main(void)
 	RUN(lone_dollar_and_odd_dollars_stay);
 	RUN(quotes_do_not_stop_expansion);
 	RUN(the_last_assignment_wins);
+	RUN(lone_variable_honours_quotes);
 	RUN(references_systemd_keeps_as_text);
 	RUN(references_to_no_variable_are_empty);
 	RUN(program_from_a_variable);

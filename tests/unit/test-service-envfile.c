@@ -38,13 +38,18 @@ static void plain_assignments_and_comments(void)
 	CHECK_STR(got[3], "EMPTY=");
 }
 
+/* As systemd's parser: a quote opens a quoted part where the value starts or after one
+ * (blanks between them passed over); after bare text it is kept as it is. */
 static void quotes(void)
 {
-	CHECK(parse("S='single $X \\n'\nD=\"dq \\\"in\\\" \\$X \\\\ \\n\"\nM=a'b c'\"d\"e\n") == 0);
-	CHECK(count == 3);
+	CHECK(parse("S='single $X \\n'\nD=\"dq \\\"in\\\" \\$X \\\\ \\n\"\nM=a'b c'\"d\"e\n"
+		    "J='a' \"b\"  c\nO=-f '/etc/x y' -s \"/var/z\"\n") == 0);
+	CHECK(count == 5);
 	CHECK_STR(got[0], "S=single $X \\n");
 	CHECK_STR(got[1], "D=dq \"in\" $X \\ \\n");
-	CHECK_STR(got[2], "M=ab cde");
+	CHECK_STR(got[2], "M=a'b c'\"d\"e");
+	CHECK_STR(got[3], "J=abc");
+	CHECK_STR(got[4], "O=-f '/etc/x y' -s \"/var/z\"");
 }
 
 static void multi_line_values(void)
