@@ -10,7 +10,7 @@
  *    system without GNOME does not have (/usr/share/accountsservice/interfaces/):
  *    systemd starts it, and ember refused to ("read-only mount: No such file").
  * The parents are what the other keys make of the tree: ProtectSystem= (strict: / read-
- * only, /dev /proc /sys left as they are), ProtectHome=, ProtectKernelTunables=,
+ * only, /dev /proc /sys left as they are, the homes writable without ProtectHome=), ProtectHome=, ProtectKernelTunables=,
  * ProtectControlGroups=, and, as parents of another kind that stop the comparison,
  * InaccessiblePaths=, PrivateTmp=, PrivateDevices= and bind mounts. */
 #include <stdlib.h>
@@ -65,6 +65,8 @@ static void add_implied(struct layout *l, const struct sandbox_request *r)
 		add(l, "/", MODE_RO, false, false);
 		for (size_t i = 0; i < 3; i++)
 			add(l, api[i], MODE_OTHER, true, false);
+		for (size_t i = 0; r->protect_home == SB_HOME_NO && i < 3; i++)
+			add(l, homes[i], MODE_RW, true, false); /* setup.c: writable */
 	}
 	if (r->protect_system == SB_SYSTEM_YES || r->protect_system == SB_SYSTEM_FULL) {
 		add(l, "/usr", MODE_RO, true, false);

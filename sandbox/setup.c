@@ -95,6 +95,9 @@ static int restrict_paths(const struct sandbox_request *r, struct sandbox_error 
 	return 0;
 }
 
+static const char *const home_paths[] = { "/home", "/root", "/run/user" };
+#define HOME_PATH_COUNT (sizeof home_paths / sizeof *home_paths)
+
 static int protect_system(const struct sandbox_request *r, struct sandbox_error *e)
 {
 	static const char *const api[] = { "/dev", "/proc", "/sys" };
@@ -108,6 +111,11 @@ static int protect_system(const struct sandbox_request *r, struct sandbox_error 
 		for (size_t i = 0; i < sizeof api / sizeof *api; i++)
 			if (set_read_only(api[i], false) < 0 && errno != ENOENT && errno != EINVAL)
 				return failed(e, EXEC_SANDBOX_READ_WRITE, api[i]);
+		/* as systemd: the homes stay writable, ProtectHome= decides about them
+		 * (accounts-daemon's user creation writes /home) */
+		for (size_t i = 0; r->protect_home == SB_HOME_NO && i < HOME_PATH_COUNT; i++)
+			if (restrict_path(home_paths[i], true, false, EXEC_SANDBOX_READ_WRITE, e) < 0)
+				return -1;
 		return 0;
 	case SB_SYSTEM_FULL:
 		if (restrict_path("/etc", true, true, EXEC_SANDBOX_READ_ONLY, e) < 0)
@@ -122,9 +130,6 @@ static int protect_system(const struct sandbox_request *r, struct sandbox_error 
 	}
 	return 0;
 }
-
-static const char *const home_paths[] = { "/home", "/root", "/run/user" };
-#define HOME_PATH_COUNT (sizeof home_paths / sizeof *home_paths)
 
 static int protect_home(const struct sandbox_request *r, struct sandbox_error *e)
 {

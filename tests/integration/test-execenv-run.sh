@@ -35,6 +35,15 @@ out=$("$BIN/ember-sandbox" --protect-system=strict --read-only="$tmp/lay/w/ro" -
 	-- /bin/sh -c "touch $tmp/lay/w/ro/f 2>/dev/null && echo ro-written; touch $tmp/lay/w/f && echo rw-written" 2>&1)
 [ "$out" = rw-written ] && [ ! -e "$tmp/lay/w/ro/f" ] && pass sandbox-read-only-inside-writable ||
 	fail sandbox-read-only-inside-writable "$out"
+# As systemd: ProtectSystem=strict leaves the homes writable, ProtectHome= decides
+# (accounts-daemon creates users' homes under strict; run-time round 8)
+f=/root/.ember-strict-test-$$
+out=$("$BIN/ember-sandbox" --protect-system=strict -- /bin/sh -c "touch $f && echo written; touch /etc/.ember-strict-test 2>/dev/null && echo etc-written" 2>&1)
+[ "$out" = written ] && [ -e "$f" ] && pass sandbox-strict-homes-writable || fail sandbox-strict-homes-writable "$out"
+rm -f "$f" /etc/.ember-strict-test
+out=$("$BIN/ember-sandbox" --protect-system=strict --protect-home=read-only -- /bin/sh -c "touch $f 2>/dev/null && echo written" 2>&1)
+[ -z "$out" ] && [ ! -e "$f" ] && pass sandbox-strict-protect-home-read-only || fail sandbox-strict-protect-home-read-only "$out"
+rm -f "$f"
 
 # Before PID 1 starts: fresh tmpfs for the service directories, a pre-seeded append
 # and truncate file, things to hide, and the planted symlinks (root-only victims).
