@@ -5,7 +5,8 @@
 #   user@0 had "Groups: 0" under ember, none under systemd);
 # - any other user: its groups in /etc/group with its own group among them; with
 #   Group= that group instead of the passwd one (prometheus-frr-exporter, User=frr
-#   Group=frrvty with PrivateUsers=: setgid failed under ember, run-time round 8);
+#   Group=frrvty with PrivateUsers=: setgid failed under ember, run-time round 8, as
+#   the passwd group is not mapped in the service's user namespace);
 # - a dynamic user: its own group.
 . "$(dirname "$0")/../lib.sh"
 need_guest init-root-groups
@@ -20,6 +21,7 @@ unit root 'User=root'
 unit rootplus 'User=root\nSupplementaryGroups=daemon'
 unit nobody 'User=nobody'
 unit othergroup 'User=nobody\nGroup=daemon'
+unit userns 'User=nobody\nGroup=daemon\nPrivateUsers=yes'
 # a dynamic user writes nowhere outside (PrivateTmp=, ProtectSystem=strict): its log
 printf '[Service]\nType=oneshot\nRemainAfterExit=yes\nDynamicUser=yes\nExecStart=/bin/sh -c "grep -e ^Gid: -e ^Groups: /proc/self/status"\n' >"$S/dynamic.service"
 nogroup=$(getent group nogroup | cut -d: -f3)
@@ -39,6 +41,8 @@ sleep 1
 [ "\$(groups othergroup)" = "$daemon" ] && [ "\$(gid othergroup)" = "$daemon" ] && ok group-key-replaces-passwd-group ||
 	bad group-key-replaces-passwd-group "gid \$(gid othergroup), groups \$(groups othergroup)"
 emberctl log dynamic -n 5 | grep -o -e 'Gid:.*' -e 'Groups:.*' >$M/dynamic
+[ "\$(groups userns)" = "$daemon" ] && [ "\$(gid userns)" = "$daemon" ] && ok group-key-in-user-namespace ||
+	bad group-key-in-user-namespace "gid \$(gid userns), groups \$(groups userns), \$(emberctl status userns | grep -i error)"
 [ -n "\$(gid dynamic)" ] && [ "\$(groups dynamic)" = "\$(gid dynamic)" ] && ok dynamic-user-own-group ||
 	bad dynamic-user-own-group "gid \$(gid dynamic), groups \$(groups dynamic)"
 exit 0
