@@ -333,11 +333,8 @@ static int expand_inline(struct argv_out *a, const char *word, const char *const
 
 static int copy_word(struct argv_out *a, const char *word)
 {
-	if (out_begin(a) < 0)
+	if (out_begin(a) < 0 || out_text(a, word, strlen(word)) < 0)
 		return -1;
-	while (*word)
-		if (out_byte(a, *word++) < 0)
-			return -1;
 	return out_end(a);
 }
 

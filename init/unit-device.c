@@ -4,8 +4,9 @@
  * A device unit is present when its object exists: "dev-*.device" its /dev path (udev's
  * links followed), "sys-subsystem-net-devices-NAME.device" the network interface NAME in
  * PID 1's network namespace (if_nametoindex, no /sys needed), other
- * "sys-subsystem-S-devices-K.device" /sys/class/S/K, "sys-*.device" its /sys path. systemd asks udev for devices tagged "systemd"; ember, having no udev database,
- * asks the kernel (docs/services.md says what differs).
+ * "sys-subsystem-S-devices-K.device" /sys/class/S/K, "sys-*.device" its /sys path.
+ * systemd asks udev for devices tagged "systemd"; ember, having no udev database, asks
+ * the kernel (docs/services.md says what differs).
  *
  * The watch: one NETLINK_KOBJECT_UEVENT socket (the kernel's events and udev's, groups 1
  * and 2), /proc/self/mountinfo and /proc/swaps (POLLPRI when the mount table or the swap
@@ -48,9 +49,9 @@ static bool subsystem_device_present(const char *rest)
 	const char *devices = strstr(rest, "/devices/");
 	struct stat st;
 
-	/* one name each, neither "." nor "..": nothing else under /sys is reached */
-	if (!devices || devices == rest || strchr(rest, '/') != devices || rest[0] == '.' ||
-	    !devices[9] || devices[9] == '.' || strchr(devices + 9, '/'))
+	/* one name each (unit_kind_path gives no "." or ".." components) */
+	if (!devices || devices == rest || strchr(rest, '/') != devices || !devices[9] ||
+	    strchr(devices + 9, '/'))
 		return false;
 	if (snprintf(path, sizeof path, "/sys/class/%.*s/%s", (int)(devices - rest), rest,
 		     devices + 9) >= (int)sizeof path)

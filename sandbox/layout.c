@@ -10,8 +10,8 @@
  *    system without GNOME does not have (/usr/share/accountsservice/interfaces/):
  *    systemd starts it, and ember refused to ("read-only mount: No such file").
  * The parents are what the other keys make of the tree: ProtectSystem= (strict: / read-
- * only, /dev /proc /sys left as they are, the homes writable without ProtectHome=), ProtectHome=, ProtectKernelTunables=,
- * ProtectControlGroups=, and, as parents of another kind that stop the comparison,
+ * only, /dev /proc /sys left as they are, the homes writable without ProtectHome=),
+ * ProtectHome=, ProtectKernelTunables=, ProtectControlGroups=, and, as parents of another kind that stop the comparison,
  * InaccessiblePaths=, PrivateTmp=, PrivateDevices= and bind mounts. */
 #include <stdlib.h>
 #include <string.h>
