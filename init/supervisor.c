@@ -166,22 +166,34 @@ static void leave_stopped(struct unit *u, bool restarting)
 		svc_pidfile_remove(service_str(u->svc, u->svc->pid_file));
 }
 
-/* U1: BindsTo=/PartOf= (unit-deps.c): when u goes down, so do the units bound to it. */
+static bool should_restart(const struct unit *u);
+
+/* U1: BindsTo=/PartOf= (unit-deps.c): when u goes down, so do the units bound to it; when
+ * it is restarted, they are restarted too. A unit that failed and restarts by Restart=
+ * keeps them, as under systemd, where it is "activating (auto-restart)" meanwhile, not
+ * inactive (one crashed jabberd2 daemon took the others, bound together, down for good). */
 static void stop_bound(struct unit *u, enum unit_state s)
 {
 	struct unit *bound[SERVICE_COUNT_MAX];
+	bool restart = s == UNIT_STOPPING && u->start_after_stop;
 	size_t n;
 
 	if (s != UNIT_STOPPING && s != UNIT_STOPPED && s != UNIT_FAILED && s != UNIT_PERMANENT)
 		return;
+	if (s == UNIT_FAILED && should_restart(u))
+		return;
 	n = unit_bound_to(u, s == UNIT_STOPPING || s == UNIT_STOPPED, bound, SERVICE_COUNT_MAX);
 	for (size_t i = 0; i < n; i++) {
-		log_info("%s: stopped because %s went down (BindsTo=/PartOf=)", name_of(bound[i]),
-			 name_of(u));
-		if (bound[i]->state == UNIT_WAITING)
-			bound[i]->state = UNIT_STOPPED;
-		else
+		log_info("%s: %s because %s %s (BindsTo=/PartOf=)", name_of(bound[i]),
+			 restart ? "restarted" : "stopped", name_of(u),
+			 restart ? "is restarted" : "went down");
+		if (bound[i]->state == UNIT_WAITING) {
+			if (!restart) /* a waiting one waits on for u's start */
+				bound[i]->state = UNIT_STOPPED;
+		} else {
+			bound[i]->start_after_stop |= restart;
 			begin_stop(bound[i], true);
+		}
 	}
 }
 
@@ -400,12 +412,15 @@ static bool unit_in_progress(const struct unit *u)
 /* What ordering no longer holds back. A unit that failed and waits to restart is done: as
  * systemd's start job, which ends "failed" though a restart follows; what is ordered after
  * it waits only while it runs again (a unit that restarts for good, Debian's pdns-recursor
- * with its port taken, held nss-lookup.target and multi-user.target back forever). */
+ * with its port taken, held nss-lookup.target and multi-user.target back forever). One
+ * still stopping with a start queued behind the stop is not: what comes after it waits for
+ * that start, as behind systemd's queued start job (a login while logind stopped the
+ * user's user-runtime-dir@ got a user@ whose runtime directory the stop then removed). */
 static void done_set(struct depgraph_set *done)
 {
 	memset(done, 0, sizeof *done);
 	for (size_t i = 0; i < sv.count; i++)
-		if (!unit_in_progress(&sv.units[i]))
+		if (!unit_in_progress(&sv.units[i]) && !sv.units[i].start_after_stop)
 			depgraph_set_add(done, i);
 }
 
@@ -456,7 +471,6 @@ static void fail_unit(struct unit *u, const char *fmt, ...) __attribute__((forma
 static void fail_start_job(struct unit *u, enum svc_result result, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void begin_stop(struct unit *u, bool wanted);
-static bool should_restart(const struct unit *u);
 static void schedule_restart(struct unit *u);
 static void maybe_stopped(struct unit *u);
 /* U2 hooks, defined in the "U2" section below */
@@ -2853,6 +2867,25 @@ int supervisor_stop(const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+/* A restart is passed on to the units up that require u (Requires=, BindsTo=,
+ * Requisite=, and what requires those), as systemd's try-restart jobs: they stop, and
+ * start again once u is back (they come after it: done_set()). PartOf= goes with the
+ * stop (stop_bound()). */
+static void restart_requirers(struct unit *u)
+{
+	struct depgraph_set req;
+
+	depgraph_requirers(&sv.graph, index_of(u), &req);
+	for (size_t i = 0; i < sv.count; i++) {
+		struct unit *r = &sv.units[i];
+		if (!depgraph_set_has(&req, i) || !unit_up(r) || r->state == UNIT_STOPPING)
+			continue;
+		log_info("%s: restarted because %s is restarted (Requires=)", name_of(r), name_of(u));
+		r->start_after_stop = true;
+		begin_stop(r, true);
+	}
+}
+
 int supervisor_restart(const char *name, char *err, size_t errlen)
 {
 	struct unit *u = find_mutable(name, err, errlen);
@@ -2866,6 +2899,7 @@ int supervisor_restart(const char *name, char *err, size_t errlen)
 	/* The start waits until the stop is complete. Set first: the stop signal depends on
 	 * it (RestartKillSignal=). */
 	u->start_after_stop = true;
+	restart_requirers(u);
 	begin_stop(u, true);
 	return 0;
 }
