@@ -15,7 +15,8 @@
 #            systemd-analyze's kernel + userspace time to its default target)
 #   pid1_rss, pid1_pss   /proc/1/smaps_rollup, kB
 #   helpers  kB (Pss) of the init's own processes besides PID 1 that run after boot
-#            (ember-*; for systemd "(sd-pam)", which it keeps beside the user manager)
+#            (ember-* and "(ember-session)", which holds a logind session beside its
+#            service; for systemd "(sd-pam)", which it keeps beside the user manager)
 #   usermgr  kB (Pss) of systemd's per-user managers (`systemd --user`, comm "systemd"
 #            but not PID 1), which logind asks for when the measuring SSH login arrives:
 #            the same program under both inits since ember runs user@UID too
@@ -124,7 +125,7 @@ lease=$(journalctl -b -o short-monotonic --no-pager 2>/dev/null |
 sshg=$(awk -v r="${ready:-0}" -v l="${lease:-nan}" 'BEGIN { r /= 1e6
 	if (l == "nan" || r == 0) print "nan"; else printf "%.2f\n", (r > l ? r : l) }')
 h=0 um=0
-for p in $(ps -e -o pid=,comm= | awk '$1 != 1 && ($2 ~ /^ember-/ || $2 == "(sd-pam)") { print $1 }'); do
+for p in $(ps -e -o pid=,comm= | awk '$1 != 1 && ($2 ~ /^\(?ember-/ || $2 == "(sd-pam)") { print $1 }'); do
 	h=$((h + $(kb $p Pss || echo 0)))
 done
 for p in $(ps -e -o pid=,comm= | awk '$1 != 1 && $2 == "systemd" { print $1 }'); do

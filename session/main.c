@@ -2,9 +2,9 @@
  * ember-init execs it first in a service's exec chain, as root: it sets the audit login
  * uid (pam_loginuid), asks logind for a session with its own pid as the leader
  * (pam_systemd's CreateSession: the pid stays the service's, exec keeps it), puts
- * XDG_SESSION_ID, XDG_RUNTIME_DIR and friends into the environment, keeps the session's
- * fifo open across exec (the session ends when the service and its children have all
- * closed it), and execs the rest of the chain, which switches identity. A session that
+ * XDG_SESSION_ID, XDG_RUNTIME_DIR and friends into the environment, gives the session's
+ * fifo to a process of its own that ends with the service's main process (hold.c: the
+ * session ends then, as under systemd), and execs the rest of the chain, which switches identity. A session that
  * cannot be had is logged and the service runs without one, as with Debian's optional
  * pam_systemd; only a failure to set the login uid stops the start (pam_loginuid is
  * required there). systemd's per-user manager gets no session but a view of its own
@@ -135,9 +135,12 @@ static bool session_fd_ok(int fd)
 	       (fl & O_ACCMODE) == O_WRONLY;
 }
 
-/* The reply's fd stays open across exec: the service holds the session. 1 kept, 0 none
- * came (the session ends when logind sees the leader go), -1 it is not the session's
- * fifo: the reply is not believed. */
+/* The session's fifo, close-on-exec until hold_session() gives it to its holder. */
+static int session_fd = -1;
+
+/* The reply's fd is kept for the holder. 1 kept, 0 none came (the session ends when
+ * logind sees the leader go), -1 it is not the session's fifo: the reply is not
+ * believed. */
 static int keep_session_fd(const struct session_reply *r)
 {
 	int fd = dbus_conn_take_fd(&conn, r->fd_index);
@@ -151,12 +154,20 @@ static int keep_session_fd(const struct session_reply *r)
 		close(fd);
 		return -1;
 	}
-	if (fcntl(fd, F_SETFD, 0) < 0) {
-		log_warn("session %s: its fifo: %m", r->id);
-		close(fd);
-		return 0;
-	}
+	session_fd = fd;
 	return 1;
+}
+
+/* Last before exec: a process of its own holds the fifo until the service's main
+ * process ends (session_hold_fd). Should it not fork, the service holds it itself, and
+ * the session lasts while any of its processes does. */
+static void hold_session(const struct session_options *o)
+{
+	if (session_fd < 0 || session_hold_fd(session_fd, o->uid) == 0)
+		return;
+	log_warn("%s: no process to hold the session (%m); the service and its children hold "
+		 "it", o->service);
+	(void)fcntl(session_fd, F_SETFD, 0);
 }
 
 static void apply_env(const struct session_env *env)
@@ -323,6 +334,7 @@ int main(int argc, char **argv)
 		refuse(EXIT_SYSTEM, o.report_fd, EXEC_SESSION_LIMITS, EPERM);
 	}
 	pam_apply_lastlog(&pam, o.uid, o.tty);
+	hold_session(&o);
 	execve(o.rest[0], o.rest, environ);
 	{
 		int e = errno;

@@ -76,6 +76,12 @@ struct session_env {
 int session_env_build(const struct session_reply *reply, const struct session_request *req,
 		      struct session_env *out);
 
+/* Hold the session's fifo fd in a process of its own that ends when this one (the
+ * service's main process, after exec) does: the session ends with the service, as under
+ * systemd, not with the last process the service left behind. fd is closed here. 0, or
+ * -1 (fork failed: fd is untouched). */
+int session_hold_fd(int fd, uid_t uid);
+
 /* The PAM service of systemd's per-user manager, which gets no session (as pam_systemd). */
 #define SESSION_USER_MANAGER "systemd-user"
 
