@@ -154,6 +154,9 @@ static void line_state(FILE *f, const struct ctl_record *rec, long long now_us)
 
 	label(f, "State");
 	print_safe(f, *rec_str(rec, "state") ? rec_str(rec, "state") : "unknown");
+	/* failed, and Restart= brings it back: systemctl's "activating (auto-restart)" */
+	if (strcmp(rec_str(rec, "sub_state"), "auto-restart") == 0)
+		fputs(" (auto-restart)", f);
 	if (since >= 0) {
 		format_duration(at, sizeof at, since);
 		format_age(age, sizeof age, since, now_us);

@@ -2204,6 +2204,12 @@ static int parse_pid_file(struct parser *p, const struct key *k, const char *val
 		return invalid(p, k->name, value, "path too long");
 	if (!path_absolute_clean(path))
 		return invalid(p, k->name, value, "expected a clean path (no \"..\", no \"//\")");
+	/* As systemd: the program then finds the same path in $PIDFILE whatever /var/run is. */
+	if (strncmp(path, "/var/run/", 9) == 0) {
+		memmove(path, path + 4, strlen(path + 4) + 1);
+		note(p, "PIDFile=%s: below the legacy /var/run, read as %s, as systemd does",
+		     value, path);
+	}
 	return store(p, k->name, path, &p->svc->pid_file);
 }
 

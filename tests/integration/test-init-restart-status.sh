@@ -25,6 +25,8 @@ sleep 0.5
 emberctl status crashy >$M/pending 2>&1
 grep -q 'Exit: killed by signal 11' $M/pending && ok restart-pending-shows-signal ||
 	bad restart-pending-shows-signal "\$(tr '\n' '|' <$M/pending)"
+grep -q 'State: failed (auto-restart) since' $M/pending && ok restart-pending-says-auto-restart ||
+	bad restart-pending-says-auto-restart "\$(tr '\n' '|' <$M/pending)"
 sleep 2
 emberctl status crashy >$M/running 2>&1
 grep -q 'Main PID\|running\|ready' $M/running && ! grep -q 'Exit:' $M/running && ok restarted-shows-no-exit ||

@@ -734,9 +734,41 @@ static void struct_copies_keep_their_strings(void)
 	CHECK_STR(service_str(&copy, copy.description), "copied");
 }
 
+static int notes;
+
+static void count_note(void *ctx, enum service_severity severity, const char *file,
+		       unsigned line, const char *message)
+{
+	(void)ctx;
+	if (severity == SERVICE_NOTE)
+		notes++;
+	record(ctx, severity == SERVICE_NOTE ? SERVICE_WARNING : severity, file, line, message);
+}
+
+/* systemd reads a PIDFile= below the legacy /var/run as the same path below /run, with a
+ * notice; the service then finds that path in $PIDFILE. */
+static void pid_file_below_var_run_is_read_below_run(void)
+{
+	static const struct service_diag with_notes = { count_note, NULL, true };
+	const char *text = "[Service]\nType=forking\nPIDFile=/var/run/demo/demo.pid\n"
+			   "ExecStart=/bin/a\n";
+
+	notes = warnings = errors = 0;
+	service_init(&svc, "demo", "/etc/ember/services/demo.service");
+	CHECK(service_parse(&svc, text, strlen(text), &with_notes) == 0);
+	CHECK_STR(S(svc.pid_file), "/run/demo/demo.pid");
+	CHECK(notes == 1 && errors == 0);
+	CHECK(strstr(last_message, "legacy /var/run") != NULL);
+	CHECK(parse("[Service]\nType=forking\nPIDFile=/var/runx/a.pid\nExecStart=/bin/a\n") == 0);
+	CHECK_STR(S(svc.pid_file), "/var/runx/a.pid");
+	CHECK(parse("[Service]\nType=forking\nPIDFile=/run/a.pid\nExecStart=/bin/a\n") == 0);
+	CHECK_STR(S(svc.pid_file), "/run/a.pid");
+}
+
 int main(void)
 {
 	RUN(minimal_simple_service);
+	RUN(pid_file_below_var_run_is_read_below_run);
 	RUN(defaults_are_documented_ones);
 	RUN(unit_section_keys);
 	RUN(service_types);
