@@ -440,7 +440,11 @@ int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 		return -1;
 	if (r->nosuid && nosuid_all(e) < 0)
 		return -1;
-	if (drop_bounding(r, e) < 0 || sandbox_more_propagation(&r->more, e) < 0)
+	if (sandbox_more_propagation(&r->more, e) < 0)
 		return -1;
-	return sandbox_more_users(&r->more, e); /* exec keys (sandbox-more): last */
+	/* PrivateUsers= last; the bounding set after it: a new user namespace starts with a
+	 * full one, which would give back what PrivateDevices= and ProtectKernelModules= take */
+	if (sandbox_more_users(&r->more, e) < 0)
+		return -1;
+	return drop_bounding(r, e);
 }

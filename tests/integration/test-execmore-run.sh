@@ -37,6 +37,13 @@ out=$("$SB" --private-users=65534:65534 -- /bin/sh -c 'tr -s " " </proc/self/uid
 [ "$out" = " 0 0 1; 65534 65534 1;" ] && pass sandbox-private-users-map || fail sandbox-private-users-map "$out"
 out=$("$SB" --private-users=0:0 -- /bin/sh -c 'tr -s " " </proc/self/uid_map | tr "\n" ";"' 2>&1)
 [ "$out" = " 0 0 1;" ] && pass sandbox-private-users-root-only || fail sandbox-private-users-root-only "$out"
+# The bounding set PrivateDevices= and ProtectKernelModules= take away holds in the user
+# namespace too (a new namespace starts with a full one: it is dropped after it is made).
+# CAP_MKNOD 27, CAP_SYS_RAWIO 17, CAP_SYS_MODULE 16.
+out=$("$SB" --private-users=0:0 --private-devices --protect-kernel-modules -- /bin/sh -c \
+	'b=$(sed -n "s/^CapBnd:[[:space:]]*//p" /proc/self/status); echo $(( (0x$b >> 27 & 1) + (0x$b >> 17 & 1) + (0x$b >> 16 & 1) ))' 2>&1)
+[ "$out" = 0 ] && pass sandbox-private-users-keeps-bounding-drops ||
+	fail sandbox-private-users-keeps-bounding-drops "mknod+rawio+module in CapBnd: $out"
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$SB" --private-users=1:1 -- /bin/true 2>&1)
 rc=$?
 [ $rc = 1 ] && pass sandbox-unprivileged-refused || fail sandbox-unprivileged-refused "exit $rc: $out"
