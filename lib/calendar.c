@@ -39,6 +39,8 @@ struct field {
 	const char *what; /* for errors: "hour" */
 	int min, max, base;
 	uint64_t bits[4];
+	bool stepped; /* one item, a repetition: "0/15", "8..17/2" */
+	bool ranged;  /* ... with a range: "8..17/2" */
 };
 
 static const char *number(const char *p, int *out)
@@ -97,6 +99,8 @@ bad:
 static int field_parse(struct field *f, const char *text, size_t len, char *err, size_t size)
 {
 	memset(f->bits, 0, sizeof f->bits);
+	f->stepped = memchr(text, '/', len) && !memchr(text, ',', len);
+	f->ranged = f->stepped && memchr(text, '.', len);
 	for (size_t at = 0; at <= len;) {
 		const char *comma = memchr(text + at, ',', len - at);
 		size_t n = comma ? (size_t)(comma - (text + at)) : len - at;
@@ -151,8 +155,8 @@ static int parse_weekdays(const char *text, struct calendar_spec *spec, char *er
 
 static int parse_date(const char *text, struct calendar_spec *spec, char *err, size_t size)
 {
-	struct field year = { "year", CALENDAR_YEAR_MIN, CALENDAR_YEAR_MAX, CALENDAR_YEAR_MIN, { 0 } };
-	struct field month = { "month", 1, 12, 0, { 0 } }, day = { "day", 1, 31, 0, { 0 } };
+	struct field year = { "year", CALENDAR_YEAR_MIN, CALENDAR_YEAR_MAX, CALENDAR_YEAR_MIN, { 0 }, false, false };
+	struct field month = { "month", 1, 12, 0, { 0 }, false, false }, day = { "day", 1, 31, 0, { 0 }, false, false };
 	const char *tilde = strchr(text, '~'), *parts[3];
 	size_t lens[3], n = 0, len = tilde ? (size_t)(tilde - text) : strlen(text);
 
@@ -183,6 +187,12 @@ static int parse_date(const char *text, struct calendar_spec *spec, char *err, s
 	    field_parse(&day, parts[n - 1], lens[n - 1], err, size) < 0)
 		return -1;
 	memcpy(spec->years, year.bits, sizeof spec->years);
+	spec->stepped |= (year.stepped ? CALENDAR_STEPPED_YEAR : 0) |
+			 (month.stepped ? CALENDAR_STEPPED_MONTH : 0) |
+			 (day.stepped ? CALENDAR_STEPPED_DAY : 0);
+	spec->ranged |= (year.ranged ? CALENDAR_STEPPED_YEAR : 0) |
+			(month.ranged ? CALENDAR_STEPPED_MONTH : 0) |
+			(day.ranged ? CALENDAR_STEPPED_DAY : 0);
 	spec->months = (uint16_t)mask_of(&month);
 	spec->days = tilde ? 0 : (uint32_t)mask_of(&day);
 	spec->days_end = tilde ? (uint32_t)mask_of(&day) : 0;
@@ -191,8 +201,8 @@ static int parse_date(const char *text, struct calendar_spec *spec, char *err, s
 
 static int parse_time(const char *text, struct calendar_spec *spec, char *err, size_t size)
 {
-	struct field hour = { "hour", 0, 23, 0, { 0 } }, minute = { "minute", 0, 59, 0, { 0 } };
-	struct field second = { "second", 0, 59, 0, { 0 } };
+	struct field hour = { "hour", 0, 23, 0, { 0 }, false, false }, minute = { "minute", 0, 59, 0, { 0 }, false, false };
+	struct field second = { "second", 0, 59, 0, { 0 }, false, false };
 	const char *c1 = strchr(text, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
 	if (!c1 || (c2 && strchr(c2 + 1, ':')))
@@ -208,6 +218,12 @@ static int parse_time(const char *text, struct calendar_spec *spec, char *err, s
 		return -1;
 	if (!c2)
 		set_bit(second.bits, 0);
+	spec->stepped |= (hour.stepped ? CALENDAR_STEPPED_HOUR : 0) |
+			 (minute.stepped ? CALENDAR_STEPPED_MINUTE : 0) |
+			 (second.stepped ? CALENDAR_STEPPED_SECOND : 0);
+	spec->ranged |= (hour.ranged ? CALENDAR_STEPPED_HOUR : 0) |
+			(minute.ranged ? CALENDAR_STEPPED_MINUTE : 0) |
+			(second.ranged ? CALENDAR_STEPPED_SECOND : 0);
 	spec->hours = (uint32_t)mask_of(&hour);
 	spec->minutes = mask_of(&minute);
 	spec->seconds = mask_of(&second);
@@ -476,39 +492,48 @@ static void put(struct out *o, const char *s)
 	put_n(o, snprintf(o->p + o->len, o->size - o->len, "%s", s));
 }
 
-/* One value, or a range a..b (b >= 0), or a repetition a/step (step > 0). */
+enum { FORM_STEPPED = 1, FORM_RANGED = 2 };
+
+/* One value, or a range a..b (b >= 0), or a repetition a/step or a..b/step (step > 0). */
 static void put_value(struct out *o, int width, int a, int b, int step)
 {
+	put_n(o, snprintf(o->p + o->len, o->size - o->len, "%0*d", width, a));
+	if (b >= 0)
+		put_n(o, snprintf(o->p + o->len, o->size - o->len, "..%0*d", width, b));
 	if (step > 0)
-		put_n(o, snprintf(o->p + o->len, o->size - o->len, "%0*d/%d", width, a, step));
-	else if (b >= 0)
-		put_n(o, snprintf(o->p + o->len, o->size - o->len, "%0*d..%0*d", width, a, width, b));
-	else
-		put_n(o, snprintf(o->p + o->len, o->size - o->len, "%0*d", width, a));
+		put_n(o, snprintf(o->p + o->len, o->size - o->len, "/%d", step));
 }
 
-/* A field's set as systemd writes it: "*", "06,18", "08..17"; with repeat, a set that
- * steps to the end of the range as "00/15" (the times; a date keeps its list, as
- * "quarterly" is "*-01,04,07,10-01"). */
-static void put_values(struct out *o, const uint64_t *bits, int min, int max, int base,
-		       int width, bool repeat)
+/* A field written as one repetition, as systemd writes it back: "00/15", or "05..45/20"
+ * (to its last value) when it was written with a range. False when the set is no such
+ * progression (a single value). */
+static bool put_progression(struct out *o, const int *values, int n, bool ranged, int width)
 {
-	int values[256], n = 0, stepv;
-	bool progression;
+	int step = n >= 2 ? values[1] - values[0] : 0;
+
+	for (int i = 2; step > 0 && i < n; i++)
+		if (values[i] - values[i - 1] != step)
+			return false;
+	if (step <= 0)
+		return false;
+	put_value(o, width, values[0], ranged ? values[n - 1] : -1, step);
+	return true;
+}
+
+/* A field's set as systemd writes it: "*", "06,18", "08..17", or as the repetition it
+ * was written as ("00/30", where the set alone would give "00,30"). */
+static void put_values(struct out *o, const uint64_t *bits, int min, int max, int base,
+		       int width, unsigned form)
+{
+	int values[256], n = 0;
 
 	for (int v = min; v <= max; v++)
 		if (has_bit(bits, v - base))
 			values[n++] = v;
+	if ((form & FORM_STEPPED) && put_progression(o, values, n, form & FORM_RANGED, width))
+		return;
 	if (n == max - min + 1) {
 		put(o, "*");
-		return;
-	}
-	stepv = n >= 3 ? values[1] - values[0] : 0;
-	progression = repeat && n >= 3 && stepv > 1 && values[n - 1] + stepv > max;
-	for (int i = 2; progression && i < n; i++)
-		progression = values[i] - values[i - 1] == stepv;
-	if (progression) {
-		put_value(o, width, values[0], -1, stepv);
 		return;
 	}
 	for (int i = 0; i < n;) {
@@ -527,11 +552,17 @@ static void put_values(struct out *o, const uint64_t *bits, int min, int max, in
 	}
 }
 
-static void put_mask(struct out *o, uint64_t mask, int min, int max, bool repeat)
+static void put_mask(struct out *o, uint64_t mask, int min, int max, unsigned form)
 {
 	uint64_t bits[4] = { mask, 0, 0, 0 };
 
-	put_values(o, bits, min, max, 0, 2, repeat);
+	put_values(o, bits, min, max, 0, 2, form);
+}
+
+/* How the field with CALENDAR_STEPPED_* bit `field` was written: FORM_* */
+static unsigned form_of(const struct calendar_spec *spec, unsigned field)
+{
+	return (spec->stepped & field ? FORM_STEPPED : 0) | (spec->ranged & field ? FORM_RANGED : 0);
 }
 
 static void put_weekdays(struct out *o, uint8_t days)
@@ -570,17 +601,18 @@ int calendar_format(const struct calendar_spec *spec, char *out, size_t size)
 	if (spec->weekdays != 0x7f)
 		put_weekdays(&o, spec->weekdays);
 	put_values(&o, spec->years, CALENDAR_YEAR_MIN, CALENDAR_YEAR_MAX, CALENDAR_YEAR_MIN, 4,
-		   false);
+		   form_of(spec, CALENDAR_STEPPED_YEAR));
 	put(&o, "-");
-	put_mask(&o, spec->months, 1, 12, false);
+	put_mask(&o, spec->months, 1, 12, form_of(spec, CALENDAR_STEPPED_MONTH));
 	put(&o, spec->days_end ? "~" : "-");
-	put_mask(&o, spec->days_end ? spec->days_end : spec->days, 1, 31, false);
+	put_mask(&o, spec->days_end ? spec->days_end : spec->days, 1, 31,
+		 form_of(spec, CALENDAR_STEPPED_DAY));
 	put(&o, " ");
-	put_mask(&o, spec->hours, 0, 23, true);
+	put_mask(&o, spec->hours, 0, 23, form_of(spec, CALENDAR_STEPPED_HOUR));
 	put(&o, ":");
-	put_mask(&o, spec->minutes, 0, 59, true);
+	put_mask(&o, spec->minutes, 0, 59, form_of(spec, CALENDAR_STEPPED_MINUTE));
 	put(&o, ":");
-	put_mask(&o, spec->seconds, 0, 59, true);
+	put_mask(&o, spec->seconds, 0, 59, form_of(spec, CALENDAR_STEPPED_SECOND));
 	if (spec->utc)
 		put(&o, " UTC");
 	return o.full ? -1 : 0;

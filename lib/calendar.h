@@ -23,7 +23,16 @@ struct calendar_spec {
 	uint32_t hours;      /* bits 0..23 */
 	uint16_t months;     /* bits 1..12 */
 	uint8_t weekdays;    /* bit 0 Monday .. bit 6 Sunday */
+	uint8_t stepped;     /* CALENDAR_STEPPED_*: the field was written as one a/step */
+	uint8_t ranged;      /* CALENDAR_STEPPED_*: ... as one a..b/step */
 	bool utc;            /* "UTC" at the end: computed in UTC, else in local time */
+};
+
+/* Only for the normalized form, which keeps a repetition as written ("00/30", not the
+ * "00,30" its set would give), as systemd keeps it. */
+enum {
+	CALENDAR_STEPPED_YEAR = 1, CALENDAR_STEPPED_MONTH = 2, CALENDAR_STEPPED_DAY = 4,
+	CALENDAR_STEPPED_HOUR = 8, CALENDAR_STEPPED_MINUTE = 16, CALENDAR_STEPPED_SECOND = 32,
 };
 
 /* text -> spec: 0, or -1 with a one-line reason in err (the input is never echoed). */

@@ -181,6 +181,16 @@ static void normalized_forms(void)
 	normalized("*-02~03", "*-02~03 00:00:00");
 	normalized("2027..2029-*-* 12:00 UTC", "2027..2029-*-* 12:00:00 UTC");
 	normalized("Mon,Wed..Fri 1:2:3", "Mon,Wed..Fri *-*-* 01:02:03");
+	/* a repetition stays one, a list a list, whatever their sets (systemd 252's
+	 * systemd-analyze calendar gives these) */
+	normalized("*:0/30", "*-*-* *:00/30:00");
+	normalized("*:00,30", "*-*-* *:00,30:00");
+	normalized("*:0,20,40", "*-*-* *:00,20,40:00");
+	normalized("*:5..50/20", "*-*-* *:05..45/20:00");
+	normalized("*:55/2", "*-*-* *:55/2:00");
+	normalized("*-*-1/2", "*-*-01/2 00:00:00");
+	normalized("*-1/3-01", "*-01/3-01 00:00:00");
+	normalized("*-*-* 0/2:00", "*-*-* 00/2:00:00");
 }
 
 static void refused(const char *event, const char *why)
