@@ -178,18 +178,22 @@ static void stop_bound(struct unit *u, enum unit_state s)
 	bool restart = s == UNIT_STOPPING && u->start_after_stop;
 	size_t n;
 
-	if (s != UNIT_STOPPING && s != UNIT_STOPPED && s != UNIT_FAILED && s != UNIT_PERMANENT)
+	if (s != UNIT_STOPPING && s != UNIT_STOPPED && s != UNIT_FAILED && s != UNIT_PERMANENT &&
+	    s != UNIT_CONDITION)
 		return;
 	if (s == UNIT_FAILED && should_restart(u))
 		return;
 	n = unit_bound_to(u, s == UNIT_STOPPING || s == UNIT_STOPPED, bound, SERVICE_COUNT_MAX);
 	for (size_t i = 0; i < n; i++) {
+		/* a waiting one: after a restart it waits on for u's start; after a skip its
+		 * start fails on it (bound_inactive()) */
+		if (bound[i]->state == UNIT_WAITING && (restart || s == UNIT_CONDITION))
+			continue;
 		log_info("%s: %s because %s %s (BindsTo=/PartOf=)", name_of(bound[i]),
 			 restart ? "restarted" : "stopped", name_of(u),
-			 restart ? "is restarted" : "went down");
+			 restart ? "is restarted" : s == UNIT_CONDITION ? "was skipped" : "went down");
 		if (bound[i]->state == UNIT_WAITING) {
-			if (!restart) /* a waiting one waits on for u's start */
-				bound[i]->state = UNIT_STOPPED;
+			bound[i]->state = UNIT_STOPPED;
 		} else {
 			bound[i]->start_after_stop |= restart;
 			begin_stop(bound[i], true);
@@ -917,15 +921,42 @@ static bool requirements_failed(struct unit *u)
 
 /* U1: Requisite= must be active already; Conflicts= units are stopped first. True when
  * the start failed. */
+/* A unit u is bound to (BindsTo=) that its condition skipped. As systemd checks before a
+ * start, u must not start then (with After= it fails its start; without, systemd starts
+ * it and stops it at once). Not one merely inactive: ember leaves a service its socket
+ * activates to its traffic, where systemd's pull-in would start it (dbus.service, bound
+ * by ember-activator, is started by the activator's own connection). Debian's
+ * sssd-nss.socket is BindsTo=sssd.service, which is skipped without a configuration:
+ * under systemd the socket stays down; ember listened, and each client's connection
+ * started sssd-nss.service to fail until its start limit. */
+static const struct unit *bound_inactive(const struct unit *u)
+{
+	const struct service *s = u->svc;
+	char buf[SERVICE_NAME_MAX];
+
+	for (size_t i = 0; i < service_list_count(&s->binds_to); i++) {
+		const struct unit *o = supervisor_find(service_list_name(s, &s->binds_to, i, buf));
+		if (o && o != u && o->state == UNIT_CONDITION)
+			return o;
+	}
+	return NULL;
+}
+
 static bool conflicts_and_requisites(struct unit *u)
 {
 	struct unit *other[SERVICE_COUNT_MAX];
 	char buf[SERVICE_NAME_MAX];
 	const char *inactive = unit_requisite_inactive(u, buf);
+	const struct unit *bound = bound_inactive(u);
 	size_t n;
 
 	if (inactive) {
 		fail_start_job(u, SVC_RESULT_DEPENDENCY, "Requisite=%s is not active", inactive);
+		return true;
+	}
+	if (bound) {
+		fail_start_job(u, SVC_RESULT_DEPENDENCY, "bound to %s (BindsTo=), which is %s",
+			       name_of(bound), state_names[bound->state]);
 		return true;
 	}
 	n = unit_conflicting(u, other, SERVICE_COUNT_MAX);
