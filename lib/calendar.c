@@ -116,6 +116,16 @@ static uint64_t mask_of(const struct field *f)
 	return f->bits[0];
 }
 
+/* For the normalized form: was the field with CALENDAR_STEPPED_* bit `bit` one
+ * repetition, and with a range? */
+static void note_form(struct calendar_spec *spec, const struct field *f, unsigned bit)
+{
+	if (f->stepped)
+		spec->stepped |= (uint8_t)bit;
+	if (f->ranged)
+		spec->ranged |= (uint8_t)bit;
+}
+
 /* ---- the parts of an event -------------------------------------------------------- */
 
 static int weekday_of(const char *s, size_t len)
@@ -187,12 +197,9 @@ static int parse_date(const char *text, struct calendar_spec *spec, char *err, s
 	    field_parse(&day, parts[n - 1], lens[n - 1], err, size) < 0)
 		return -1;
 	memcpy(spec->years, year.bits, sizeof spec->years);
-	spec->stepped |= (year.stepped ? CALENDAR_STEPPED_YEAR : 0) |
-			 (month.stepped ? CALENDAR_STEPPED_MONTH : 0) |
-			 (day.stepped ? CALENDAR_STEPPED_DAY : 0);
-	spec->ranged |= (year.ranged ? CALENDAR_STEPPED_YEAR : 0) |
-			(month.ranged ? CALENDAR_STEPPED_MONTH : 0) |
-			(day.ranged ? CALENDAR_STEPPED_DAY : 0);
+	note_form(spec, &year, CALENDAR_STEPPED_YEAR);
+	note_form(spec, &month, CALENDAR_STEPPED_MONTH);
+	note_form(spec, &day, CALENDAR_STEPPED_DAY);
 	spec->months = (uint16_t)mask_of(&month);
 	spec->days = tilde ? 0 : (uint32_t)mask_of(&day);
 	spec->days_end = tilde ? (uint32_t)mask_of(&day) : 0;
@@ -218,12 +225,9 @@ static int parse_time(const char *text, struct calendar_spec *spec, char *err, s
 		return -1;
 	if (!c2)
 		set_bit(second.bits, 0);
-	spec->stepped |= (hour.stepped ? CALENDAR_STEPPED_HOUR : 0) |
-			 (minute.stepped ? CALENDAR_STEPPED_MINUTE : 0) |
-			 (second.stepped ? CALENDAR_STEPPED_SECOND : 0);
-	spec->ranged |= (hour.ranged ? CALENDAR_STEPPED_HOUR : 0) |
-			(minute.ranged ? CALENDAR_STEPPED_MINUTE : 0) |
-			(second.ranged ? CALENDAR_STEPPED_SECOND : 0);
+	note_form(spec, &hour, CALENDAR_STEPPED_HOUR);
+	note_form(spec, &minute, CALENDAR_STEPPED_MINUTE);
+	note_form(spec, &second, CALENDAR_STEPPED_SECOND);
 	spec->hours = (uint32_t)mask_of(&hour);
 	spec->minutes = mask_of(&minute);
 	spec->seconds = mask_of(&second);
