@@ -9,6 +9,10 @@
  *    accounts-daemon.service lists ReadOnlyPaths= under ProtectSystem=strict that a
  *    system without GNOME does not have (/usr/share/accountsservice/interfaces/):
  *    systemd starts it, and ember refused to ("read-only mount: No such file").
+ *  - an entry of those other keys below a listed one is applied again after it: the
+ *    listed path's change reaches everything under it, and systemd applies the deeper
+ *    entry last (netdata's ReadWriteDirectories=/run leaves ProtectHome=read-only's
+ *    /run/user read-only).
  * The parents are what the other keys make of the tree: ProtectSystem= (strict: / read-
  * only, /dev /proc /sys left as they are, the homes writable without ProtectHome=),
  * ProtectHome=, ProtectKernelTunables=, ProtectControlGroups=, and, as parents of another kind that stop the comparison,
@@ -127,6 +131,22 @@ static long nearest_above(const struct layout *l, const bool *kept, size_t i)
 	return -1;
 }
 
+/* An entry the other keys applied already, below a listed one (kept, above it): the
+ * listed path's change reaches everything under it, so this one is applied again after
+ * it, as systemd applies the deeper entry last (netdata's ReadWriteDirectories=/run under
+ * ProtectHome=read-only: /run/user stays read-only). */
+static bool below_listed(const struct layout *l, const bool *kept, size_t i)
+{
+	const struct entry *e = &l->e[i];
+
+	if (e->listed || e->mode == MODE_OTHER)
+		return false;
+	for (size_t j = i; j-- > 0;)
+		if (kept[j] && l->e[j].listed && l->e[j].len < e->len && at_or_above(&l->e[j], e))
+			return true;
+	return false;
+}
+
 size_t sandbox_layout(const struct sandbox_request *r, struct sandbox_path *out, bool *read_only,
 		      size_t max)
 {
@@ -143,7 +163,7 @@ size_t sandbox_layout(const struct sandbox_request *r, struct sandbox_path *out,
 		long p = nearest_above(&l, kept, i);
 		const struct entry *e = &l.e[i];
 		kept[i] = !(p >= 0 && (l.e[p].len == e->len || l.e[p].mode == e->mode));
-		if (!kept[i] || !e->listed || n == max)
+		if (!kept[i] || !(e->listed || below_listed(&l, kept, i)) || n == max)
 			continue;
 		out[n] = (struct sandbox_path){ e->path, e->optional };
 		read_only[n++] = e->mode == MODE_RO;

@@ -35,6 +35,17 @@ out=$("$BIN/ember-sandbox" --protect-system=strict --read-only="$tmp/lay/w/ro" -
 	-- /bin/sh -c "touch $tmp/lay/w/ro/f 2>/dev/null && echo ro-written; touch $tmp/lay/w/f && echo rw-written" 2>&1)
 [ "$out" = rw-written ] && [ ! -e "$tmp/lay/w/ro/f" ] && pass sandbox-read-only-inside-writable ||
 	fail sandbox-read-only-inside-writable "$out"
+# A writable path above one ProtectHome= made read-only leaves it read-only, as systemd
+# applies the deeper entry last (netdata: ReadWriteDirectories=/run, ProtectHome=read-only;
+# run-time round 9). /run/user is root's on any Debian host.
+if [ -d /run/user ]; then
+	out=$("$BIN/ember-sandbox" --protect-home=read-only --read-write=/run -- /bin/sh -c \
+		't=.ember-phrw-$$; touch /run/$t && rm /run/$t && echo run-written; touch /run/user/$t 2>/dev/null && rm /run/user/$t && echo user-written' 2>&1)
+	[ "$out" = run-written ] && pass sandbox-home-read-only-below-writable ||
+		fail sandbox-home-read-only-below-writable "$out"
+else
+	skip sandbox-home-read-only-below-writable "no /run/user on this host"
+fi
 # As systemd: ProtectSystem=strict leaves the homes writable, ProtectHome= decides
 # (accounts-daemon creates users' homes under strict; run-time round 8)
 f=/root/.ember-strict-test-$$

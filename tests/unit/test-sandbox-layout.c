@@ -115,8 +115,28 @@ static void other_parents_keep_paths(void)
 	CHECK_STR(step(3), "/tmp/y:ro");
 }
 
+/* Debian's netdata.service: ReadWriteDirectories=/run under ProtectHome=read-only. The
+ * writable /run reaches /run/user, so ProtectHome='s read-only /run/user comes again after
+ * it, as systemd applies the deeper entry last. */
+static void implied_below_listed_applied_again(void)
+{
+	reset();
+	req.protect_home = SB_HOME_READ_ONLY;
+	req.protect_system = SB_SYSTEM_FULL;
+	list_add(&req.read_only, "/");
+	list_add(&req.read_write, "/run");
+	list_add(&req.read_write, "/var/log");
+	lay_out();
+	CHECK(n == 4); /* /etc, /usr, /home, /root: read-only under a read-only /, redundant */
+	CHECK_STR(step(0), "/:ro");
+	CHECK_STR(step(1), "/run:rw");
+	CHECK_STR(step(2), "-/run/user:ro");
+	CHECK_STR(step(3), "/var/log:rw");
+}
+
 int main(void)
 {
+	RUN(implied_below_listed_applied_again);
 	RUN(accounts_daemon_read_only_paths_redundant);
 	RUN(parent_first);
 	RUN(read_only_wins_at_one_path);
