@@ -24,8 +24,12 @@ static const struct api_mount api_mounts[] = {
 	{ "sysfs", "/sys", "sysfs", NULL, API_FLAGS, true, false },
 	{ "devtmpfs", "/dev", "devtmpfs", "mode=0755", MS_NOSUID, false, false },
 	{ "devpts", "/dev/pts", "devpts", "mode=0620,gid=5,ptmxmode=0666", MS_NOSUID | MS_NOEXEC, true, false },
-	{ "tmpfs", "/dev/shm", "tmpfs", "mode=1777", MS_NOSUID | MS_NODEV, true, false },
-	{ "tmpfs", "/run", "tmpfs", "mode=0755", MS_NOSUID | MS_NODEV, true, false },
+	{ "tmpfs", "/dev/shm", "tmpfs", "mode=1777", MS_NOSUID | MS_NODEV | MS_STRICTATIME, true,
+	  false },
+	/* as systemd: a fifth of the memory and 800k inodes at most, not tmpfs's half of it: a
+	 * runaway writer to /run must not take the device's memory */
+	{ "tmpfs", "/run", "tmpfs", "mode=0755,size=20%,nr_inodes=800k",
+	  MS_NOSUID | MS_NODEV | MS_STRICTATIME, true, false },
 	/* as Debian's systemd mounts it: /var/lock is a link here, and daemons that run as
 	 * their own user make their locks in it (mrtg); world-writable, so a small tmpfs of
 	 * its own that cannot fill /run */

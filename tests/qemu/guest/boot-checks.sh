@@ -26,7 +26,17 @@ mount_has /sys sysfs nosuid nodev noexec
 mount_has /dev devtmpfs nosuid
 mount_has /dev/pts devpts nosuid noexec
 mount_has /dev/shm tmpfs nosuid nodev
-mount_has /run tmpfs nosuid nodev
+mount_has /run tmpfs nosuid nodev nr_inodes=819200
+# /run and /dev/shm as systemd mounts them: strictatime (no relatime among the options),
+# /run at most a fifth of the memory (run-time round 9: ember's took tmpfs's half)
+for t in /run /dev/shm; do
+	o=$(awk -v t="$t" '$5 == t { print $6 }' /proc/self/mountinfo)
+	case ",$o," in *,relatime,*) bad "strictatime-$t" "$o" ;; *) ok "strictatime-$t" ;; esac
+done
+run_kb=$(df -k /run | awk 'NR == 2 { print $2 }')
+mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
+[ "$run_kb" -le $((mem_kb / 5 + 4)) ] && ok run-size-fifth-of-memory ||
+	bad run-size-fifth-of-memory "/run ${run_kb} kB of ${mem_kb} kB"
 mount_has /run/lock tmpfs nosuid nodev noexec size=5120k
 # tmpfs's default mode 1777 is not among its options
 [ "$(ls -ld /run/lock | cut -c1-10)" = drwxrwxrwt ] && ok run-lock-sticky-world-writable ||
