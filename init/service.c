@@ -958,6 +958,11 @@ static int add_dependency(struct parser *p, const struct key *k, struct service_
 	}
 	if (rc < 0)
 		return invalid(p, k->name, full, "not a valid unit name");
+	if (!strchr(full, '.'))
+		/* ember's own shorthand; systemd refuses such a name and drops the dependency
+		 * (inputlirc.service: After=udev lircd) */
+		note(p, "%s=%s: no unit type; ember reads %s.service, systemd ignores the name",
+		     k->name, full, full);
 	if (kind == UNIT_DEVICE && strcmp(k->name, "Before") == 0) {
 		/* a device is there when the kernel says so: nothing can make it wait */
 		note(p, "Before=%s: ignored, as systemd ignores it (.device units cannot be "

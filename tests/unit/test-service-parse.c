@@ -765,9 +765,25 @@ static void pid_file_below_var_run_is_read_below_run(void)
 	CHECK_STR(S(svc.pid_file), "/run/a.pid");
 }
 
+/* inputlirc.service: After=udev lircd. ember reads a bare name as a service; systemd
+ * drops it, so verify --verbose notes each such name (and it stays no warning). */
+static void bare_dependency_name_noted(void)
+{
+	static const struct service_diag with_notes = { count_note, NULL, true };
+	const char *text = "[Unit]\nAfter=udev lircd.service\n[Service]\nExecStart=/bin/a\n";
+
+	notes = warnings = errors = 0;
+	service_init(&svc, "inputlirc", "/lib/systemd/system/inputlirc.service");
+	CHECK(service_parse(&svc, text, strlen(text), &with_notes) == 0);
+	CHECK(notes == 1 && errors == 0);
+	CHECK(strstr(last_message, "After=udev: no unit type; ember reads udev.service") != NULL);
+	CHECK(service_lists(&svc, &svc.after, "udev") && service_lists(&svc, &svc.after, "lircd"));
+}
+
 int main(void)
 {
 	RUN(minimal_simple_service);
+	RUN(bare_dependency_name_noted);
 	RUN(pid_file_below_var_run_is_read_below_run);
 	RUN(defaults_are_documented_ones);
 	RUN(unit_section_keys);
