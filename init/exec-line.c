@@ -46,8 +46,8 @@ static bool is_name_char(char c)
  * -1 when the escape is unknown or would produce a NUL byte. */
 static int unescape(const char **p)
 {
-	static const char plain[] = "abfnrtv\\\"' ;s";
-	static const char value[] = "\a\b\f\n\r\t\v\\\"' ; ";
+	static const char plain[] = "abfnrtv\\\"';s";
+	static const char value[] = "\a\b\f\n\r\t\v\\\"'; ";
 	const char *s = *p;
 	const char *hit = *s ? strchr(plain, *s) : NULL;
 	int v;
@@ -150,9 +150,15 @@ static int split_word(const char **p, struct words *w, struct exec_argv *out)
 			s++;
 			if (*s == '\0')
 				return fail(out, "a backslash ends the line");
+			const char *escape = s;
 			c = unescape(&s);
-			if (c < 0)
-				return fail(out, "unknown or NUL escape '\\%c'", *s);
+			if (c < 0) { /* as systemd corrects it: the backslash and the byte */
+				out->relaxed = true;
+				if (push_byte(w, '\\', out) < 0)
+					return -1;
+				s = escape;
+				c = (unsigned char)*s++;
+			}
 		} else {
 			s++;
 		}
@@ -397,6 +403,7 @@ static int split_common(const char *line, struct words *w, struct exec_argv *out
 	out->argc = 0;
 	out->argv[0] = NULL;
 	out->error[0] = '\0';
+	out->relaxed = false;
 	while (is_blank(*line))
 		line++;
 	if (parse_prefixes(&line, &out->flags, out) < 0)

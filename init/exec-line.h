@@ -29,6 +29,7 @@ struct exec_argv {
 	char *argv[EXEC_ARGS_MAX + 1]; /* NULL-terminated */
 	char buf[EXEC_BUF_MAX];
 	char error[EXEC_ERROR_MAX]; /* why exec_line_split() failed */
+	bool relaxed;               /* an unknown escape was kept as written */
 	char resolved[256];         /* path found by exec_path_resolve() */
 };
 

@@ -1059,6 +1059,9 @@ static int parse_exec(struct parser *p, const struct key *k, const char *value)
 	}
 	if (exec_line_check(value, &scratch) < 0)
 		return invalid(p, k->name, value, scratch.error);
+	if (scratch.relaxed)
+		warn(p, "%s=: unknown escape sequences are kept as written (the backslash too), "
+		     "as systemd corrects them", k->name);
 	if (list->count >= SERVICE_EXEC_MAX)
 		return invalid(p, k->name, value, "more than 8 command lines for this key");
 	if (store(p, k->name, value, &list->line[list->count]) < 0)

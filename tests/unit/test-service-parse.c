@@ -780,9 +780,20 @@ static void bare_dependency_name_noted(void)
 	CHECK(service_lists(&svc, &svc.after, "udev") && service_lists(&svc, &svc.after, "lircd"));
 }
 
+/* An unknown escape in a command line: the unit loads, with a warning, as systemd
+ * corrects the line; the line is kept as written. */
+static void unknown_escape_loads_with_warning(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/sh -c 'echo 1 | grep \"\\d\"'\n") == 0);
+	CHECK(warnings == 1 && errors == 0);
+	CHECK(strstr(last_message, "unknown escape sequences are kept as written") != NULL);
+	CHECK(svc.exec_start.count == 1);
+}
+
 int main(void)
 {
 	RUN(minimal_simple_service);
+	RUN(unknown_escape_loads_with_warning);
 	RUN(bare_dependency_name_noted);
 	RUN(pid_file_below_var_run_is_read_below_run);
 	RUN(defaults_are_documented_ones);
