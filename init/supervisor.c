@@ -175,7 +175,8 @@ static bool should_restart(const struct unit *u);
 static void stop_bound(struct unit *u, enum unit_state s)
 {
 	struct unit *bound[SERVICE_COUNT_MAX];
-	bool restart = s == UNIT_STOPPING && u->start_after_stop;
+	/* still set when it has stopped: maybe_stopped() clears it after */
+	bool restart = (s == UNIT_STOPPING || s == UNIT_STOPPED) && u->start_after_stop;
 	size_t n;
 
 	if (s != UNIT_STOPPING && s != UNIT_STOPPED && s != UNIT_FAILED && s != UNIT_PERMANENT &&
@@ -186,7 +187,7 @@ static void stop_bound(struct unit *u, enum unit_state s)
 	n = unit_bound_to(u, s == UNIT_STOPPING || s == UNIT_STOPPED, bound, SERVICE_COUNT_MAX);
 	for (size_t i = 0; i < n; i++) {
 		/* a waiting one: after a restart it waits on for u's start; after a skip its
-		 * start fails on it (bound_inactive()) */
+		 * start fails on it (bound_skipped()) */
 		if (bound[i]->state == UNIT_WAITING && (restart || s == UNIT_CONDITION))
 			continue;
 		log_info("%s: %s because %s %s (BindsTo=/PartOf=)", name_of(bound[i]),
@@ -919,8 +920,6 @@ static bool requirements_failed(struct unit *u)
 	return false;
 }
 
-/* U1: Requisite= must be active already; Conflicts= units are stopped first. True when
- * the start failed. */
 /* A unit u is bound to (BindsTo=) that its condition skipped. As systemd checks before a
  * start, u must not start then (with After= it fails its start; without, systemd starts
  * it and stops it at once). Not one merely inactive: ember leaves a service its socket
@@ -929,7 +928,7 @@ static bool requirements_failed(struct unit *u)
  * sssd-nss.socket is BindsTo=sssd.service, which is skipped without a configuration:
  * under systemd the socket stays down; ember listened, and each client's connection
  * started sssd-nss.service to fail until its start limit. */
-static const struct unit *bound_inactive(const struct unit *u)
+static const struct unit *bound_skipped(const struct unit *u)
 {
 	const struct service *s = u->svc;
 	char buf[SERVICE_NAME_MAX];
@@ -942,12 +941,14 @@ static const struct unit *bound_inactive(const struct unit *u)
 	return NULL;
 }
 
+/* U1: Requisite= must be active already, and BindsTo= units not skipped; Conflicts= units
+ * are stopped first. True when the start failed. */
 static bool conflicts_and_requisites(struct unit *u)
 {
 	struct unit *other[SERVICE_COUNT_MAX];
 	char buf[SERVICE_NAME_MAX];
 	const char *inactive = unit_requisite_inactive(u, buf);
-	const struct unit *bound = bound_inactive(u);
+	const struct unit *bound = bound_skipped(u);
 	size_t n;
 
 	if (inactive) {

@@ -27,6 +27,11 @@ RestartSec=300ms
 ExecStart=/bin/sh -c "if [ -e $M/crash ]; then exit 3; fi; exec sleep 60"
 EOU
 printf '[Unit]\nBindsTo=crashy.service\nAfter=crashy.service\n[Service]\nExecStart=/bin/sleep 66\n' >"$S/bound.service"
+# a unit that takes a second to stop: what is bound to it or part of it has stopped and
+# waits for it before it has stopped itself
+printf '[Service]\nExecStart=/bin/sleep 60\nExecStop=/bin/sleep 1\n' >"$S/slow.service"
+printf '[Unit]\nBindsTo=slow.service\nAfter=slow.service\n[Service]\nExecStart=/bin/sleep 67\n' >"$S/slowbound.service"
+printf '[Unit]\nPartOf=slow.service\nAfter=slow.service\n[Service]\nExecStart=/bin/sleep 68\n' >"$S/slowpart.service"
 
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -43,6 +48,16 @@ for u in a b c d f; do
 		ok restart-reaches-\$u || bad restart-reaches-\$u "pid \$old -> \$new, \$(emberctl is-active \$u)"
 done
 [ "\$(pid e)" = "\$p_e" ] && ok restart-leaves-wants || bad restart-leaves-wants "pid \$p_e -> \$(pid e)"
+
+emberctl start slowbound slowpart
+p_sb=\$(pid slowbound) p_sp=\$(pid slowpart)
+emberctl restart slow
+i=0; while [ "\$(emberctl is-active slowbound slowpart | tr '\n' ' ')" != "active active " ] && [ \$i -lt 30 ]; do
+	sleep 0.1; i=\$((i + 1)); done
+[ "\$(emberctl is-active slowbound slowpart | tr '\n' ' ')" = "active active " ] &&
+	[ "\$(pid slowbound)" != "\$p_sb" ] && [ "\$(pid slowpart)" != "\$p_sp" ] &&
+	ok restart-reaches-bound-stopped-first ||
+	bad restart-reaches-bound-stopped-first "\$(emberctl is-active slowbound slowpart | tr '\n' ' ')"
 
 # one crash and its restart: bound stays as it was
 p_bound=\$(pid bound) p_crashy=\$(pid crashy)
