@@ -117,11 +117,17 @@ static uint64_t mask_of(const struct field *f)
 }
 
 /* For the normalized form: was the field with CALENDAR_STEPPED_* bit `bit` one
- * repetition, and with a range? */
+ * repetition, and with a range? One that gives a single value ("45/15") is written as
+ * that value: its step is not kept, and the form must read back to the same spec. */
 static void note_form(struct calendar_spec *spec, const struct field *f, unsigned bit)
 {
-	if (f->stepped)
-		spec->stepped |= (uint8_t)bit;
+	int values = 0;
+
+	for (size_t i = 0; i < sizeof f->bits / sizeof *f->bits; i++)
+		values += __builtin_popcountll(f->bits[i]);
+	if (!f->stepped || values < 2)
+		return;
+	spec->stepped |= (uint8_t)bit;
 	if (f->ranged)
 		spec->ranged |= (uint8_t)bit;
 }
