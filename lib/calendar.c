@@ -171,8 +171,10 @@ static int parse_weekdays(const char *text, struct calendar_spec *spec, char *er
 
 static int parse_date(const char *text, struct calendar_spec *spec, char *err, size_t size)
 {
-	struct field year = { "year", CALENDAR_YEAR_MIN, CALENDAR_YEAR_MAX, CALENDAR_YEAR_MIN, { 0 }, false, false };
-	struct field month = { "month", 1, 12, 0, { 0 }, false, false }, day = { "day", 1, 31, 0, { 0 }, false, false };
+	struct field year = { .what = "year", .min = CALENDAR_YEAR_MIN, .max = CALENDAR_YEAR_MAX,
+			      .base = CALENDAR_YEAR_MIN };
+	struct field month = { .what = "month", .min = 1, .max = 12 };
+	struct field day = { .what = "day", .min = 1, .max = 31 };
 	const char *tilde = strchr(text, '~'), *parts[3];
 	size_t lens[3], n = 0, len = tilde ? (size_t)(tilde - text) : strlen(text);
 
@@ -214,8 +216,8 @@ static int parse_date(const char *text, struct calendar_spec *spec, char *err, s
 
 static int parse_time(const char *text, struct calendar_spec *spec, char *err, size_t size)
 {
-	struct field hour = { "hour", 0, 23, 0, { 0 }, false, false }, minute = { "minute", 0, 59, 0, { 0 }, false, false };
-	struct field second = { "second", 0, 59, 0, { 0 }, false, false };
+	struct field hour = { .what = "hour", .max = 23 }, minute = { .what = "minute", .max = 59 };
+	struct field second = { .what = "second", .max = 59 };
 	const char *c1 = strchr(text, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 
 	if (!c1 || (c2 && strchr(c2 + 1, ':')))
