@@ -1789,14 +1789,21 @@ static int parse_proc_subset(struct parser *p, const struct key *k, const char *
 	return invalid(p, k->name, value, "expected all or pid");
 }
 
+/* yes is self; managed needs systemd-nsresourced's id ranges, which ember has not. */
 static int parse_private_users(struct parser *p, const struct key *k, const char *value)
 {
+	static const char *const modes[] = { "self", "identity", "full" };
 	bool b = false;
 
+	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+		if (strcmp(value, modes[i]) == 0) {
+			p->svc->execmore.private_users = (uint8_t)(PRIVATE_USERS_SELF + i);
+			return 0;
+		}
 	if (*value && parse_bool(value, &b) < 0)
-		return invalid(p, k->name, value, "expected yes or no (self, identity and full "
-				   "are not supported)");
-	p->svc->execmore.private_users = b;
+		return invalid(p, k->name, value, "expected yes, no, self, identity or full "
+				   "(managed is not supported)");
+	p->svc->execmore.private_users = b ? PRIVATE_USERS_SELF : PRIVATE_USERS_NO;
 	return 0;
 }
 

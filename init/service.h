@@ -190,10 +190,15 @@ enum service_mount_propagation {
 	MOUNT_PROPAGATION_UNSET, MOUNT_PROPAGATION_SHARED, MOUNT_PROPAGATION_SLAVE,
 	MOUNT_PROPAGATION_PRIVATE
 };
+/* PrivateUsers=: which ids the user namespace maps (ember-sandbox --private-users=) */
+enum service_private_users {
+	PRIVATE_USERS_NO, PRIVATE_USERS_SELF, PRIVATE_USERS_IDENTITY, PRIVATE_USERS_FULL
+};
 struct service_exec_more {
 	uint8_t protect_proc;        /* enum service_protect_proc (ember-sandbox) */
 	bool proc_subset_pid;        /* ProcSubset=pid (ember-sandbox) */
-	bool private_mounts, private_users; /* (ember-sandbox) */
+	bool private_mounts;         /* (ember-sandbox) */
+	uint8_t private_users;       /* enum service_private_users (ember-sandbox) */
 	uint8_t mount_propagation;   /* MountFlags=: enum service_mount_propagation (ember-sandbox) */
 	bool permissions_start_only; /* applied by the parser: "+" on the other Exec*= lines */
 	bool remove_ipc;             /* RemoveIPC=: the user's IPC objects go at stop */

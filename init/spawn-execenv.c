@@ -314,7 +314,11 @@ static void execmore_sandbox_args(const struct service *s, const struct exec_con
 	if (m->mount_propagation != MOUNT_PROPAGATION_UNSET)
 		arg_add(a, "--mount-propagation=", propagation[m->mount_propagation],
 			strlen(propagation[m->mount_propagation]));
-	if (m->private_users) {
+	if (m->private_users == PRIVATE_USERS_IDENTITY)
+		arg_add(a, "--private-users=", "identity", 8);
+	else if (m->private_users == PRIVATE_USERS_FULL)
+		arg_add(a, "--private-users=", "full", 4);
+	else if (m->private_users) {
 		/* the ids this start switches to; without User= root's */
 		snprintf(ids, sizeof ids, "%u:%u", c->set_ids ? (unsigned)c->uid : 0u,
 			 c->set_ids ? (unsigned)c->gid : 0u);

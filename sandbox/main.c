@@ -59,6 +59,7 @@ static void usage(void)
 	       "  --proc-subset=pid           a private /proc with only the process directories\n"
 	       "  --private-mounts            (always: the sandbox has its own mount namespace)\n"
 	       "  --private-users=UID:GID     a user namespace mapping root and UID:GID only\n"
+	       "  --private-users=identity|full  ... mapping ids 0-65535, or every id\n"
 	       "  --report-fd N               write a failure record to fd N (for ember-init)\n"
 	       "  -h, --help                  this help\n"
 	       "      --version               version\n"

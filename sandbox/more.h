@@ -14,10 +14,14 @@ struct sandbox_more {
 	bool subset_pid;      /* --proc-subset=pid */
 	bool private_mounts;  /* nothing to add: every sandbox has its own mount namespace */
 	unsigned long propagation; /* --mount-propagation=: MS_SHARED (default), MS_SLAVE, MS_PRIVATE */
-	bool private_users;
+	unsigned char private_users; /* enum sandbox_users */
 	uid_t uid;            /* --private-users=UID:GID: the ids mapped besides root */
 	gid_t gid;
 };
+
+/* --private-users=: UID:GID (root and those), identity (ids 0-65535), full (every id) */
+enum sandbox_users { SANDBOX_USERS_NONE, SANDBOX_USERS_MINIMAL, SANDBOX_USERS_IDENTITY,
+		     SANDBOX_USERS_FULL };
 
 /* One option of the set above: 0, 1 when arg is not one of them, -1 when invalid. */
 int sandbox_more_option(struct sandbox_more *m, const char *arg);

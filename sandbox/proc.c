@@ -19,13 +19,17 @@ static int parse_ids(struct sandbox_more *m, const char *value)
 	unsigned long uid, gid;
 	char copy[64], *colon;
 
+	if (strcmp(value, "identity") == 0 || strcmp(value, "full") == 0) {
+		m->private_users = value[0] == 'i' ? SANDBOX_USERS_IDENTITY : SANDBOX_USERS_FULL;
+		return 0;
+	}
 	if (str_copy(copy, sizeof copy, value) < 0 || !(colon = strchr(copy, ':')))
 		return -1;
 	*colon = '\0';
 	if (parse_ulong(copy, 0, 0xfffffffeUL, &uid) < 0 ||
 	    parse_ulong(colon + 1, 0, 0xfffffffeUL, &gid) < 0)
 		return -1;
-	m->private_users = true;
+	m->private_users = SANDBOX_USERS_MINIMAL;
 	m->uid = (uid_t)uid;
 	m->gid = (gid_t)gid;
 	return 0;

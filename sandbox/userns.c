@@ -1,6 +1,6 @@
 /* ember-sandbox: PrivateUsers= (systemd.exec(5)): a new user namespace in which root and
  * the service's own user and group map to themselves and every other id is the
- * overflow id ("nobody"). A process may only write its own namespace's maps with a single
+ * overflow id ("nobody"), or (identity, full) more ids map to themselves. A process may only write its own namespace's maps with a single
  * line, so a child left in the parent namespace, where it still has CAP_SETUID and
  * CAP_SETGID, writes them once the parent has unshared. */
 #include "more.h"
@@ -17,14 +17,29 @@
 #include "exec-context.h"
 #include "setup.h"
 
-static int write_map(pid_t pid, const char *file, unsigned id)
+/* identity: the first 65536 ids, as systemd. full: every id, in two extents, as systemd,
+ * so that the map still differs from the host's "0 0 4294967295" that tells a process it
+ * runs in no user namespace (ConditionVirtualization=private-users). */
+static int format_map(char *map, size_t size, const struct sandbox_more *m, unsigned id)
+{
+	switch (m->private_users) {
+	case SANDBOX_USERS_IDENTITY:
+		return snprintf(map, size, "0 0 65536\n");
+	case SANDBOX_USERS_FULL:
+		return snprintf(map, size, "0 0 1\n1 1 4294967294\n");
+	default:
+		return id ? snprintf(map, size, "0 0 1\n%u %u 1\n", id, id)
+			  : snprintf(map, size, "0 0 1\n");
+	}
+}
+
+static int write_map(pid_t pid, const char *file, const struct sandbox_more *m, unsigned id)
 {
 	char path[64], map[64];
 	int fd, n, ok;
 
 	snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);
-	n = id ? snprintf(map, sizeof map, "0 0 1\n%u %u 1\n", id, id)
-	       : snprintf(map, sizeof map, "0 0 1\n");
+	n = format_map(map, sizeof map, m, id);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -40,9 +55,9 @@ static void map_writer(pid_t parent, int ready_fd, const struct sandbox_more *m)
 
 	if (read(ready_fd, &c, 1) != 1)
 		_exit(2);
-	if (write_map(parent, "uid_map", m->uid) < 0)
+	if (write_map(parent, "uid_map", m, m->uid) < 0)
 		_exit(3);
-	if (write_map(parent, "gid_map", m->gid) < 0)
+	if (write_map(parent, "gid_map", m, m->gid) < 0)
 		_exit(4);
 	_exit(0);
 }

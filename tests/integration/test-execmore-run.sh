@@ -37,6 +37,12 @@ out=$("$SB" --private-users=65534:65534 -- /bin/sh -c 'tr -s " " </proc/self/uid
 [ "$out" = " 0 0 1; 65534 65534 1;" ] && pass sandbox-private-users-map || fail sandbox-private-users-map "$out"
 out=$("$SB" --private-users=0:0 -- /bin/sh -c 'tr -s " " </proc/self/uid_map | tr "\n" ";"' 2>&1)
 [ "$out" = " 0 0 1;" ] && pass sandbox-private-users-root-only || fail sandbox-private-users-root-only "$out"
+out=$("$SB" --private-users=identity -- /bin/sh -c 'tr -s " " </proc/self/gid_map | tr "\n" ";"' 2>&1)
+[ "$out" = " 0 0 65536;" ] && pass sandbox-private-users-identity || fail sandbox-private-users-identity "$out"
+out=$("$SB" --private-users=full -- /bin/sh -c 'tr -s " " </proc/self/uid_map | tr "\n" ";"' 2>&1)
+[ "$out" = " 0 0 1; 1 1 4294967294;" ] && pass sandbox-private-users-full || fail sandbox-private-users-full "$out"
+"$SB" --private-users=ident -- /bin/true >/dev/null 2>&1
+[ $? = 100 ] && pass sandbox-bad-private-users-mode-100 || fail sandbox-bad-private-users-mode-100 "exit $?"
 # The bounding set PrivateDevices= and ProtectKernelModules= take away holds in the user
 # namespace too (a new namespace starts with a full one: it is dropped after it is made).
 # CAP_MKNOD 27, CAP_SYS_RAWIO 17, CAP_SYS_MODULE 16.
@@ -93,6 +99,14 @@ is proc-subset-keeps-self procsubset self visible
 is private-users-uid-map privusers uidmap "0 0 1;65534 65534 1;"
 is private-users-gid-map privusers gidmap "0 0 1;65534 65534 1;"
 is private-users-runs-as-user privusers uid 65534
+# systemd 257's self (as yes) and identity, 258's full (two extents: still a namespace)
+is private-users-self-uid-map privusersself uidmap "0 0 1;65534 65534 1;"
+is private-users-identity-uid-map privusersid uidmap "0 0 65536;"
+is private-users-identity-gid-map privusersid gidmap "0 0 65536;"
+is private-users-identity-runs-as-user privusersid uid 65534
+is private-users-full-uid-map privusersfull uidmap "0 0 1;1 1 4294967294;"
+is private-users-full-gid-map privusersfull gidmap "0 0 1;1 1 4294967294;"
+is private-users-full-runs-as-user privusersfull uid 65534
 # No device node can be made in a user namespace: the private /dev binds the host's
 # nodes onto empty files, as systemd does (mknod failed and the start with it).
 is private-users-private-dev-runs privusersdev uid 65534

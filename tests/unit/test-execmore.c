@@ -200,7 +200,15 @@ static void proc_and_namespace_keys(void)
 	CHECK(parse("PrivateUsers=no\n") == 0 && !M.private_users && !service_sandboxed(&svc));
 	CHECK(parse("ProtectProc=hidden\n") < 0 && errors == 1);
 	CHECK(parse("ProcSubset=some\n") < 0);
-	CHECK(parse("PrivateUsers=self\n") < 0); /* not supported: refused, not misread */
+	/* systemd 257's self and identity, 258's full; managed needs systemd-nsresourced */
+	CHECK(parse("PrivateUsers=self\n") == 0 && M.private_users == PRIVATE_USERS_SELF &&
+	      service_sandboxed(&svc));
+	CHECK(parse("PrivateUsers=yes\n") == 0 && M.private_users == PRIVATE_USERS_SELF);
+	CHECK(parse("PrivateUsers=identity\n") == 0 && M.private_users == PRIVATE_USERS_IDENTITY);
+	CHECK(parse("PrivateUsers=full\n") == 0 && M.private_users == PRIVATE_USERS_FULL);
+	CHECK(parse("PrivateUsers=full\nPrivateUsers=\n") == 0 && !M.private_users);
+	CHECK(parse("PrivateUsers=managed\n") < 0); /* refused, not run without it */
+	CHECK(parse("PrivateUsers=Identity\n") < 0);
 	CHECK(parse("ProtectProc=noaccess\nProtectProc=\n") == 0 && M.protect_proc == 0);
 }
 
