@@ -31,6 +31,7 @@
 #include "unit-path.h"
 #include "dynamic-user.h"
 #include "utmp.h"
+#include "power.h" /* POWER_SIGRTMIN */
 
 enum section { SECTION_NONE, SECTION_UNIT, SECTION_SERVICE, SECTION_SKIPPED,
 	       SECTION_SOCKET, /* U4: [Socket] of .socket units, keys in socket-unit.c */
@@ -359,6 +360,8 @@ struct name_value {
 	int value;
 };
 
+#define SIGNAL_MAX 64 /* the kernel's last signal, RTMAX in both libcs */
+
 static const struct name_value signals[] = {
 	{ "HUP", SIGHUP }, { "INT", SIGINT }, { "QUIT", SIGQUIT }, { "ILL", SIGILL },
 	{ "TRAP", SIGTRAP }, { "ABRT", SIGABRT }, { "BUS", SIGBUS }, { "FPE", SIGFPE },
@@ -370,17 +373,34 @@ static const struct name_value signals[] = {
 	{ "PWR", SIGPWR }, { "SYS", SIGSYS },
 };
 
+/* RTMIN, RTMIN+n, RTMAX, RTMAX-n as systemd reads them: numbered from 34 as glibc does
+ * (POWER_SIGRTMIN; musl's SIGRTMIN is 35), so that ReloadSignal=RTMIN+25 reaches systemd
+ * --user's 59 whatever libc ember is built with. -1 if bare is none of them. */
+static int realtime_signal(const char *bare)
+{
+	bool min = str_starts_with(bare, "RTMIN");
+	unsigned long n = 0;
+
+	if (!min && !str_starts_with(bare, "RTMAX"))
+		return -1;
+	bare += 5;
+	if (*bare && (*bare != (min ? '+' : '-') ||
+		      parse_ulong(bare + 1, 0, SIGNAL_MAX - POWER_SIGRTMIN, &n) < 0))
+		return -1;
+	return min ? POWER_SIGRTMIN + (int)n : SIGNAL_MAX - (int)n;
+}
+
 int service_signal_from_name(const char *s)
 {
 	unsigned long n;
 	const char *bare = str_starts_with(s, "SIG") ? s + 3 : s;
 
-	if (parse_ulong(s, 1, 64, &n) == 0)
+	if (parse_ulong(s, 1, SIGNAL_MAX, &n) == 0)
 		return (int)n;
 	for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
 		if (strcmp(bare, signals[i].name) == 0)
 			return signals[i].value;
-	return -1;
+	return realtime_signal(bare);
 }
 
 /* Capability numbers are kernel ABI (linux/capability.h); PID 1 links no libcap. */
@@ -1789,6 +1809,17 @@ static int parse_proc_subset(struct parser *p, const struct key *k, const char *
 	return invalid(p, k->name, value, "expected all or pid");
 }
 
+/* systemd 257's disconnected, fresh tmpfs instances not backed by the host's /tmp, is
+ * what yes always gives here (docs/services.md, PrivateTmp=). */
+static int parse_private_tmp(struct parser *p, const struct key *k, const char *value)
+{
+	if (strcmp(value, "disconnected") == 0) {
+		p->svc->execenv.private_tmp = true;
+		return 0;
+	}
+	return parse_bool_key(p, k, value);
+}
+
 /* yes is self; managed needs systemd-nsresourced's id ranges, which ember has not. */
 static int parse_private_users(struct parser *p, const struct key *k, const char *value)
 {
@@ -2472,7 +2503,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "ConfigurationDirectoryMode", parse_octal_mode,
 	  EXECENV(dir_mode[DIR_CONFIGURATION]), 0, 0, false },
 	{ SECTION_SERVICE, "RuntimeDirectoryPreserve", parse_preserve, 0, 0, 0, false },
-	{ SECTION_SERVICE, "PrivateTmp", parse_bool_key, EXECENV(private_tmp), 0, 0, false },
+	{ SECTION_SERVICE, "PrivateTmp", parse_private_tmp, EXECENV(private_tmp), 0, 0, false },
 	{ SECTION_SERVICE, "PrivateDevices", parse_bool_key, EXECENV(private_devices), 0, 0, false },
 	{ SECTION_SERVICE, "PrivateNetwork", parse_bool_key, EXECENV(private_network), 0, 0, false },
 	{ SECTION_SERVICE, "ProtectKernelTunables", parse_bool_key,

@@ -1,6 +1,7 @@
-/* notify-reload-daemon LOG: a Type=notify-reload service as systemd describes it. Sends
- * READY=1; on SIGHUP sends RELOADING=1 with MONOTONIC_USEC= (now, CLOCK_MONOTONIC),
- * appends "reload N" to LOG, then READY=1. Exits 0 on SIGTERM. */
+/* notify-reload-daemon LOG [SIGNO]: a Type=notify-reload service as systemd describes it.
+ * Sends READY=1; on SIGHUP (or signal number SIGNO, as ReloadSignal= may ask; any other
+ * real-time signal ends it, as by default) sends RELOADING=1 with MONOTONIC_USEC= (now,
+ * CLOCK_MONOTONIC), appends "reload N" to LOG, then READY=1. Exits 0 on SIGTERM. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,11 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t hups, done;
+static int reload_signal = SIGHUP;
 
 static void on_signal(int sig)
 {
-	if (sig == SIGHUP)
+	if (sig == reload_signal)
 		hups++;
 	else
 		done = 1;
@@ -43,9 +45,12 @@ int main(int argc, char **argv)
 	char msg[96];
 	int seen = 0;
 
-	if (argc != 2)
+	if (argc != 2 && argc != 3)
 		return 100;
-	signal(SIGHUP, on_signal);
+	if (argc == 3)
+		reload_signal = atoi(argv[2]);
+	if (signal(reload_signal, on_signal) == SIG_ERR)
+		return 100;
 	signal(SIGTERM, on_signal);
 	if (notify("READY=1") < 0)
 		return 111;

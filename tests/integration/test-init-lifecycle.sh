@@ -170,6 +170,14 @@ unit nreload <<EOF
 Type=notify-reload
 ExecStart=$H/notify-reload-daemon $M/nreload.log
 EOF
+# systemd's user@.service reloads systemd --user with RTMIN+25: 59 in systemd's numbering
+# (musl's SIGRTMIN+25 would be 60, which ends the daemon)
+unit nreloadrt <<EOF
+[Service]
+Type=notify-reload
+ReloadSignal=RTMIN+25
+ExecStart=$H/notify-reload-daemon $M/nreloadrt.log 59
+EOF
 unit kmproc <<EOF
 [Service]
 KillMode=process
@@ -409,6 +417,9 @@ expect notify-reload-ready nreload ready
 wait_file $tmp/log 'nreload: reloaded' && ok notify-reload-finished || bad notify-reload-finished "no 'reloaded' in the log"
 "\$E" reload nreload && wait_file $M/nreload.log 'reload 2' && ok notify-reload-twice || bad notify-reload-twice "\$(cat $M/nreload.log)"
 [ "\$(state nreload)" = ready ] && ok notify-reload-stays-ready || bad notify-reload-stays-ready "\$(state nreload)"
+expect notify-reload-rtmin-ready nreloadrt ready
+"\$E" reload nreloadrt && wait_file $M/nreloadrt.log 'reload 1' && ok notify-reload-rtmin-plus-25-is-59 ||
+	bad notify-reload-rtmin-plus-25-is-59 "\$(cat $M/nreloadrt.log 2>&1) / \$(state nreloadrt)"
 "\$E" reload remain >/dev/null 2>&1 && bad reload-inactive-refused "reload worked" || ok reload-inactive-refused
 "\$E" reload barename 2>&1 | grep -q 'no ExecReload=' && ok reload-unsupported-says-why || bad reload-unsupported-says-why "\$("\$E" reload barename 2>&1)"
 

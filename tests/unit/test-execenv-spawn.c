@@ -93,6 +93,31 @@ static void sandbox_only_when_asked(void)
 	CHECK(c.sandbox_args == NULL && !c.set_ids && !c.no_new_privs);
 }
 
+/* systemd 257's values (trixie's systemd-resolved, pcscd) become ember-sandbox options. */
+static void systemd_257_values(void)
+{
+	struct exec_context c;
+	char err[128];
+
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateTmp=disconnected\n") == 0);
+	exec_context_init(&c);
+	CHECK(execenv_sandbox(&svc, &c, "/x/ember-sandbox", err, sizeof err) == 0);
+	CHECK(c.sandbox_args != NULL && has_arg(c.sandbox_args, "--private-tmp"));
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateUsers=identity\n") == 0);
+	exec_context_init(&c);
+	CHECK(execenv_sandbox(&svc, &c, "/x/ember-sandbox", err, sizeof err) == 0);
+	CHECK(c.sandbox_args != NULL && has_arg(c.sandbox_args, "--private-users=identity"));
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateUsers=full\n") == 0);
+	exec_context_init(&c);
+	CHECK(execenv_sandbox(&svc, &c, "/x/ember-sandbox", err, sizeof err) == 0);
+	CHECK(c.sandbox_args != NULL && has_arg(c.sandbox_args, "--private-users=full"));
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateUsers=self\n") == 0);
+	exec_context_init(&c);
+	CHECK(execenv_sandbox(&svc, &c, "/x/ember-sandbox", err, sizeof err) == 0);
+	CHECK(c.sandbox_args != NULL && has_arg(c.sandbox_args, "--private-users=0:0"));
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateTmp=connected\n") < 0);
+}
+
 /* BindPaths= and friends alone make the sandbox run, one option per entry (haproxy's and
  * redis's lines as Debian ships them). */
 static void bind_and_exec_options(void)
@@ -185,5 +210,6 @@ int main(void)
 	RUN(session_for_pam_name);
 	RUN(secure_bits_with_a_user_go_through_ember_caps);
 	RUN(bind_and_exec_options);
+	RUN(systemd_257_values);
 	return harness_done();
 }

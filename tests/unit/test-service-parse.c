@@ -193,6 +193,27 @@ static void kill_signal_forms(void)
 	CHECK(service_signal_from_name("SIGPWR") == SIGPWR);
 	CHECK(service_signal_from_name("SIGFOO") == -1);
 	CHECK(service_signal_from_name("0") == -1);
+	/* real-time names in systemd's numbering from 34 (musl's SIGRTMIN is 35): systemd's
+	 * user@.service has ReloadSignal=RTMIN+25, and systemd --user reloads on 59 */
+	CHECK(service_signal_from_name("RTMIN+25") == 59);
+	CHECK(service_signal_from_name("SIGRTMIN+3") == 37);
+	CHECK(service_signal_from_name("RTMIN") == 34);
+	CHECK(service_signal_from_name("RTMIN+0") == 34);
+	CHECK(service_signal_from_name("RTMIN+30") == 64);
+	CHECK(service_signal_from_name("RTMAX") == 64);
+	CHECK(service_signal_from_name("SIGRTMAX-2") == 62);
+	CHECK(service_signal_from_name("RTMAX-30") == 34);
+	CHECK(service_signal_from_name("RTMIN+31") == -1);
+	CHECK(service_signal_from_name("RTMAX-31") == -1);
+	CHECK(service_signal_from_name("RTMIN-1") == -1);
+	CHECK(service_signal_from_name("RTMAX+1") == -1);
+	CHECK(service_signal_from_name("RTMIN+") == -1);
+	CHECK(service_signal_from_name("RTMIN+ 1") == -1);
+	CHECK(service_signal_from_name("RTMINX") == -1);
+	CHECK(service_signal_from_name("rtmin+1") == -1);
+	CHECK(parse("[Service]\nType=notify-reload\nExecStart=/bin/a\nReloadSignal=RTMIN+25\n"
+		    "KillSignal=SIGRTMIN+3\n") == 0);
+	CHECK(svc.kill_signal == 37 && svc.reload_signal == 59);
 }
 
 static void credentials(void)
