@@ -2022,6 +2022,61 @@ static int parse_ip_list(struct parser *p, const struct key *k, const char *valu
 	return parse_word_list(p, k, value, ip_word_problem);
 }
 
+/* An empty LoadCredential=, SetCredential= or ImportCredential=: that key's entries go
+ * (the list's lines start with the kind letter 'l', 's' or 'i'), the others stay. */
+static int reset_credentials(struct parser *p, const struct key *k, char kind)
+{
+	strref *ref = &p->svc->execmore.credentials;
+	const char *line = service_str(p->svc, *ref);
+	char kept[SERVICE_LINE_MAX];
+	size_t n = 0;
+
+	while (*ref && *line) {
+		size_t len = strcspn(line, "\n");
+		if (line[0] != kind) {
+			memcpy(kept + n, line, len); /* kept is as large as any stored list */
+			n += len;
+			kept[n++] = '\n';
+		}
+		line += len + (line[len] == '\n');
+	}
+	if (n == 0) {
+		*ref = 0;
+		return 0;
+	}
+	kept[n - 1] = '\0';
+	return store(p, k->name, kept, ref);
+}
+
+static bool credential_name_valid(const char *s, size_t len)
+{
+	return len > 0 && len <= 255 && !memchr(s, '/', len) &&
+	       !(len <= 2 && s[0] == '.' && (len == 1 || s[1] == '.'));
+}
+
+/* ImportCredential=GLOB[:RENAME]: a name, or a prefix ending in the only '*' (systemd
+ * allows no other wildcard); RENAME a name, or the new prefix. */
+static int parse_import_credential(struct parser *p, const struct key *k, const char *value)
+{
+	const char *colon = strchr(value, ':');
+	size_t glob_len = colon ? (size_t)(colon - value) : strlen(value);
+	bool prefix = glob_len > 0 && value[glob_len - 1] == '*';
+	char line[SERVICE_LINE_MAX];
+
+	if (!*value)
+		return reset_credentials(p, k, 'i');
+	if (strcspn(value, "?[") < glob_len || memchr(value, '*', glob_len - prefix) ||
+	    (!prefix && !credential_name_valid(value, glob_len)) ||
+	    (prefix && glob_len > 1 && !credential_name_valid(value, glob_len - 1)))
+		return invalid(p, k->name, value, "expected a credential name, or a prefix "
+				   "ending in *, then :NEW-NAME");
+	if (colon && ((!prefix && !credential_name_valid(colon + 1, strlen(colon + 1))) ||
+		      strchr(colon + 1, '/') || strchr(colon + 1, '*')))
+		return invalid(p, k->name, value, "the new name must be a file name");
+	snprintf(line, sizeof line, "i%s", value);
+	return append_more(p, k, line, &p->svc->execmore.credentials, '\n');
+}
+
 /* LoadCredential=ID[:PATH], SetCredential=ID:VALUE. ID: a file name. */
 static int parse_credential(struct parser *p, const struct key *k, const char *value)
 {
@@ -2031,9 +2086,8 @@ static int parse_credential(struct parser *p, const struct key *k, const char *v
 	char line[SERVICE_LINE_MAX];
 
 	if (!*value)
-		return append_more(p, k, value, &p->svc->execmore.credentials, '\n');
-	if (id_len == 0 || id_len > 255 || memchr(value, '/', id_len) ||
-	    (id_len <= 2 && value[0] == '.' && (id_len == 1 || value[1] == '.')))
+		return reset_credentials(p, k, set ? 's' : 'l');
+	if (!credential_name_valid(value, id_len))
 		return invalid(p, k->name, value, "the credential's name must be a file name");
 	if (set && !colon)
 		return invalid(p, k->name, value, "expected ID:VALUE");
@@ -2601,6 +2655,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "IPAddressDeny", parse_ip_list, EXECMORE(ip_deny), 0, 0, false },
 	{ SECTION_SERVICE, "LoadCredential", parse_credential, 0, 0, 0, true },
 	{ SECTION_SERVICE, "SetCredential", parse_credential, 0, 0, 0, true },
+	{ SECTION_SERVICE, "ImportCredential", parse_import_credential, 0, 0, 0, true },
 	{ SECTION_SERVICE, "LoadCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
 	{ SECTION_SERVICE, "SetCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
 	{ SECTION_SERVICE, "UnsetEnvironment", parse_unset_env, EXECMORE(unset_env), 0, 0, true },

@@ -181,7 +181,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("LogNamespace", E, "ember has one log"),
 	C("TTYRows", E, "the terminal size is not set"),
 	C("TTYColumns", E, "the terminal size is not set"),
-	C("ImportCredential", E, "credentials are not supported"),
 
 	/* ---- [Socket]: systemd.socket(5) ---- */
 	R("ListenMessageQueue", K, NO_SOCKETS),

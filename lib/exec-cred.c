@@ -1,8 +1,8 @@
-/* Credentials (LoadCredential=, SetCredential=; systemd.exec(5), "Credentials"): in the
- * forked child, as root and before the identity switch, the directory
- * /run/credentials/UNIT is filled with one file per credential, owned by the service's
- * user, mode 0400, in a directory of mode 0500 on a tmpfs of its own that is then
- * remounted read-only (a plain directory where mounting is not allowed). The first
+/* Credentials (LoadCredential=, ImportCredential=, SetCredential=; systemd.exec(5),
+ * "Credentials"): in the forked child, as root and before the identity switch, the
+ * directory /run/credentials/UNIT is filled with one file per credential, owned by the
+ * service's user, mode 0400, in a directory of mode 0500 on a tmpfs of its own that is
+ * then remounted read-only (a plain directory where mounting is not allowed). The first
  * Exec*= line of a start creates it; the later ones find it there. PID 1 removes it at
  * stop (init/spawn-execmore.c). Only open/read/write/mount-style syscalls: the child of
  * PID 1 must not allocate or lock. */
@@ -10,9 +10,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "exec-context.h"
@@ -122,6 +125,93 @@ static int load_cred(int dir_fd, const char *entry, size_t len, uid_t uid, gid_t
 	return r;
 }
 
+/* ImportCredential=GLOB[:RENAME] (parsed by init/service.c): GLOB is a name, or a prefix
+ * when it ends in '*'; RENAME replaces the name, or that prefix. */
+struct import_rule {
+	const char *glob, *rename;
+	size_t glob_len, rename_len;
+	bool prefix;
+};
+
+/* The credential id a store's file name gets under rule, or false when it does not match. */
+static bool import_id(const struct import_rule *rule, const char *name, char *id, size_t size)
+{
+	size_t len = strlen(name), keep = rule->glob_len - rule->prefix;
+	size_t head = rule->rename ? rule->rename_len : keep, rest;
+
+	if (len < keep || memcmp(name, rule->glob, keep) != 0 || (!rule->prefix && len != keep))
+		return false;
+	rest = len - keep; /* what the prefix's '*' stood for; 0 for a name */
+	if (head + rest == 0 || head + rest >= size)
+		return false;
+	memcpy(id, rule->rename ? rule->rename : rule->glob, head);
+	memcpy(id + head, name + keep, rest);
+	id[head + rest] = '\0';
+	return true;
+}
+
+struct dirent64_raw { /* getdents64(2): readdir() may allocate, this child must not */
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+/* Every regular file of store the rule matches; a name already there is kept. */
+static int import_store(int dir_fd, const char *store, const struct import_rule *rule,
+			uid_t uid, gid_t gid)
+{
+	_Alignas(struct dirent64_raw) char buf[4096];
+	char id[256];
+	int d = open(store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	long n;
+
+	if (d < 0)
+		return 0; /* no such store */
+	while ((n = syscall(SYS_getdents64, d, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n;) {
+			struct dirent64_raw *e = (struct dirent64_raw *)(buf + off);
+			struct stat st;
+			int in, r = 0;
+
+			off += e->reclen;
+			if (strcmp(e->name, ".") == 0 || strcmp(e->name, "..") == 0 ||
+			    !import_id(rule, e->name, id, sizeof id))
+				continue;
+			in = openat(d, e->name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+			if (in < 0)
+				continue;
+			if (fstat(in, &st) == 0 && S_ISREG(st.st_mode))
+				r = write_cred(dir_fd, id, in, NULL, 0, uid, gid);
+			close(in);
+			if (r < 0 && errno != EEXIST) {
+				close(d);
+				return -1;
+			}
+		}
+	close(d);
+	return n < 0 ? -1 : 0;
+}
+
+/* The stores in order, so that the first store holding a name gives it. */
+static int import_cred(int dir_fd, const char *entry, size_t len, uid_t uid, gid_t gid)
+{
+	const char *colon = memchr(entry, ':', len);
+	struct import_rule rule = { .glob = entry };
+
+	rule.glob_len = colon ? (size_t)(colon - entry) : len;
+	if (colon) {
+		rule.rename = colon + 1;
+		rule.rename_len = len - rule.glob_len - 1;
+	}
+	rule.prefix = rule.glob_len > 0 && entry[rule.glob_len - 1] == '*';
+	for (size_t i = 0; i < sizeof credstores / sizeof *credstores; i++)
+		if (import_store(dir_fd, credstores[i], &rule, uid, gid) < 0)
+			return -1;
+	return 0;
+}
+
 /* SetCredential=ID:VALUE: only where LoadCredential= gave nothing for ID. */
 static int set_cred(int dir_fd, const char *entry, size_t len, uid_t uid, gid_t gid)
 {
@@ -147,7 +237,8 @@ static int each_cred(int dir_fd, const char *list, char kind, uid_t uid, gid_t g
 		size_t len = strcspn(list, "\n");
 		if (len > 1 && list[0] == kind) {
 			int r = kind == 'l' ? load_cred(dir_fd, list + 1, len - 1, uid, gid)
-					    : set_cred(dir_fd, list + 1, len - 1, uid, gid);
+				: kind == 'i' ? import_cred(dir_fd, list + 1, len - 1, uid, gid)
+					      : set_cred(dir_fd, list + 1, len - 1, uid, gid);
 			if (r < 0)
 				return -1;
 		}
@@ -177,7 +268,10 @@ int exec_credentials_setup(const struct exec_more *m)
 	fd = open(m->cred_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
+	/* LoadCredential= first, as systemd: its names win over imported ones */
 	r = each_cred(fd, m->cred_list, 'l', uid, gid);
+	if (r == 0)
+		r = each_cred(fd, m->cred_list, 'i', uid, gid);
 	if (r == 0)
 		r = each_cred(fd, m->cred_list, 's', uid, gid);
 	if (r == 0 && (fchown(fd, uid, gid) < 0 || fchmod(fd, 0500) < 0))

@@ -61,6 +61,14 @@ mount --make-rshared / || exit 1
 for d in /run /var/lib; do mount -t tmpfs -o mode=0755 tmpfs \$d || exit 1; done
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm || exit 1
 mkdir -p /run/credstore && printf 'from-the-store' >/run/credstore/fromstore
+# ImportCredential=: /run/credstore comes before /usr/local/lib/credstore (a tmpfs here)
+for c in imp.first:store-first imp.second:run-second one.cred:one pre.x:px pre.y:py unrelated:u; do
+	printf '%s' "\${c#*:}" >/run/credstore/"\${c%%:*}"
+done
+mkdir -p /run/credstore/imp.dir
+mount -t tmpfs -o mode=0755 tmpfs /usr/local/lib && mkdir /usr/local/lib/credstore || exit 1
+printf usrlocal >/usr/local/lib/credstore/imp.second
+printf usrlocal-third >/usr/local/lib/credstore/imp.third
 exec "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
 EOS
 cat >"$tmp/guest.sh" <<EOS
@@ -144,6 +152,9 @@ is credentials-directory creds creds /run/credentials/creds.service
 got=\$("\$E" log creds | grep '^key=')
 [ "\$got" = "key=the-secret store=from-the-store greeting=hello world" ] && ok credentials-contents || bad credentials-contents "'\$got'"
 is credentials-missing-name-skipped creds files "fromstore greeting key "
+# ImportCredential=: LoadCredential= wins, then the first store; SetCredential= only
+# where nothing was loaded or imported; a directory is skipped; renamed names and prefixes
+is credentials-imported credimport credfiles "imp.first=the-secret imp.second=run-second imp.third=usrlocal-third new.x=px new.y=py only.set=set-value renamed.cred=one "
 is credentials-owner creds owner "nobody 400 dirmode=nobody 500"
 is credentials-read-only creds cred-write no
 [ "\$(cat "$tmp/secret")" = the-secret ] && ok credentials-source-untouched || bad credentials-source-untouched "changed"

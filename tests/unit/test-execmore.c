@@ -298,6 +298,29 @@ static void credentials(void)
 	CHECK(parse("LoadCredentialEncrypted=key:/etc/k.cred\n") < 0 && errors == 1);
 	CHECK(parse("SetCredentialEncrypted=key:abc\n") < 0);
 	CHECK(parse("LoadCredential=a\nLoadCredential=\n") == 0 && !M.credentials);
+	/* systemd 254's ImportCredential= (trixie's gettys, journald, udev, sysusers...) */
+	CHECK(parse("ImportCredential=tmpfiles.*\nImportCredential=login.issue\n"
+		    "ImportCredential=tty.serial.ttyS0.agetty.*:agetty.\n"
+		    "ImportCredential=passwd.shell.root:shell\nImportCredential=*\n") == 0 &&
+	      warnings == 0);
+	CHECK(strcmp(S(M.credentials), "itmpfiles.*\nilogin.issue\n"
+		     "itty.serial.ttyS0.agetty.*:agetty.\nipasswd.shell.root:shell\ni*") == 0);
+	CHECK(parse("ImportCredential=a*b\n") < 0);   /* only a trailing * */
+	CHECK(parse("ImportCredential=a?\n") < 0);
+	CHECK(parse("ImportCredential=a[bc]\n") < 0);
+	CHECK(parse("ImportCredential=../x\n") < 0);
+	CHECK(parse("ImportCredential=a/b\n") < 0);
+	CHECK(parse("ImportCredential=a:b/c\n") < 0);
+	CHECK(parse("ImportCredential=a:\n") < 0);    /* a name needs a new name */
+	CHECK(parse("ImportCredential=a.*:b*\n") < 0);
+	CHECK(parse("ImportCredential=**\n") < 0);
+	/* an empty assignment drops that key's entries only */
+	CHECK(parse("LoadCredential=k:/etc/k\nImportCredential=x.*\nSetCredential=s:v\n"
+		    "ImportCredential=y\nImportCredential=\n") == 0);
+	CHECK(strcmp(S(M.credentials), "lk:/etc/k\nss:v") == 0);
+	CHECK(parse("ImportCredential=x.*\nSetCredential=s:v\nLoadCredential=\n") == 0);
+	CHECK(strcmp(S(M.credentials), "ix.*\nss:v") == 0);
+	CHECK(parse("ImportCredential=x.*\nImportCredential=\n") == 0 && !M.credentials);
 }
 
 static void ip_and_device_parsing(void)

@@ -21,6 +21,12 @@ for what in "$@"; do
 	ionice) echo "ionice=$(ionice -p $$)" ;;
 	chrt) echo "chrt=$(chrt -p $$ | tr '\n' ' ')" ;;
 	env) echo "env=$(env | grep '^UNSET_' | sort | tr '\n' ' ')" ;;
+	credfiles)
+		d=$CREDENTIALS_DIRECTORY
+		[ -n "$d" ] || continue
+		printf 'credfiles='
+		for f in $(ls "$d" | LC_ALL=C sort); do printf '%s=%s ' "$f" "$(cat "$d/$f")"; done
+		echo ;;
 	creds)
 		d=$CREDENTIALS_DIRECTORY
 		echo "creds=${d:-unset}"
