@@ -189,10 +189,11 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 	refs[n++] = &s->execmore.ip_deny;
 	refs[n++] = &s->execmore.credentials;
 	refs[n++] = &s->execmore.unset_env;
+	refs[n++] = &s->execmore.pass_env;
 	refs[n++] = &s->execmore.apparmor_profile;
 	return n;
 }
-#define EXECENV_REFS (4 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 7 /* sandbox-more */)
+#define EXECENV_REFS (4 + SERVICE_DIR_KINDS + SERVICE_PATH_KINDS + SECCOMP_TEXT_KINDS + 8 /* sandbox-more */)
 
 /* Every live strref, so storage can be compacted after values were replaced. */
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + LIST_MORE_REFS + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
@@ -2119,6 +2120,33 @@ static int parse_unset_env(struct parser *p, const struct key *k, const char *va
 	return parse_word_list(p, k, value, env_word_problem);
 }
 
+static const char *no_problem(const char *w)
+{
+	(void)w;
+	return NULL;
+}
+
+/* PassEnvironment=: as systemd, a name that no variable can have is skipped with a
+ * warning (the others still count). */
+static int parse_pass_env(struct parser *p, const struct key *k, const char *value)
+{
+	char copy[SERVICE_LINE_MAX], kept[SERVICE_LINE_MAX] = "";
+	char *save = NULL;
+	size_t n = 0;
+
+	if (!*value)
+		return parse_word_list(p, k, value, no_problem);
+	str_copy(copy, sizeof copy, value);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (!env_name_valid(w, strlen(w))) {
+			warn(p, "%s=%s: not a variable name, ignored", k->name, w);
+			continue;
+		}
+		n += (size_t)snprintf(kept + n, sizeof kept - n, "%s%s", n ? " " : "", w);
+	}
+	return n ? parse_word_list(p, k, kept, no_problem) : 0;
+}
+
 static int parse_apparmor(struct parser *p, const struct key *k, const char *value)
 {
 	if (strchr(value, '\n') || strlen(value) > 255)
@@ -2659,6 +2687,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "LoadCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
 	{ SECTION_SERVICE, "SetCredentialEncrypted", parse_credential_encrypted, 0, 0, 0, false },
 	{ SECTION_SERVICE, "UnsetEnvironment", parse_unset_env, EXECMORE(unset_env), 0, 0, true },
+	{ SECTION_SERVICE, "PassEnvironment", parse_pass_env, EXECMORE(pass_env), 0, 0, true },
 	{ SECTION_SERVICE, "SecureBits", parse_secure_bits, 0, 0, 0, false },
 	{ SECTION_SERVICE, "RemoveIPC", parse_bool_key, EXECMORE(remove_ipc), 0, 0, false },
 	{ SECTION_SERVICE, "DynamicUser", parse_bool_key, EXECMORE(dynamic_user), 0, 0, false },

@@ -215,6 +215,7 @@ struct service_exec_more {
 	strref ip_allow, ip_deny;    /* IPAddressAllow=/Deny=: space-separated words */
 	strref credentials;          /* "lID:PATH" (LoadCredential=), "sID:VALUE" (Set...), '\n' */
 	strref unset_env;            /* UnsetEnvironment=: space-separated NAME or NAME=VALUE */
+	strref pass_env;             /* PassEnvironment=: space-separated names */
 	strref apparmor_profile;     /* AppArmorProfile=, a leading "-" kept */
 };
 #define SERVICE_CPUS_MAX 1024 /* CPUAffinity=: CPU numbers below this */

@@ -205,6 +205,39 @@ static bool is_system_bus(const struct service *s)
 	       (s->also_named && strcmp(service_str(s, s->also_named), "dbus") == 0);
 }
 
+static bool fits(int n, size_t size)
+{
+	return n >= 0 && (size_t)n < size;
+}
+
+/* PassEnvironment=: the named variables of PID 1's own environment (what the kernel
+ * passed it: TERM, and unknown NAME=VALUE boot options), where set. Environment= and
+ * EnvironmentFile= come later and win, as in systemd. */
+static int add_pass_env(struct unit *u)
+{
+	const char *list = service_str(u->svc, u->svc->execmore.pass_env);
+	char name[256], line[512];
+
+	while (*list) {
+		size_t len = strcspn(list, " ");
+		const char *value;
+
+		if (len < sizeof name) {
+			memcpy(name, list, len);
+			name[len] = '\0';
+			value = getenv(name);
+			/* a boot option's value is short: a longer one is not passed */
+			if (value && fits(snprintf(line, sizeof line, "%s=%s", name, value),
+					  sizeof line) && env_add(NULL, line) < 0) {
+				snprintf(u->error, sizeof u->error, "PassEnvironment=: too many variables");
+				return -1;
+			}
+		}
+		list += len + (list[len] == ' ');
+	}
+	return 0;
+}
+
 static int build_env(struct unit *u, const struct spawn_env *env)
 {
 	char line[512];
@@ -252,6 +285,8 @@ static int build_env(struct unit *u, const struct spawn_env *env)
 			env_add(NULL, line);
 		}
 	}
+	if (add_pass_env(u) < 0)
+		return -1;
 	/* As systemd: EnvironmentFile= is read after Environment=, so the files win. */
 	for (unsigned i = 0; i < s->env_count; i++)
 		if (env_add(NULL, service_str(s, s->env[i])) < 0) {

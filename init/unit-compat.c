@@ -172,7 +172,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("SystemCallLog", E, "only logs system calls"),
 
 	/* ---- exec, environment, input, logging ---- */
-	C("PassEnvironment", E, "ember's own environment is not passed on"),
 	C("StandardInputText", E, "standard input is /dev/null"),
 	C("StandardInputData", E, "standard input is /dev/null"),
 	H("LogLevelMax", E, "ember's log keeps every line the service writes"),

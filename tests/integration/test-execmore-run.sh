@@ -69,7 +69,9 @@ mkdir -p /run/credstore/imp.dir
 mount -t tmpfs -o mode=0755 tmpfs /usr/local/lib && mkdir /usr/local/lib/credstore || exit 1
 printf usrlocal >/usr/local/lib/credstore/imp.second
 printf usrlocal-third >/usr/local/lib/credstore/imp.third
-exec "$BIN/ember-init" ember.services="$tmp/services" ember.run="$tmp/guest.sh" ember.shell=none
+# PassEnvironment=: PID 1's own environment, as the kernel gives it boot options
+exec env PASSME=from-pid1 OVERRIDDEN=from-pid1 "$BIN/ember-init" ember.services="$tmp/services" \\
+	ember.run="$tmp/guest.sh" ember.shell=none
 EOS
 cat >"$tmp/guest.sh" <<EOS
 #!/bin/sh
@@ -93,6 +95,8 @@ is control-policy-other procopen policy 0
 is control-all-cpus procopen cpus "0-\$((\$(nproc) - 1))"
 is control-no-credentials procopen creds unset
 is control-env-all procopen env "UNSET_A=1 UNSET_B=2 UNSET_C=3 "
+is control-no-passed-env procopen passenv ""
+is pass-environment passenv passenv "OVERRIDDEN=from-the-unit PASSME=from-pid1 "
 ctl_ionice=\$(val procopen ionice)
 pid1_ns=\$(readlink /proc/1/ns/mnt)
 

@@ -298,6 +298,12 @@ static void credentials(void)
 	CHECK(parse("LoadCredentialEncrypted=key:/etc/k.cred\n") < 0 && errors == 1);
 	CHECK(parse("SetCredentialEncrypted=key:abc\n") < 0);
 	CHECK(parse("LoadCredential=a\nLoadCredential=\n") == 0 && !M.credentials);
+	/* PassEnvironment=: names only; a bad one is skipped with a warning */
+	CHECK(parse("PassEnvironment=TERM SENDMAIL\nPassEnvironment=LANG\n") == 0 && warnings == 0);
+	CHECK(strcmp(S(M.pass_env), "TERM SENDMAIL LANG") == 0);
+	CHECK(parse("PassEnvironment=TERM 1BAD A=B\n") == 0 && warnings == 2);
+	CHECK(strcmp(S(M.pass_env), "TERM") == 0);
+	CHECK(parse("PassEnvironment=TERM\nPassEnvironment=\n") == 0 && !M.pass_env);
 	/* systemd 254's ImportCredential= (trixie's gettys, journald, udev, sysusers...) */
 	CHECK(parse("ImportCredential=tmpfiles.*\nImportCredential=login.issue\n"
 		    "ImportCredential=tty.serial.ttyS0.agetty.*:agetty.\n"

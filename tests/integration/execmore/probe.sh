@@ -21,6 +21,7 @@ for what in "$@"; do
 	ionice) echo "ionice=$(ionice -p $$)" ;;
 	chrt) echo "chrt=$(chrt -p $$ | tr '\n' ' ')" ;;
 	env) echo "env=$(env | grep '^UNSET_' | sort | tr '\n' ' ')" ;;
+	passenv) echo "passenv=$(env | grep -E '^(PASSME|OVERRIDDEN|NOTSET)=' | LC_ALL=C sort | tr '\n' ' ')" ;;
 	credfiles)
 		d=$CREDENTIALS_DIRECTORY
 		[ -n "$d" ] || continue
