@@ -1732,7 +1732,7 @@ bool service_mount_namespace(const struct service *svc)
 {
 	const struct service_execenv *e = &svc->execenv;
 
-	return e->private_tmp || e->private_devices || e->private_network ||
+	return e->private_tmp || e->private_devices || e->private_network || e->private_ipc ||
 	       (e->seccomp_flags & SECCOMP_FLAG_PROTECT_KERNEL_LOGS) || /* hides /dev/kmsg */
 	       e->protect_kernel_tunables || e->protect_kernel_modules ||
 	       e->protect_control_groups || e->protect_system != PROTECT_SYSTEM_NO ||
@@ -2588,6 +2588,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "PrivateTmp", parse_private_tmp, EXECENV(private_tmp), 0, 0, false },
 	{ SECTION_SERVICE, "PrivateDevices", parse_bool_key, EXECENV(private_devices), 0, 0, false },
 	{ SECTION_SERVICE, "PrivateNetwork", parse_bool_key, EXECENV(private_network), 0, 0, false },
+	{ SECTION_SERVICE, "PrivateIPC", parse_bool_key, EXECENV(private_ipc), 0, 0, false },
 	{ SECTION_SERVICE, "ProtectKernelTunables", parse_bool_key,
 	  EXECENV(protect_kernel_tunables), 0, 0, false },
 	{ SECTION_SERVICE, "ProtectKernelModules", parse_bool_key,

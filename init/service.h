@@ -169,7 +169,7 @@ struct service_execenv {
 	uint16_t dir_mode[SERVICE_DIR_KINDS]; /* *DirectoryMode=, default 0755 */
 	enum service_preserve runtime_preserve;
 	/* Sandboxing: applied by ember-sandbox(8), outside PID 1. */
-	bool private_tmp, private_devices, private_network;
+	bool private_tmp, private_devices, private_network, private_ipc;
 	bool protect_kernel_tunables, protect_kernel_modules, protect_control_groups;
 	enum service_protect_system protect_system;
 	enum service_protect_home protect_home;

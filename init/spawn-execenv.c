@@ -340,6 +340,8 @@ int execenv_sandbox(const struct service *s, struct exec_context *c, const char 
 		arg_add(&a, "--private-tmp", NULL, 0);
 	if (e->private_devices)
 		arg_add(&a, "--private-devices", NULL, 0);
+	if (e->private_ipc)
+		arg_add(&a, "--private-ipc", NULL, 0);
 	if (e->private_network)
 		arg_add(&a, "--private-network", NULL, 0);
 	if (s->systemd_view)

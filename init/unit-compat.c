@@ -166,7 +166,6 @@ const struct unit_compat unit_compat_table[] = {
 	H("TimeoutCleanSec", E, "ember has no clean operation"),
 	C("TemporaryFileSystem", E, "no tmpfs is mounted over the paths"),
 	C("NetworkNamespacePath", E, "the service runs in ember's network namespace"),
-	CV("PrivateIPC", E, "no", "the service shares the host's IPC namespace"),
 	C("IPCNamespacePath", E, "the service runs in ember's IPC namespace"),
 	C("RestrictFileSystems", E, "every file system type is allowed"),
 	H("SystemCallLog", E, "only logs system calls"),

@@ -27,6 +27,7 @@ static void usage(void)
 	       "  --private-tmp               empty /tmp and /var/tmp of its own\n"
 	       "  --private-devices           a minimal /dev (null, zero, random, tty, ptys)\n"
 	       "  --private-network           a network namespace with only lo, up\n"
+	       "  --private-ipc               an IPC namespace and its own /dev/mqueue\n"
 	       "  --systemd-view              /run/systemd/system/ here (sd_booted() true)\n"
 	       "  --protect-system=yes|full|strict  /usr,/boot | +/etc | all of / read-only\n"
 	       "  --protect-home=yes|read-only|tmpfs  /home, /root, /run/user\n"
@@ -107,6 +108,7 @@ static int parse_option(struct sandbox_request *r, const char *arg)
 		{ "--private-tmp", offsetof(struct sandbox_request, private_tmp) },
 		{ "--private-devices", offsetof(struct sandbox_request, private_devices) },
 		{ "--private-network", offsetof(struct sandbox_request, private_network) },
+		{ "--private-ipc", offsetof(struct sandbox_request, private_ipc) },
 		{ "--systemd-view", offsetof(struct sandbox_request, systemd_view) },
 		{ "--nosuid", offsetof(struct sandbox_request, nosuid) },
 		{ "--protect-kernel-tunables", offsetof(struct sandbox_request, protect_kernel_tunables) },

@@ -333,6 +333,23 @@ static int dev_shared(int host_dev, struct sandbox_error *e)
 	return r;
 }
 
+/* PrivateIPC=: /dev/mqueue shows the queues of the namespace that mounted it, so the
+ * new IPC namespace gets one of its own, as under systemd. A missing /dev/mqueue is
+ * made only in a private /dev: on the host's it would outlive the service. */
+static int private_mqueue(const struct sandbox_request *r, struct sandbox_error *e)
+{
+	const unsigned long flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+	struct stat st;
+
+	if (stat("/dev/mqueue", &st) < 0 &&
+	    (!r->private_devices || mkdir("/dev/mqueue", 0755) < 0))
+		return r->private_devices ? failed(e, EXEC_SANDBOX_DEV, "/dev/mqueue") : 0;
+	(void)umount2("/dev/mqueue", MNT_DETACH); /* the host's, bound in */
+	if (mount("mqueue", "/dev/mqueue", "mqueue", flags, NULL) < 0)
+		return failed(e, EXEC_SANDBOX_DEV, "/dev/mqueue");
+	return 0;
+}
+
 static int private_dev(struct sandbox_error *e)
 {
 	static const struct { const char *target, *name; } links[] = {
@@ -411,7 +428,8 @@ static int nosuid_all(struct sandbox_error *e)
 
 int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 {
-	if (unshare(CLONE_NEWNS | (r->private_network ? CLONE_NEWNET : 0)) < 0)
+	if (unshare(CLONE_NEWNS | (r->private_network ? CLONE_NEWNET : 0) |
+		    (r->private_ipc ? CLONE_NEWIPC : 0)) < 0)
 		return failed(e, EXEC_SANDBOX_UNSHARE, NULL);
 	/* Nothing mounted here may leak back to the rest of the system. */
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
@@ -435,6 +453,8 @@ int sandbox_setup(struct sandbox_request *r, struct sandbox_error *e)
 	if (r->private_tmp && private_tmp(e) < 0)
 		return -1;
 	if (r->private_devices && private_dev(e) < 0)
+		return -1;
+	if (r->private_ipc && private_mqueue(r, e) < 0)
 		return -1;
 	if (sandbox_binds_mount(&r->binds, e) < 0 || sandbox_exec_paths(r, e) < 0)
 		return -1;

@@ -38,7 +38,7 @@ struct sandbox_binds {
 };
 
 struct sandbox_request {
-	bool private_tmp, private_devices, private_network;
+	bool private_tmp, private_devices, private_network, private_ipc;
 	bool systemd_view; /* /run/systemd/system/ in this namespace (lib/systemd-view.h) */
 	bool nosuid;       /* every mount here nosuid (NoNewPrivileges=, as systemd) */
 	bool protect_kernel_tunables, protect_kernel_modules, protect_control_groups;

@@ -10,7 +10,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 printf '[Unit]\nDescription=fine\n[Service]\nExecStart=/bin/true\n' >"$T/good.service"
-printf '[Unit]\nDescription=sandboxed\nDocumentation=man:x(8)\n[Service]\nExecStart=/bin/true\nPrivateIPC=yes\n' >"$T/sandbox.service"
+printf '[Unit]\nDescription=sandboxed\nDocumentation=man:x(8)\n[Service]\nExecStart=/bin/true\nRestrictFileSystems=ext4\n' >"$T/sandbox.service"
 printf '[Service]\nExecStart=/bin/true\nRootImage=/srv/app.raw\n' >"$T/rootimage.service"
 printf '[Service]\nExecStart=/bin/true %%d/x.key\n' >"$T/spec.service"
 printf '[Service]\nExec\000Start=/bin/true\n' >"$T/nul.service"
@@ -23,7 +23,7 @@ out=$($V "$T/good.service"); rc=$?
 	fail clean-file "rc=$rc out=$out"
 
 out=$($V "$T/sandbox.service"); rc=$?
-[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -qxF "$T/sandbox.service:6: PrivateIPC: not supported by ember: the service shares the host's IPC namespace" &&
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -qxF "$T/sandbox.service:6: RestrictFileSystems: not supported by ember: every file system type is allowed" &&
 	printf '%s\n' "$out" | grep -qxF "$T/sandbox.service: changes (0 errors, 1 warning)" &&
 	pass changes-file-warns-what-changes || fail changes-file-warns-what-changes "rc=$rc out=$out"
 printf '%s\n' "$out" | grep -q Documentation && fail harmless-is-silent "$out" || pass harmless-is-silent
@@ -94,7 +94,7 @@ r = [u["result"] for u in d["units"]]
 assert r == ["clean", "changes", "refused"], r
 assert (d["clean"], d["changes"], d["refused"]) == (1, 1, 1)
 w = d["units"][1]["diagnostics"][0]
-assert w["severity"] == "warning" and w["line"] == 6 and w["message"].startswith("PrivateIPC: "), w
+assert w["severity"] == "warning" and w["line"] == 6 and w["message"].startswith("RestrictFileSystems: "), w
 PY
 then pass json-output; else fail json-output "rc=$rc $(head -c 300 "$T/out.json")"; fi
 
@@ -113,11 +113,11 @@ out=$($V "$T/dev-zram1.swap"); rc=$?
 # the unit is judged with them (a drop-in may give a fragment the ExecStart= it lacks)
 mkdir -p "$T/di/pkg.service.d" "$T/di/lock.service.d" "$T/root/etc/systemd/system/demo.service.d"
 printf '[Service]\nExecStart=/bin/true\n' >"$T/di/pkg.service"
-printf '[Service]\nBogusKey=1\nPrivateIPC=yes\n' >"$T/di/pkg.service.d/10-more.conf"
+printf '[Service]\nBogusKey=1\nRestrictFileSystems=ext4\n' >"$T/di/pkg.service.d/10-more.conf"
 printf '[Unit]\nDescription=no command of its own\n' >"$T/di/lock.service"
 printf '[Service]\nExecStart=/bin/true\n' >"$T/di/lock.service.d/cmd.conf"
 out=$($V "$T/di/pkg.service" "$T/di/lock.service"); rc=$?
-[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "^$T/di/pkg.service.d/10-more.conf:3: PrivateIPC: " &&
+[ "$rc" = 0 ] && printf '%s\n' "$out" | grep -q "^$T/di/pkg.service.d/10-more.conf:3: RestrictFileSystems: " &&
 	printf '%s\n' "$out" | grep -qxF "$T/di/pkg.service: changes (0 errors, 2 warnings)" &&
 	printf '%s\n' "$out" | grep -qxF "$T/di/lock.service: clean" &&
 	pass dropins-beside-file || fail dropins-beside-file "rc=$rc $out"

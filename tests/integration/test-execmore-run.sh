@@ -61,6 +61,7 @@ mount --make-rshared / || exit 1
 for d in /run /var/lib; do mount -t tmpfs -o mode=0755 tmpfs \$d || exit 1; done
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm || exit 1
 mkdir -p /run/credstore && printf 'from-the-store' >/run/credstore/fromstore
+ipcmk -M 4096 >/dev/null || exit 1 # PrivateIPC=: a segment the services outside may see
 # ImportCredential=: /run/credstore comes before /usr/local/lib/credstore (a tmpfs here)
 for c in imp.first:store-first imp.second:run-second one.cred:one pre.x:px pre.y:py unrelated:u; do
 	printf '%s' "\${c#*:}" >/run/credstore/"\${c%%:*}"
@@ -131,6 +132,14 @@ got=\$(val privmounts mntns)
 [ -n "\$got" ] && [ "\$got" != "\$pid1_ns" ] && ok private-mounts-own-namespace || bad private-mounts-own-namespace "'\$got' vs PID 1 \$pid1_ns"
 [ "\$(val procopen mntns)" = "\$pid1_ns" ] && ok control-shares-namespace || bad control-shares-namespace "\$(val procopen mntns)"
 is read-only-directories-old-name privmounts varlib read-only
+# PrivateIPC=: its own IPC namespace (the segment made at boot is not there) and mqueue
+pid1_ipc=\$(readlink /proc/1/ns/ipc)
+is control-shares-ipc-namespace procopen ipcns "\$pid1_ipc"
+[ "\$(val procopen shm)" -ge 1 ] && ok control-sees-shm || bad control-sees-shm "\$(val procopen shm)"
+got=\$(val privipc ipcns)
+[ -n "\$got" ] && [ "\$got" != "\$pid1_ipc" ] && ok private-ipc-own-namespace || bad private-ipc-own-namespace "'\$got' vs PID 1 \$pid1_ipc"
+is private-ipc-no-shm-of-others privipc shm 0
+is private-ipc-own-mqueue privipc mqueue mqueue
 # MountFlags=: the propagation of the sandbox's "/" once set up
 is mount-flags-default-shared-slave propdefault prop "shared master "
 is mount-flags-slave propslave prop "master "

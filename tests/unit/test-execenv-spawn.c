@@ -93,7 +93,8 @@ static void sandbox_only_when_asked(void)
 	CHECK(c.sandbox_args == NULL && !c.set_ids && !c.no_new_privs);
 }
 
-/* systemd 257's values (trixie's systemd-resolved, pcscd) become ember-sandbox options. */
+/* systemd 257's values (trixie's systemd-resolved, pcscd) and PrivateIPC= (cockpit,
+ * dnsdist) become ember-sandbox options. */
 static void systemd_257_values(void)
 {
 	struct exec_context c;
@@ -116,6 +117,10 @@ static void systemd_257_values(void)
 	CHECK(execenv_sandbox(&svc, &c, "/x/ember-sandbox", err, sizeof err) == 0);
 	CHECK(c.sandbox_args != NULL && has_arg(c.sandbox_args, "--private-users=0:0"));
 	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateTmp=connected\n") < 0);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nPrivateIPC=yes\n") == 0);
+	exec_context_init(&c);
+	CHECK(execenv_sandbox(&svc, &c, "/x/ember-sandbox", err, sizeof err) == 0);
+	CHECK(c.sandbox_args != NULL && has_arg(c.sandbox_args, "--private-ipc"));
 }
 
 /* BindPaths= and friends alone make the sandbox run, one option per entry (haproxy's and

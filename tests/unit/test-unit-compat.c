@@ -114,19 +114,19 @@ static void documented_keys_are_classified(void)
 
 static void default_values_are_harmless(void)
 {
-	const struct unit_compat *row = unit_compat_find("Service", "PrivateIPC");
+	const struct unit_compat *row = unit_compat_find("Socket", "DynamicUser");
 
+	CHECK(row != NULL);
 	CHECK(unit_compat_classify(row, "yes") == COMPAT_CHANGES);
 	CHECK(unit_compat_classify(row, "no") == COMPAT_HARMLESS);
 	CHECK(unit_compat_classify(row, "false") == COMPAT_HARMLESS);
 	CHECK(unit_compat_classify(row, "") == COMPAT_HARMLESS);
-	row = unit_compat_find("Socket", "DynamicUser");
-	CHECK(unit_compat_classify(row, "yes") == COMPAT_CHANGES);
 	CHECK(unit_compat_classify(row, "off") == COMPAT_HARMLESS);
 	row = unit_compat_find("Socket", "PAMName");
 	CHECK(row != NULL);
 	CHECK(unit_compat_classify(row, "login") == COMPAT_CHANGES);
 	CHECK(unit_compat_find("Service", "IgnoreSIGPIPE") == NULL); /* implemented */
+	CHECK(unit_compat_find("Service", "PrivateIPC") == NULL);
 }
 
 static void parser_follows_the_classes(void)
@@ -140,11 +140,11 @@ static void parser_follows_the_classes(void)
 	CHECK_STR(last_message, "/etc/ember/services/demo.service:2: Documentation: ignored, "
 				"harmless: documentation links only");
 	/* changes: a warning that says what changes; the unit still loads */
-	CHECK(parse_with("[Service]\nExecStart=/bin/a\nPrivateIPC=yes\n", false) == 0);
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nRestrictFileSystems=ext4\n", false) == 0);
 	CHECK(warnings == 1 && errors == 0 && !svc.failed);
-	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: PrivateIPC: not supported "
-				"by ember: the service shares the host's IPC namespace");
-	CHECK(parse_with("[Service]\nExecStart=/bin/a\nPrivateIPC=no\n", false) == 0);
+	CHECK_STR(last_message, "/etc/ember/services/demo.service:3: RestrictFileSystems: not "
+				"supported by ember: every file system type is allowed");
+	CHECK(parse_with("[Service]\nExecStart=/bin/a\nRestrictFileSystems=\n", false) == 0);
 	CHECK(warnings == 0);
 	/* refused: the unit fails, and says why */
 	CHECK(parse_with("[Service]\nExecStart=/bin/a\nRootImage=/srv/a.raw\n", false) < 0);

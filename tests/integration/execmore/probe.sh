@@ -22,6 +22,10 @@ for what in "$@"; do
 	chrt) echo "chrt=$(chrt -p $$ | tr '\n' ' ')" ;;
 	env) echo "env=$(env | grep '^UNSET_' | sort | tr '\n' ' ')" ;;
 	passenv) echo "passenv=$(env | grep -E '^(PASSME|OVERRIDDEN|NOTSET)=' | LC_ALL=C sort | tr '\n' ' ')" ;;
+	ipcns)
+		echo "ipcns=$(readlink /proc/self/ns/ipc)"
+		echo "shm=$(ipcs -m | grep -c '^0x')"
+		echo "mqueue=$(grep ' /dev/mqueue ' /proc/self/mountinfo | sed 's/.* - \([^ ]*\) .*/\1/')" ;;
 	credfiles)
 		d=$CREDENTIALS_DIRECTORY
 		[ -n "$d" ] || continue
