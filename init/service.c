@@ -2616,6 +2616,7 @@ static const struct key keys[] = {
 	{ SECTION_UNIT, "SuccessAction", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_UNIT, "FailureAction", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_SERVICE, "FailureAction", parse_runtime_key, 0, 0, 0, false },
+	{ SECTION_SERVICE, "RuntimeMaxSec", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_UNIT, "StartLimitAction", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_SERVICE, "StartLimitAction", parse_runtime_key, 0, 0, 0, false },
 	{ SECTION_UNIT, "JobTimeoutSec", parse_job_timeout, 0, 0, 0, false },

@@ -450,6 +450,7 @@ struct service {
 	uint16_t fdstore_max;           /* FileDescriptorStoreMax=, 0: no store */
 	unsigned long watchdog_ms;      /* WatchdogSec=, 0: off */
 	unsigned long job_timeout_ms;   /* JobTimeoutSec=, SERVICE_TIMEOUT_INFINITY: none */
+	unsigned long runtime_max_ms;   /* RuntimeMaxSec=, SERVICE_TIMEOUT_INFINITY: none */
 	strref sockets;                 /* Sockets=: canonical names, space-separated */
 	strref reload_from, reload_to;  /* ReloadPropagatedFrom=, PropagatesReloadTo= */
 

@@ -3184,6 +3184,11 @@ static void runtime_tick(struct unit *u, long long now)
 			       "for its dependencies (JobTimeoutSec=)", u->svc->job_timeout_ms);
 		runtime_action(u, u->svc->job_timeout_action, "JobTimeoutAction");
 	}
+	if (runtime_max_reached(u, now * 1000)) {
+		u->result = SVC_RESULT_TIMEOUT;
+		fail_unit(u, "up longer than RuntimeMaxSec= (%lu ms), stopping",
+			  u->svc->runtime_max_ms);
+	}
 }
 
 static void stop_unneeded(void)

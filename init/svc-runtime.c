@@ -149,6 +149,18 @@ bool runtime_job_timed_out(const struct unit *u, long long now_us)
 	       u->since_us >= 0 && now_us - u->since_us >= (long long)ms * 1000;
 }
 
+static bool runtime_max_armed(const struct unit *u)
+{
+	return u->svc->runtime_max_ms != SERVICE_TIMEOUT_INFINITY && u->state == UNIT_READY &&
+	       u->svc->type != SERVICE_ONESHOT && u->ready_us >= 0;
+}
+
+bool runtime_max_reached(const struct unit *u, long long now_us)
+{
+	return runtime_max_armed(u) &&
+	       now_us - u->ready_us >= (long long)u->svc->runtime_max_ms * 1000;
+}
+
 long long runtime_next_deadline(const struct unit *u)
 {
 	long long d = u->watchdog_deadline_ms;
@@ -158,6 +170,10 @@ long long runtime_next_deadline(const struct unit *u)
 		/* since_us is CLOCK_BOOTTIME µs, as boot_ms() */
 		long long job = u->since_us / 1000 + (long long)ms + 1;
 		d = d < 0 || job < d ? job : d;
+	}
+	if (runtime_max_armed(u)) { /* ready_us too */
+		long long end = u->ready_us / 1000 + (long long)u->svc->runtime_max_ms + 1;
+		d = d < 0 || end < d ? end : d;
 	}
 	return d;
 }

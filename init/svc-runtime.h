@@ -47,7 +47,11 @@ bool runtime_watchdog_env(const struct unit *u, char *line, size_t size);
 /* ---- jobs, unneeded units, manual requests ---- */
 /* JobTimeoutSec=: u waited (UNIT_WAITING) longer than it may. */
 bool runtime_job_timed_out(const struct unit *u, long long now_us);
-/* The earliest of u's runtime deadlines (watchdog, job timeout) in ms, -1 none. */
+/* RuntimeMaxSec=: u has been up (ready) longer than it may; never for Type=oneshot, as
+ * in systemd. */
+bool runtime_max_reached(const struct unit *u, long long now_us);
+/* The earliest of u's runtime deadlines (watchdog, job timeout, RuntimeMaxSec=) in ms,
+ * -1 none. */
 long long runtime_next_deadline(const struct unit *u);
 /* StopWhenUnneeded=yes, active, and no unit that is up or starting Wants=, Requires=,
  * Requisite= or BindsTo= it. */

@@ -12,6 +12,7 @@ void runtime_keys_defaults(struct service *svc)
 {
 	svc->watchdog_signal = WATCHDOG_SIGNAL_DEFAULT;
 	svc->job_timeout_ms = SERVICE_TIMEOUT_INFINITY;
+	svc->runtime_max_ms = SERVICE_TIMEOUT_INFINITY;
 	svc->fdstore_preserve = PRESERVE_RESTART;
 }
 
@@ -159,7 +160,7 @@ static int parse_yes_no(const char *value, bool *out, char *why, size_t size)
 	return -1;
 }
 
-/* WatchdogSec=, JobTimeoutSec=: 0 and infinity turn them off. */
+/* WatchdogSec=, JobTimeoutSec=, RuntimeMaxSec=: 0 and infinity turn them off. */
 static int parse_off_span(const char *value, unsigned long *out, unsigned long off, char *why,
 			  size_t size)
 {
@@ -190,6 +191,9 @@ int runtime_key_parse(struct service *svc, const char *key, const char *value, c
 		return parse_off_span(value, &svc->watchdog_ms, 0, why, why_size);
 	if (strcmp(key, "JobTimeoutSec") == 0)
 		return parse_off_span(value, &svc->job_timeout_ms, SERVICE_TIMEOUT_INFINITY, why,
+				      why_size);
+	if (strcmp(key, "RuntimeMaxSec") == 0)
+		return parse_off_span(value, &svc->runtime_max_ms, SERVICE_TIMEOUT_INFINITY, why,
 				      why_size);
 	if (strcmp(key, "WatchdogSignal") == 0) {
 		int sig = *value ? service_signal_from_name(value) : WATCHDOG_SIGNAL_DEFAULT;

@@ -178,6 +178,20 @@ Type=notify-reload
 ReloadSignal=RTMIN+25
 ExecStart=$H/notify-reload-daemon $M/nreloadrt.log 59
 EOF
+# RuntimeMaxSec= (Debian 13's systemd-coredump@): stopped, failed with result timeout;
+# a oneshot is not limited, as in systemd
+unit runtimemax <<EOF
+[Service]
+RuntimeMaxSec=1
+ExecStart=/bin/sh -c 'echo \$\$ >$M/runtimemax.pid; exec sleep 100'
+EOF
+unit runtimemaxoneshot <<EOF
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+RuntimeMaxSec=1
+ExecStart=/bin/sleep 2
+EOF
 unit kmproc <<EOF
 [Service]
 KillMode=process
@@ -417,6 +431,16 @@ expect notify-reload-ready nreload ready
 wait_file $tmp/log 'nreload: reloaded' && ok notify-reload-finished || bad notify-reload-finished "no 'reloaded' in the log"
 "\$E" reload nreload && wait_file $M/nreload.log 'reload 2' && ok notify-reload-twice || bad notify-reload-twice "\$(cat $M/nreload.log)"
 [ "\$(state nreload)" = ready ] && ok notify-reload-stays-ready || bad notify-reload-stays-ready "\$(state nreload)"
+expect runtime-max-stops runtimemax failed
+"\$E" --json status runtimemax | grep -q '"result":"timeout"' && ok runtime-max-result-timeout ||
+	bad runtime-max-result-timeout "\$("\$E" --json status runtimemax)"
+pid=\$(cat $M/runtimemax.pid 2>/dev/null); i=0
+while [ -n "\$pid" ] && kill -0 "\$pid" 2>/dev/null && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done
+[ -n "\$pid" ] && ! kill -0 "\$pid" 2>/dev/null && ok runtime-max-process-gone || bad runtime-max-process-gone "pid '\$pid' runs"
+says runtime-max-says-why runtimemax RuntimeMaxSec
+expect runtime-max-oneshot-unlimited runtimemaxoneshot ready
+sleep 1.5
+expect runtime-max-oneshot-stays-up runtimemaxoneshot ready
 expect notify-reload-rtmin-ready nreloadrt ready
 "\$E" reload nreloadrt && wait_file $M/nreloadrt.log 'reload 1' && ok notify-reload-rtmin-plus-25-is-59 ||
 	bad notify-reload-rtmin-plus-25-is-59 "\$(cat $M/nreloadrt.log 2>&1) / \$(state nreloadrt)"

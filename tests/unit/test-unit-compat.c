@@ -95,7 +95,7 @@ static void documented_keys_are_classified(void)
 		{ "Unit", "Documentation", COMPAT_HARMLESS },
 		{ "Unit", "Upholds", COMPAT_CHANGES },
 		{ "Service", "RestrictFileSystems", COMPAT_CHANGES },
-		{ "Service", "RuntimeMaxSec", COMPAT_CHANGES },
+		{ "Service", "RestartMode", COMPAT_CHANGES },
 		{ "Service", "RootImage", COMPAT_REFUSED },
 		{ "Service", "RootDirectory", COMPAT_REFUSED },
 		{ "Service", "CPUAccounting", COMPAT_HARMLESS },
@@ -127,6 +127,7 @@ static void default_values_are_harmless(void)
 	CHECK(unit_compat_classify(row, "login") == COMPAT_CHANGES);
 	CHECK(unit_compat_find("Service", "IgnoreSIGPIPE") == NULL); /* implemented */
 	CHECK(unit_compat_find("Service", "PrivateIPC") == NULL);
+	CHECK(unit_compat_find("Service", "RuntimeMaxSec") == NULL);
 }
 
 static void parser_follows_the_classes(void)
