@@ -31,7 +31,7 @@ cups-daemon nftables openvpn tor nginx-common postgresql-common geoclue-2.0 pack
 fwupd thermald irqbalance smartmontools lvm2 mdadm dnsmasq hostapd connman usbmuxd bolt
 switcheroo-control power-profiles-daemon iio-sensor-proxy feedbackd phosh eg25-manager
 apparmor auditd console-setup alsa-utils apt man-db logrotate e2fsprogs plymouth
-zram-tools rpcbind nfs-common haveged kmod lldpd ifupdown gpsd
+zram-tools systemd-zram-generator rpcbind nfs-common haveged kmod lldpd ifupdown gpsd
 "
 
 if [ "${1:-}" = "--list" ]; then

@@ -35,12 +35,15 @@ static int usage(void)
 
 /* The "0::/path" line of /proc/self/cgroup with raw syscalls only: the child of a raw
  * clone3 may not use stdio (see cg_clone_into). */
+/* One write(2): the parent's pid= line goes to the same pipe meanwhile, and two writes
+ * let it land between the label and the path (a cold CI run saw that). */
 static void print_cgroup(const char *label)
 {
-	char buf[4096];
+	char buf[4096], out[4200];
 	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
 	char *line;
+	int len;
 
 	if (fd >= 0)
 		close(fd);
@@ -51,7 +54,8 @@ static void print_cgroup(const char *label)
 	if (!line)
 		_exit(127);
 	line += 3;
-	if (write(1, label, strlen(label)) < 0 || write(1, line, strcspn(line, "\n") + 1) < 0)
+	len = snprintf(out, sizeof out, "%s%.*s\n", label, (int)strcspn(line, "\n"), line);
+	if (len < 0 || (size_t)len >= sizeof out || write(1, out, (size_t)len) != len)
 		_exit(127);
 }
 
