@@ -199,7 +199,7 @@ static size_t execenv_refs(struct service *s, strref **refs, size_t n)
 #define REFS_MAX (1 + 4 * SERVICE_DEPS_MAX + LIST_MORE_REFS + SERVICE_CONDITION_MAX + 3 * SERVICE_EXEC_MAX + \
 		  2 + SERVICE_GROUPS_MAX + 1 + SERVICE_ENV_MAX + SERVICE_ENVFILE_MAX + 2 + \
 		  U2_REFS_MAX + SOCKET_LISTEN_MAX + SOCKET_SYMLINKS_MAX + 5 /* U4 */ + REFS_U1 + \
-		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 14 /* kinds, timers, paths */ + \
+		  EXECENV_REFS + 1 /* sockets-accept */ + 1 /* journal */ + 15 /* kinds, timers, paths */ + \
 		  SERVICE_EXEC_MAX /* socket-exec */)
 /* U2: lifecycle strings */
 #define LIST_MORE_REFS 14 /* the overflow of each name list */
@@ -288,6 +288,7 @@ static size_t collect_refs(struct service *s, strref **refs)
 	refs[n++] = &s->kinds.slice;
 	refs[n++] = &s->kinds.mounts_for[0];
 	refs[n++] = &s->kinds.mounts_for[1];
+	refs[n++] = &s->kinds.delegate_subgroup;
 	refs[n++] = &s->sockets;
 	refs[n++] = &s->reload_from;
 	refs[n++] = &s->reload_to;
@@ -2421,6 +2422,7 @@ static const struct key keys[] = {
 	{ SECTION_UNIT, "WantsMountsFor", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Slice", parse_unit_kinds, 0, 0, 0, true },
 	{ SECTION_SERVICE, "Delegate", parse_unit_kinds, 0, 0, 0, false },
+	{ SECTION_SERVICE, "DelegateSubgroup", parse_unit_kinds, 0, 0, 0, false },
 	/* timer units (unit-timer.c) */
 	{ SECTION_TIMER, "OnActiveSec", parse_unit_timer, 0, 0, 0, false },
 	{ SECTION_TIMER, "OnBootSec", parse_unit_timer, 0, 0, 0, false },

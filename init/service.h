@@ -306,6 +306,7 @@ struct unit_kinds_spec {
 	uint16_t directory_mode; /* [Mount] DirectoryMode=, 0755 by default */
 	uint8_t mount_flags;     /* UNIT_MOUNT_LAZY, _FORCE, _RW_ONLY (unit-kinds.h) */
 	uint8_t delegate;        /* Delegate=: 0 no, else UNIT_DELEGATE_YES | controllers */
+	strref delegate_subgroup; /* DelegateSubgroup=: the main process's cgroup, below */
 	/* swap units: [Swap] What= (in what), Priority=, Options= (in options; what the
 	 * kernel reads of it below) */
 	int16_t swap_priority;   /* Priority=: -1 unset (the kernel's default) */

@@ -439,18 +439,35 @@ void svc_cgroup_stats(const struct unit *u, struct svc_cgroup_stats *st)
 		st->path[0] = '\0'; /* too deep a slice to show */
 }
 
+/* DelegateSubgroup=: the main process (not ExecStartPre= and the like, as in systemd)
+ * starts in the subgroup unit_delegate() made; -1 when it goes to the unit's cgroup. */
+static int subgroup_fd(const struct unit *u)
+{
+	const struct service *s = u->svc;
+
+	if (!s->kinds.delegate || !s->kinds.delegate_subgroup || u->phase != PHASE_MAIN)
+		return -1;
+	return openat(u->cg_fd, service_str(s, s->kinds.delegate_subgroup),
+		      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 pid_t svc_cgroup_fork(struct unit *u)
 {
 	pid_t pid;
+	int sub, fd;
 
 	if (!cg.enabled || u->cg_fd < 0)
 		return fork();
-	pid = cg_clone_into(u->cg_fd);
-	if (pid >= 0 || !cg_clone_unsupported(errno))
-		return pid;
-	pid = fork();
-	if (pid == 0 && cg_attach_self(u->cg_fd) < 0)
-		_exit(127);
+	sub = subgroup_fd(u);
+	fd = sub >= 0 ? sub : u->cg_fd;
+	pid = cg_clone_into(fd);
+	if (pid < 0 && cg_clone_unsupported(errno)) {
+		pid = fork();
+		if (pid == 0 && cg_attach_self(fd) < 0)
+			_exit(127);
+	}
+	if (sub >= 0)
+		close(sub);
 	return pid;
 }
 

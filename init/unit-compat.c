@@ -106,8 +106,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("RestrictNetworkInterfaces", E, "all network interfaces are usable"),
 	C("NFTSet", E, "the cgroup is not added to the nftables set"),
 	C("BPFProgram", E, "the BPF program is not attached"),
-	C("DelegateSubgroup", E, "ember starts the service in its delegated cgroup itself, not "
-				 "in a subgroup: it must move its processes into a leaf"),
 	C("DisableControllers", E, "controllers are not disabled for this cgroup"),
 	H("ManagedOOMSwap", E, "for systemd-oomd, which ember does not run"),
 	H("ManagedOOMMemoryPressure", E, "for systemd-oomd, which ember does not run"),

@@ -87,6 +87,35 @@ static int parse_slice(struct service *svc, const struct service_diag *diag, uns
 	return store(svc, diag, line, key, name, &svc->kinds.slice);
 }
 
+/* DelegateSubgroup=NAME: a file name that none of the kernel's files in a cgroup can
+ * have (cgroup.procs, memory.max: "CONTROLLER." names), as systemd asks. */
+static bool subgroup_name_valid(const char *v)
+{
+	static const char *const kernel[] = { "cgroup", "cpu", "cpuset", "io", "memory", "pids",
+					      "hugetlb", "rdma", "misc" };
+	size_t len = strlen(v), head = strcspn(v, ".");
+
+	if (len == 0 || len > 64 || strpbrk(v, "/\n") || v[0] == '.' || v[0] == '_')
+		return false;
+	for (size_t i = 0; v[head] && i < sizeof kernel / sizeof *kernel; i++)
+		if (strlen(kernel[i]) == head && strncmp(v, kernel[i], head) == 0)
+			return false;
+	return true;
+}
+
+static int parse_delegate_subgroup(struct service *svc, const struct service_diag *diag,
+				   unsigned line, const char *key, const char *value)
+{
+	if (!*value) {
+		svc->kinds.delegate_subgroup = 0;
+		return 0;
+	}
+	if (!subgroup_name_valid(value))
+		return invalid(svc, diag, line, key, value, "expected a cgroup name (such as "
+			       "supervisor or init.scope)");
+	return store(svc, diag, line, key, value, &svc->kinds.delegate_subgroup);
+}
+
 /* Delegate=yes|no|controller list. cpuacct and blkio are cgroup v1 names systemd maps to
  * cpu and io; a controller ember does not manage is named in a warning. */
 static int parse_delegate(struct service *svc, const struct service_diag *diag, unsigned line,
@@ -321,6 +350,8 @@ int unit_kinds_parse(struct service *svc, const struct service_diag *diag, unsig
 		return parse_slice(svc, diag, line, key, value);
 	if (strcmp(key, "Delegate") == 0)
 		return parse_delegate(svc, diag, line, key, value);
+	if (strcmp(key, "DelegateSubgroup") == 0)
+		return parse_delegate_subgroup(svc, diag, line, key, value);
 	if (strcmp(key, "JobTimeoutSec") == 0) {
 		if (*value && parse_duration_ms(value, &ms) < 0)
 			return invalid(svc, diag, line, key, value, "expected a time span");

@@ -69,18 +69,58 @@ int unit_slice_open(int subtree_fd, const char *slice, unsigned controllers,
  * hence in the service cgroup's cgroup.controllers; enabling them below is the
  * delegatee's job, after it moved its processes out of the cgroup into a leaf (the
  * kernel's "no internal processes" rule). */
-int unit_delegate(int cg_fd, const struct service *s, char *err, size_t size)
+static int chown_cgroup(int fd, uid_t uid, gid_t gid, char *err, size_t size)
 {
 	static const char *const files[] = { "cgroup.procs", "cgroup.threads",
 					     "cgroup.subtree_control" };
+
+	if (fchown(fd, uid, gid) < 0) {
+		snprintf(err, size, "Delegate=: chown of the cgroup: %s", strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+		if (fchownat(fd, files[i], uid, gid, 0) < 0 && errno != ENOENT) {
+			snprintf(err, size, "Delegate=: chown of %s: %s", files[i], strerror(errno));
+			return -1;
+		}
+	return 0;
+}
+
+/* DelegateSubgroup=: the main process's cgroup, made by ember below the delegated one
+ * and the service's as well (svc_cgroup_fork() starts the main process in it). */
+static int make_subgroup(int cg_fd, const struct service *s, uid_t uid, gid_t gid, bool owned,
+			 char *err, size_t size)
+{
+	const char *name = service_str(s, s->kinds.delegate_subgroup);
+	int fd, r = 0;
+
+	if (!*name)
+		return 0;
+	if (mkdirat(cg_fd, name, 0755) < 0 && errno != EEXIST) {
+		snprintf(err, size, "DelegateSubgroup=%s: %s", name, strerror(errno));
+		return -1;
+	}
+	fd = openat(cg_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, size, "DelegateSubgroup=%s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (owned)
+		r = chown_cgroup(fd, uid, gid, err, size);
+	close(fd);
+	return r;
+}
+
+int unit_delegate(int cg_fd, const struct service *s, char *err, size_t size)
+{
 	const char *user = service_str(s, s->user), *group = service_str(s, s->group);
 	struct passwd_user pw;
 	struct passwd_group gr;
 	uid_t uid;
 	gid_t gid;
 
-	if (!*user)
-		return 0; /* root's service: root owns the cgroup already */
+	if (!*user) /* root's service: root owns the cgroup already */
+		return make_subgroup(cg_fd, s, 0, 0, false, err, size);
 	if (passwd_user_lookup(NULL, user, &pw) < 0) {
 		snprintf(err, size, "Delegate=: User=%.64s is not in /etc/passwd", user);
 		return -1;
@@ -94,14 +134,7 @@ int unit_delegate(int cg_fd, const struct service *s, char *err, size_t size)
 		}
 		gid = gr.gid;
 	}
-	if (fchown(cg_fd, uid, gid) < 0) {
-		snprintf(err, size, "Delegate=: chown of the cgroup: %s", strerror(errno));
+	if (chown_cgroup(cg_fd, uid, gid, err, size) < 0)
 		return -1;
-	}
-	for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-		if (fchownat(cg_fd, files[i], uid, gid, 0) < 0 && errno != ENOENT) {
-			snprintf(err, size, "Delegate=: chown of %s: %s", files[i], strerror(errno));
-			return -1;
-		}
-	return 0;
+	return make_subgroup(cg_fd, s, uid, gid, true, err, size);
 }

@@ -190,6 +190,23 @@ static void service_slice_and_delegate(void)
 	CHECK(parse_unit("d.service", "/x/d.service", "[Service]\nExecStart=/bin/a\n"
 			 "Slice=foo.service\n") == -1);
 	CHECK(strstr(first_error, "expected a slice unit name") != NULL);
+	/* DelegateSubgroup= (Debian 13's udevd: udev; user@: init.scope) */
+	CHECK(parse_unit("d.service", "/x/d.service", "[Service]\nExecStart=/bin/a\n"
+			 "Delegate=yes\nDelegateSubgroup=init.scope\n") == 0 && warnings == 0);
+	CHECK_STR(S(svc.kinds.delegate_subgroup), "init.scope");
+	CHECK(parse_unit("d.service", "/x/d.service", "[Service]\nExecStart=/bin/a\n"
+			 "DelegateSubgroup=udev\nDelegateSubgroup=\n") == 0);
+	CHECK(svc.kinds.delegate_subgroup == 0);
+	static const char *const bad[] = { "a/b", "cgroup.procs", "memory.max", "pids.max",
+					   ".hidden", "_x", "..", "cpu.weight" };
+	char text[128];
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		snprintf(text, sizeof text, "[Service]\nExecStart=/bin/a\nDelegateSubgroup=%s\n",
+			 bad[i]);
+		CHECK(parse_unit("d.service", "/x/d.service", text) == -1);
+	}
+	CHECK(parse_unit("d.service", "/x/d.service", "[Service]\nExecStart=/bin/a\n"
+			 "DelegateSubgroup=memory\n") == 0); /* no dot: no kernel file has it */
 }
 
 /* The kernel's task limit as systemd computes a TasksMax= percentage of it: the smaller

@@ -109,6 +109,17 @@ grep -qw memory $CG/deleg.service/cgroup.subtree_control && [ -e $CG/deleg.servi
 emberctl log undeleg | grep -q undeleg-refused && ok undelegated-refused ||
 	bad undelegated-refused "$(emberctl log undeleg | tail -3)"
 [ "$(stat -c %u $CG/undeleg.service)" = 0 ] && ok undelegated-dir-root || bad undelegated-dir-root "$(stat -c %u $CG/undeleg.service)"
+# DelegateSubgroup=: the main process in the subgroup (the user's too), ExecStartPre= in
+# the unit's own cgroup, as in systemd; the subgroup goes with the unit
+wait_state delegsub ready; sleep 0.3
+emberctl log delegsub | grep -q "main 0::/ember.slice/delegsub.service/supervisor$" &&
+	ok delegate-subgroup-main || bad delegate-subgroup-main "$(emberctl log delegsub | tail -3)"
+emberctl log delegsub | grep -q "pre 0::/ember.slice/delegsub.service$" &&
+	ok delegate-subgroup-pre-in-unit || bad delegate-subgroup-pre-in-unit "$(emberctl log delegsub | tail -3)"
+[ "$(stat -c %u $CG/delegsub.service/supervisor 2>&1)" = 4242 ] && ok delegate-subgroup-owned ||
+	bad delegate-subgroup-owned "$(ls -ln $CG/delegsub.service 2>&1 | head -5)"
+emberctl stop delegsub; wait_state delegsub stopped
+[ ! -d $CG/delegsub.service ] && ok delegate-subgroup-removed || bad delegate-subgroup-removed "$(ls $CG/delegsub.service)"
 emberctl stop deleg; wait_state deleg stopped
 [ ! -d $CG/deleg.service ] && ok delegated-tree-removed || bad delegated-tree-removed "$(ls $CG/deleg.service)"
 # A socket unit's commands run in its own cgroup (ember.slice/leftover.socket), as on
