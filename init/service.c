@@ -741,6 +741,17 @@ static int parse_restart(struct parser *p, const struct key *k, const char *valu
 				   "on-abnormal, on-abort or on-watchdog");
 }
 
+/* RestartMode=: debug (more logging while restarts go on) is read as normal. */
+static int parse_restart_mode(struct parser *p, const struct key *k, const char *value)
+{
+	if (!*value || strcmp(value, "normal") == 0 || strcmp(value, "debug") == 0 ||
+	    strcmp(value, "direct") == 0) {
+		p->svc->restart_direct = strcmp(value, "direct") == 0;
+		return 0;
+	}
+	return invalid(p, k->name, value, "expected normal, direct or debug");
+}
+
 /* RestartSec=: a time span; "infinity" makes no sense between restarts. */
 static int parse_restart_sec(struct parser *p, const struct key *k, const char *value)
 {
@@ -2474,6 +2485,7 @@ static const struct key keys[] = {
 	{ SECTION_SERVICE, "ExecStart", parse_exec, F(exec_start), 0, 0, true },
 	{ SECTION_SERVICE, "ExecStop", parse_exec, F(exec_stop), 0, 0, true },
 	{ SECTION_SERVICE, "Restart", parse_restart, 0, 0, 0, false },
+	{ SECTION_SERVICE, "RestartMode", parse_restart_mode, 0, 0, 0, false },
 	{ SECTION_SERVICE, "RestartSec", parse_restart_sec, 0, 0, 0, false },
 	{ SECTION_SERVICE, "RestartMaxDelaySec", parse_span_key, F(restart_max_delay_ms),
 	  (long)RESTART_MAX_DELAY_DEFAULT_MS, 0, false },

@@ -363,6 +363,7 @@ struct service {
 	/* [Service] */
 	enum service_type type;
 	bool essential; /* ember: failure drops the device to the rescue shell */
+	bool restart_direct; /* RestartMode=direct: a failed start that restarts fails no job */
 	struct service_exec_list exec_start_pre, exec_start, exec_stop;
 	enum service_restart restart;
 	unsigned long restart_ms, timeout_start_ms, timeout_stop_ms;

@@ -1231,7 +1231,8 @@ static void fail_unit(struct unit *u, const char *fmt, ...)
 		begin_stop(u, false);
 	else
 		maybe_stopped(u);
-	if (was_starting)
+	/* RestartMode=direct: the units waiting for it wait on through the restart */
+	if (was_starting && !(u->svc->restart_direct && should_restart(u)))
 		propagate_start_failure(u);
 	if (u->svc->essential && sv.essential_cb && !u->svc->restart)
 		sv.essential_cb(name_of(u));

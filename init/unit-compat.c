@@ -52,7 +52,6 @@ const struct unit_compat unit_compat_table[] = {
 	C("UpheldBy", I, "enablement is not read: a unit in ember's directories starts at boot"),
 
 	/* ---- [Service]: systemd.service(5) ---- */
-	C("RestartMode", S, "dependent units are handled as for Restart=normal"),
 	C("TimeoutAbortSec", S, "aborting uses TimeoutStopSec="),
 	C("TimeoutStartFailureMode", S, "a start timeout always sends KillSignal= then SIGKILL"),
 	C("TimeoutStopFailureMode", S, "a stop timeout always sends SIGKILL"),

@@ -192,6 +192,26 @@ RemainAfterExit=yes
 RuntimeMaxSec=1
 ExecStart=/bin/sleep 2
 EOF
+# RestartMode=direct (Debian 13's snapd): a start that fails and restarts fails no unit
+# waiting for it; under normal it does (its start job ends "dependency")
+for m in direct normal; do
+unit flaky$m <<EOF
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+Restart=on-failure
+RestartSec=0.3
+RestartMode=$m
+ExecStart=/bin/sh -c 'if [ -e $M/flaky$m.once ]; then exit 0; fi; touch $M/flaky$m.once; exit 1'
+EOF
+unit needs$m <<EOF
+[Unit]
+Requires=flaky$m.service
+After=flaky$m.service
+[Service]
+ExecStart=/bin/sleep 1000
+EOF
+done
 unit kmproc <<EOF
 [Service]
 KillMode=process
@@ -431,6 +451,11 @@ expect notify-reload-ready nreload ready
 wait_file $tmp/log 'nreload: reloaded' && ok notify-reload-finished || bad notify-reload-finished "no 'reloaded' in the log"
 "\$E" reload nreload && wait_file $M/nreload.log 'reload 2' && ok notify-reload-twice || bad notify-reload-twice "\$(cat $M/nreload.log)"
 [ "\$(state nreload)" = ready ] && ok notify-reload-stays-ready || bad notify-reload-stays-ready "\$(state nreload)"
+expect restart-mode-direct-restarted flakydirect ready
+expect restart-mode-direct-requirer-starts needsdirect ready
+expect restart-mode-normal-restarted flakynormal ready
+"\$E" --json status needsnormal | grep -q '"result":"dependency"' && ok restart-mode-normal-requirer-fails ||
+	bad restart-mode-normal-requirer-fails "\$("\$E" --json status needsnormal)"
 expect runtime-max-stops runtimemax failed
 "\$E" --json status runtimemax | grep -q '"result":"timeout"' && ok runtime-max-result-timeout ||
 	bad runtime-max-result-timeout "\$("\$E" --json status runtimemax)"

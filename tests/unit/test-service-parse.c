@@ -182,6 +182,17 @@ static void time_span_forms(void)
 	CHECK(parse("[Service]\nExecStart=/bin/a\nTimeoutSec=-5s\n") < 0);
 }
 
+static void restart_mode_values(void)
+{
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRestart=on-failure\nRestartMode=direct\n") == 0);
+	CHECK(svc.restart_direct);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRestartMode=direct\nRestartMode=debug\n") == 0);
+	CHECK(!svc.restart_direct);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRestartMode=direct\nRestartMode=\n") == 0);
+	CHECK(!svc.restart_direct);
+	CHECK(parse("[Service]\nExecStart=/bin/a\nRestartMode=fast\n") < 0);
+}
+
 static void kill_signal_forms(void)
 {
 	CHECK(parse("[Service]\nExecStart=/bin/a\nKillSignal=SIGINT\n") == 0);
@@ -826,6 +837,7 @@ int main(void)
 	RUN(exec_specifiers);
 	RUN(restart_and_times);
 	RUN(kill_signal_forms);
+	RUN(restart_mode_values);
 	RUN(credentials);
 	RUN(working_directory_forms);
 	RUN(environment_assignments);

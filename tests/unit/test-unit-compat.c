@@ -95,7 +95,7 @@ static void documented_keys_are_classified(void)
 		{ "Unit", "Documentation", COMPAT_HARMLESS },
 		{ "Unit", "Upholds", COMPAT_CHANGES },
 		{ "Service", "RestrictFileSystems", COMPAT_CHANGES },
-		{ "Service", "RestartMode", COMPAT_CHANGES },
+		{ "Service", "TimeoutAbortSec", COMPAT_CHANGES },
 		{ "Service", "RootImage", COMPAT_REFUSED },
 		{ "Service", "RootDirectory", COMPAT_REFUSED },
 		{ "Service", "CPUAccounting", COMPAT_HARMLESS },
