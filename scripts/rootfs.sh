@@ -12,19 +12,6 @@ list=$TOP/distro/debian/packages
 
 # Raise when the way the tree is built changes (the cache key holds it and the list).
 FORMAT=1
-# The first bookworm "deb" source of apt's configuration (deb822 or one-line format).
-apt_mirror() {
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk 'BEGIN { RS = ""; FS = "\n" }
-			/(^|\n)Types:[^\n]*deb([ \n]|$)/ && /(^|\n)Suites:[^\n]*bookworm([ \n]|$)/ {
-				for (i = 1; i <= NF; i++) if ($i ~ /^URIs:/) { split($i, u, " "); print u[2]; exit }
-			}' "$f"
-	done
-	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-		awk '$1 == "deb" && $3 == "bookworm" { print $2 }'
-}
-
 key=$( (cat "$list"; echo "format $FORMAT") | sha256sum | cut -c1-16)
 dir=$CACHE/debian12-$key
 
@@ -34,8 +21,8 @@ if [ ! -f "$dir/.done" ]; then
 		apt-get install -y -qq --no-install-recommends debootstrap >/dev/null ||
 			{ apt-get update -qq && apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; }
 	}
-	mirror=$(apt_mirror | grep -v '^$' | grep -v security | head -n 1)
-	[ -n "$mirror" ] || { echo "rootfs.sh: no bookworm source in apt's configuration" >&2; exit 1; }
+	mirror=$("$TOP"/scripts/apt-mirror.sh) ||
+		{ echo "rootfs.sh: no bookworm source in apt's configuration" >&2; exit 1; }
 	pkgs=$(grep -v '^[[:space:]]*#' "$list" | grep -v '^[[:space:]]*$' | tr '\n' ',' | sed 's/,$//')
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp"

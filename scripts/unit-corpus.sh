@@ -13,13 +13,25 @@
 # Idempotent and cached: a package is fetched again only when apt's candidate version
 # differs from the version recorded in <package>/.version. The corpus is never committed.
 #
+# EMBER_UNIT_SUITE=trixie: the same packages of Debian 13 (systemd 257's unit syntax, as
+# postmarketOS's systemd ships it), into unit-corpus-trixie: apt reads that suite's lists,
+# fetched into the corpus (again when a week old) from this machine's Debian mirror; the
+# host's apt configuration and lists are not touched.
+#
 # usage: scripts/unit-corpus.sh [--list] [PACKAGE...]
 #   no PACKAGE: the whole corpus. --list: print the corpus directory's packages and exit.
 # Prints the corpus directory on the last line of stdout. Exit 0, or 1 when a package
 # could not be fetched (the others are still fetched).
 set -eu
 
-CORPUS=${EMBER_UNIT_CORPUS:-${XDG_CACHE_HOME:-$HOME/.cache}/ember/unit-corpus}
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+SUITE=${EMBER_UNIT_SUITE:-bookworm}
+case $SUITE in
+bookworm) name=unit-corpus ;;
+*[!a-z]* | "") echo "unit-corpus: EMBER_UNIT_SUITE=$SUITE: not a suite name" >&2; exit 1 ;;
+*) name=unit-corpus-$SUITE ;;
+esac
+CORPUS=${EMBER_UNIT_CORPUS:-${XDG_CACHE_HOME:-$HOME/.cache}/ember/$name}
 
 # The phone stack, Debian's base system, and appliance daemons that ship units.
 PACKAGES="
@@ -40,10 +52,32 @@ if [ "${1:-}" = "--list" ]; then
 fi
 [ $# -gt 0 ] && PACKAGES="$*"
 
+# Another suite: apt's configuration and lists for it, in the corpus.
+apt_for_suite() {
+	a=$CORPUS/.apt
+	mkdir -p "$a/lists/partial" "$a/cache/archives/partial"
+	mirror=$("$TOP"/scripts/apt-mirror.sh) ||
+		{ echo "unit-corpus: no Debian mirror in apt's configuration" >&2; return 1; }
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $SUITE main" \
+		>"$a/sources.list"
+	printf '%s\n' "Dir::Etc::sourcelist \"$a/sources.list\";" 'Dir::Etc::sourceparts "-";' \
+		"Dir::State::Lists \"$a/lists\";" "Dir::Cache \"$a/cache\";" \
+		"Dir::State::status \"$a/status\";" >"$a/apt.conf"
+	touch "$a/status"
+	APT_CONFIG=$a/apt.conf
+	export APT_CONFIG
+	[ -n "$(find "$a/lists" -name '*_Packages' -mtime -7 2>/dev/null | head -n 1)" ] ||
+		apt-get update -qq >/dev/null 2>&1 ||
+		{ echo "unit-corpus: apt-get update for $SUITE failed" >&2; return 1; }
+}
+
 # The kinds kept: a change re-extracts every package (from the .debs kept below).
 KINDS=kinds-3 # service socket target timer path
 mkdir -p "$CORPUS/.debs"
 status=0
+if [ "$SUITE" != bookworm ]; then
+	apt_for_suite || exit 1
+fi
 
 # apt's candidate versions of every package, asked once (apt-cache is slow to start):
 # lines "package version".

@@ -10,7 +10,9 @@
 # clean now. The issue's bar (95 % clean) is reported as PASS or SKIP, not FAIL, until
 # the features it needs have landed.
 . "$(dirname "$0")/../lib.sh"
-BASELINE=$TOP/tests/corpus/clean.txt
+# EMBER_UNIT_SUITE=trixie (test-unit-corpus-trixie.sh): Debian 13's units, a baseline
+# of their own
+BASELINE=$TOP/tests/corpus/clean${EMBER_UNIT_SUITE:+-$EMBER_UNIT_SUITE}.txt
 UPDATE=0
 [ "${1:-}" = "--update-baseline" ] && UPDATE=1
 
@@ -29,7 +31,7 @@ trap 'rm -rf "$T"' EXIT
 
 # The units: regular files only (.wants links and alias links point at units counted
 # once already); drop-ins (*.d/*.conf) are not units of their own.
-(cd "$CORPUS" && find . -path ./.debs -prune -o -type f \
+(cd "$CORPUS" && find . \( -path ./.debs -o -path ./.apt \) -prune -o -type f \
 	\( -name '*.service' -o -name '*.socket' -o -name '*.target' -o -name '*.timer' -o -name '*.path' \) -print | sed 's|^\./||' |
 	LC_ALL=C sort) >"$T/units"
 total=$(wc -l <"$T/units")
