@@ -69,6 +69,18 @@ wait_state() {
 expect() { wait_state "\$2" "\$3" && ok "\$1" || bad "\$1" "\$2 is '\$(state \$2)', expected \$3"; }
 lines() { [ -f "\$1" ] && wc -l <"\$1" || echo 0; }
 cpu_ticks() { awk '{ print \$14 + \$15 }' /proc/1/stat; }
+# pers.timer's runs, less its own daily elapse when the test crosses midnight (within
+# AccuracySec='s minute after it): that is no missed elapse run again (a run at 00:00
+# failed reexec-persistent-not-again with "2 runs")
+pers_runs() {
+	n=0
+	[ -f \$M/pers ] || { echo 0; return; }
+	while read -r t; do
+		[ \$n -gt 0 ] && [ "\$(date -d "@\${t%.*}" +%H%M%S)" -lt 000105 ] && continue
+		n=\$((n+1))
+	done <\$M/pers
+	echo \$n
+}
 
 expect timer-active every.timer ready
 expect orphan-fails orphan.timer failed
@@ -88,7 +100,7 @@ awk 'NR > 1 && \$1 - prev < 1.8 { bad = 1 } { prev = \$1 } END { exit bad }' \$M
 n=\$(lines \$M/cal)
 [ "\$n" -ge 3 ] && ok calendar-elapses || bad calendar-elapses "\$n runs in 7 s"
 awk '\$1 % 2 >= 1.5 { bad = 1 } END { exit bad }' \$M/cal && ok calendar-on-even-seconds || bad calendar-on-even-seconds "\$(cat \$M/cal | tr '\n' ' ')"
-[ "\$(lines \$M/pers)" = 1 ] && ok persistent-missed-elapses || bad persistent-missed-elapses "\$(lines \$M/pers) runs"
+[ "\$(pers_runs)" = 1 ] && ok persistent-missed-elapses || bad persistent-missed-elapses "\$(lines \$M/pers) runs"
 [ \$(stat -c %Y /var/lib/systemd/timers/stamp-pers.timer) -gt $OLD ] && ok persistent-stamp-renewed || bad persistent-stamp-renewed "mtime \$(stat -c %Y /var/lib/systemd/timers/stamp-pers.timer)"
 [ "\$(lines \$M/fresh)" = 0 ] && ok persistent-first-boot-waits || bad persistent-first-boot-waits "ran \$(lines \$M/fresh) times"
 [ -e /var/lib/systemd/timers/stamp-fresh.timer ] && ok persistent-stamp-made || bad persistent-stamp-made "no stamp"
@@ -124,7 +136,7 @@ rand1=\$(next_of rand.timer)
 n=\$(lines \$M/cal); sleep 3
 [ "\$(lines \$M/cal)" -gt "\$n" ] && ok reexec-calendar-goes-on || bad reexec-calendar-goes-on "\$n -> \$(lines \$M/cal)"
 [ "\$(lines \$M/boot)" = 1 ] && ok reexec-boot-not-again || bad reexec-boot-not-again "\$(lines \$M/boot) runs"
-[ "\$(lines \$M/pers)" = 1 ] && ok reexec-persistent-not-again || bad reexec-persistent-not-again "\$(lines \$M/pers) runs"
+[ "\$(pers_runs)" = 1 ] && ok reexec-persistent-not-again || bad reexec-persistent-not-again "\$(lines \$M/pers) runs: \$(cat \$M/pers | tr '\\n' ' ')"
 # A drop-in replaces cal.timer's event (an empty OnCalendar= clears it); after a reload
 # its next elapse is the new event's, midnight UTC, not the old one's even second.
 mkdir -p $ETC/cal.timer.d
