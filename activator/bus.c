@@ -389,7 +389,7 @@ static bool scope_call(struct activator *a, const struct dbus_msg *m)
 	enum ask_kind kind;
 
 	if (manager && field_is(m->member, "StartTransientUnit")) {
-		if (scope_request_parse(m, &req, why, sizeof why) < 0) {
+		if (scope_request_parse(m, &a->conn, &req, why, sizeof why) < 0) {
 			reply_error(a, m, "org.freedesktop.DBus.Error.InvalidArgs", why);
 			return true;
 		}

@@ -74,13 +74,14 @@ static void parse_args(int argc, char **argv, struct activator *a)
 }
 
 /* The bus may not be up yet (its socket not bound, or not accepting): try again, saying
- * why once. */
+ * why once. With fds: logind 257 passes the session leader's pidfd (PIDFDs=), and the bus
+ * passes a message with fds only to a connection that asked for them. */
 static void connect_bus(struct activator *a)
 {
 	char err[256];
 
-	for (bool said = false; dbus_conn_open(&a->conn, a->address, dbus_now_ms() + 30000,
-					       err, sizeof err) < 0;) {
+	for (bool said = false; dbus_conn_open_fds(&a->conn, a->address, dbus_now_ms() + 30000,
+						   err, sizeof err) < 0;) {
 		struct timespec pause = { 0, RETRY_MS * 1000000L };
 		if (errno != ENOENT && errno != ECONNREFUSED && errno != EAGAIN)
 			die(EXIT_SYSTEM, "system bus: %s", err);

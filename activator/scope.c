@@ -53,8 +53,47 @@ static bool is_slice_name(const char *slice)
 	       kind == UNIT_SLICE && unit_slice_path(slice, path, sizeof path) == 0;
 }
 
-int scope_request_parse(const struct dbus_msg *m, struct scope_request *req, char *why,
-			size_t size)
+/* The process a pidfd refers to, as this process's pid namespace numbers it; -1 when fd
+ * is no pidfd or its process is gone (the kernel's fdinfo says "Pid:\t-1" then). */
+static long pidfd_pid(int fd)
+{
+	char path[64], text[512], *line;
+	ssize_t n;
+	long pid;
+
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	n = readlink(path, text, sizeof text - 1);
+	if (n < 0 || (text[n] = '\0', strcmp(text, "anon_inode:[pidfd]") != 0))
+		return -1;
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	if (io_read_file(path, text, sizeof text) < 0 || !(line = strstr(text, "\nPid:")))
+		return -1;
+	pid = strtol(line + strlen("\nPid:"), NULL, 10);
+	return pid > 0 ? pid : -1;
+}
+
+/* PIDFDs=: each index names an fd of the message; its process joins the PIDs. */
+static int add_pidfds(const struct dbus_transient *t, struct dbus_conn *conn,
+		      struct scope_request *req, char *why, size_t size)
+{
+	for (size_t i = 0; i < t->pidfd_count; i++) {
+		int fd = conn ? dbus_conn_take_fd(conn, t->pidfds[i]) : -1;
+		long pid = fd >= 0 ? pidfd_pid(fd) : -1;
+
+		if (fd >= 0)
+			close(fd);
+		if (pid < 0)
+			return fail(why, size, "PIDFDs= holds an fd that is no pidfd of a running "
+				    "process");
+		if (req->pid_count >= DBUS_TRANSIENT_PIDS_MAX)
+			return fail(why, size, "a scope needs 1 to 16 PIDs=/PIDFDs=");
+		req->pids[req->pid_count++] = (uint32_t)pid;
+	}
+	return 0;
+}
+
+int scope_request_parse(const struct dbus_msg *m, struct dbus_conn *conn,
+			struct scope_request *req, char *why, size_t size)
 {
 	struct dbus_transient t;
 
@@ -65,8 +104,9 @@ int scope_request_parse(const struct dbus_msg *m, struct scope_request *req, cha
 		return fail(why, size, "ember makes transient units of kind scope only");
 	if (t.slice && !is_slice_name(t.slice))
 		return fail(why, size, "Slice= is not a slice's name");
-	if (t.pid_count == 0 || t.overflow)
-		return fail(why, size, "a scope needs 1 to 16 PIDs=, and at most 8 Requires=/Wants=");
+	if (t.pid_count + t.pidfd_count == 0 || t.overflow)
+		return fail(why, size, "a scope needs 1 to 16 PIDs=/PIDFDs=, and at most 8 "
+			    "Requires=/Wants=");
 	snprintf(req->name, sizeof req->name, "%s", t.name);
 	snprintf(req->slice, sizeof req->slice, "%s", t.slice ? t.slice : "");
 	for (size_t i = 0; i < t.pid_count; i++) {
@@ -74,6 +114,11 @@ int scope_request_parse(const struct dbus_msg *m, struct scope_request *req, cha
 			return fail(why, size, "PIDs= names PID 1 or no process at all");
 		req->pids[req->pid_count++] = t.pids[i];
 	}
+	if (add_pidfds(&t, conn, req, why, size) < 0)
+		return -1;
+	for (size_t i = 0; i < req->pid_count; i++)
+		if (req->pids[i] <= 1)
+			return fail(why, size, "PIDFDs= names PID 1");
 	for (size_t i = 0; i < t.want_count; i++) {
 		char name[CTL_NAME_MAX];
 		if (unit_name_canonical(t.wants[i], name, sizeof name, NULL) < 0 ||

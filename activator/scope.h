@@ -47,9 +47,12 @@ struct scope_release {
 
 struct activator;
 
-/* The body of a StartTransientUnit into req: 0, or -1 with why (for InvalidArgs). */
-int scope_request_parse(const struct dbus_msg *m, struct scope_request *req, char *why,
-			size_t size);
+struct dbus_conn;
+/* The body of a StartTransientUnit into req: 0, or -1 with why (for InvalidArgs). The
+ * processes of PIDFDs= (logind 257) are the pidfds conn received with m, taken from it
+ * and closed; conn NULL: none can be read. */
+int scope_request_parse(const struct dbus_msg *m, struct dbus_conn *conn,
+			struct scope_request *req, char *why, size_t size);
 /* Carried out for a root caller (call): the cgroup, the PIDs moved, the reply with the
  * job's path, what it requires started; JobRemoved follows once that is up. */
 void scope_start(struct activator *a, const struct dbus_msg *call, const struct scope_request *req);

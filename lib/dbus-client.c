@@ -199,6 +199,8 @@ static int open_conn(struct dbus_conn *c, const char *address, bool want_fds,
 	c->len = c->pending = 0;
 	c->nfds = c->pending_fds = 0;
 	c->fds_lost = false;
+	c->lost_end = 0;
+	c->dropped = 0;
 	c->serial = 0;
 	if (errlen)
 		err[0] = '\0';
@@ -324,6 +326,10 @@ static void consume(struct dbus_conn *c, size_t n)
 	c->pending_fds = 0;
 	for (size_t i = 0; i < c->nfds; i++)
 		c->fd_end[i] = c->fd_end[i] > n ? c->fd_end[i] - n : 0;
+	/* past the bytes the last lost fd came with: what follows is whole again */
+	c->lost_end = c->lost_end > n ? c->lost_end - n : 0;
+	if (c->lost_end == 0)
+		c->fds_lost = false;
 }
 
 /* A message of size bytes naming count fds is complete at the front of buf. The fds
@@ -341,6 +347,15 @@ static void drop_surplus_fds(struct dbus_conn *c, size_t size, size_t count)
 		drop_fds(c, count, end);
 }
 
+/* An fd that came with the bytes up to end was closed: the messages up to there may miss
+ * theirs. */
+static void lost_until(struct dbus_conn *c, size_t end)
+{
+	c->fds_lost = true;
+	if (end > c->lost_end)
+		c->lost_end = end;
+}
+
 static void keep_fd(struct dbus_conn *c, int fd, size_t end)
 {
 	if (c->nfds < DBUS_CONN_FDS_MAX) {
@@ -349,7 +364,7 @@ static void keep_fd(struct dbus_conn *c, int fd, size_t end)
 		return;
 	}
 	close(fd);
-	c->fds_lost = true;
+	lost_until(c, end);
 }
 
 /* read(2) that also takes the fds sent with the bytes (close-on-exec at once). */
@@ -378,8 +393,17 @@ static ssize_t receive(struct dbus_conn *c)
 		}
 	}
 	if (mh.msg_flags & MSG_CTRUNC)
-		c->fds_lost = true;
+		lost_until(c, c->len + (size_t)r);
 	return r;
+}
+
+/* A message that names fds while some were closed for want of room (they may be its
+ * own): it goes, with what is left of its fds, not the connection. */
+static void drop_lost(struct dbus_conn *c, size_t size, size_t count)
+{
+	c->pending_fds = count < c->nfds ? count : c->nfds;
+	consume(c, size);
+	c->dropped++;
 }
 
 int dbus_conn_read(struct dbus_conn *c, struct dbus_msg *m, long long deadline_ms)
@@ -403,9 +427,13 @@ int dbus_conn_read_or_wake(struct dbus_conn *c, struct dbus_msg *m, long long de
 		}
 		if (size > 0 && c->len >= (size_t)size) {
 			if (dbus_msg_parse(c->buf, (size_t)size, m) < 0 ||
-			    (m->unix_fds && (c->fds_lost || m->unix_fds > c->nfds))) {
+			    (m->unix_fds && !c->fds_lost && m->unix_fds > c->nfds)) {
 				errno = EBADMSG;
 				return -1;
+			}
+			if (m->unix_fds && c->fds_lost) {
+				drop_lost(c, (size_t)size, m->unix_fds);
+				continue;
 			}
 			drop_surplus_fds(c, (size_t)size, m->unix_fds);
 			c->pending = (size_t)size;

@@ -10,7 +10,10 @@
 #include "dbus-wire.h"
 
 #define DBUS_SYSTEM_BUS_DEFAULT "unix:path=/run/dbus/system_bus_socket"
-#define DBUS_CONN_FDS_MAX 16 /* fds received and not yet handed out with their message */
+/* fds received and not yet handed out with their message: the system bus sends at most
+ * 16 with one message and keeps at most 64 in flight to one connection (dbus-daemon's
+ * max_message_unix_fds, max_outgoing_unix_fds) */
+#define DBUS_CONN_FDS_MAX 64
 
 struct dbus_conn {
 	int fd;
@@ -25,7 +28,12 @@ struct dbus_conn {
 	 * message is that message's, or surplus (closed when the message is read) */
 	size_t fd_end[DBUS_CONN_FDS_MAX];
 	size_t nfds, pending_fds;
-	bool fds_lost;            /* more came than fit: the messages they belong to are refused */
+	/* more came than fit: until buf is consumed past lost_end, the bytes the last lost fd
+	 * came with, a message that names fds is dropped (a flood costs its senders, not the
+	 * connection); dropped counts them */
+	bool fds_lost;
+	size_t lost_end;
+	unsigned long dropped;
 	uint8_t buf[DBUS_MSG_MAX];
 };
 

@@ -436,6 +436,12 @@ static int read_property(struct reader *r, struct dbus_transient *t)
 		return read_u32_array(r, t->pids, DBUS_TRANSIENT_PIDS_MAX, &t->pid_count,
 				      &t->overflow);
 	}
+	if (strcmp(name, "PIDFDs") == 0) { /* systemd 257's logind: pidfds of the processes */
+		if (strcmp(sig, "ah") != 0)
+			return -1;
+		return read_u32_array(r, t->pidfds, DBUS_TRANSIENT_PIDS_MAX, &t->pidfd_count,
+				      &t->overflow);
+	}
 	if (strcmp(name, "Requires") == 0 || strcmp(name, "Wants") == 0) {
 		if (strcmp(sig, "as") != 0)
 			return -1;
@@ -464,6 +470,9 @@ int dbus_body_transient_unit(const struct dbus_msg *m, struct dbus_transient *t)
 			return -1;
 		r.end = saved_end;
 	}
+	for (size_t i = 0; i < t->pidfd_count; i++)
+		if (t->pidfds[i] >= m->unix_fds)
+			return -1; /* an fd the message does not carry */
 	/* the auxiliary units: ember makes none, but the body must still be well-formed */
 	return skip_value(&r, "a(sa(sv))", 0) < 0 || r.pos != r.end ? -1 : 0;
 }

@@ -68,6 +68,9 @@ struct dbus_transient {
 	const char *name, *mode, *slice, *description;
 	uint32_t pids[DBUS_TRANSIENT_PIDS_MAX];
 	size_t pid_count;
+	/* PIDFDs= (logind 257): indices into the message's fds, each below its unix_fds */
+	uint32_t pidfds[DBUS_TRANSIENT_PIDS_MAX];
+	size_t pidfd_count;
 	const char *wants[DBUS_TRANSIENT_UNITS_MAX];
 	size_t want_count;
 	bool overflow;

@@ -257,6 +257,16 @@ out=\$(st session-9.scope fail 2 PIDs au 1 \$victim Slice s user--0.slice 0)
 echo "\$out" | grep -q "is not a slice's name" && ok scope-bad-slice-refused || bad scope-bad-slice-refused "\$out"
 out=\$(st ../../etc.scope fail 1 PIDs au 1 \$victim 0)
 echo "\$out" | grep -q 'of kind scope only' && ok scope-path-name-refused || bad scope-path-name-refused "\$out"
+# logind 257 passes the leader's pidfd (PIDFDs=ah) instead of PIDs= (scope-pidfd sends
+# it: busctl cannot): its process is read from the fd (and then, as below, this host has
+# no cgroup2); an fd of another kind is refused
+if [ "\$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
+	out=\$("$HELPERS/scope-pidfd" session-9.scope pidfd \$victim 2>&1)
+	echo "\$out" | grep -q 'no cgroup2 hierarchy' && ok scope-pidfd-read || bad scope-pidfd-read "\$out"
+fi
+out=\$("$HELPERS/scope-pidfd" session-9.scope file /etc/hostname 2>&1)
+echo "\$out" | grep -q 'InvalidArgs: PIDFDs= holds an fd that is no pidfd' && ok scope-pidfd-other-fd-refused ||
+	bad scope-pidfd-other-fd-refused "\$out"
 if [ "\$(stat -f -c %T /sys/fs/cgroup)" = cgroup2fs ]; then
 	echo "SKIP scope-no-cgroup2-said: this host has cgroup2 at /sys/fs/cgroup"
 else

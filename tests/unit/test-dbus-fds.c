@@ -188,6 +188,49 @@ static void fds_no_message_names_are_closed_at_once(void)
 	close(p[1]);
 }
 
+static int open_fd_count(void)
+{
+	int n = 0;
+	for (int fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+/* More fds than the table holds come before a message is whole (a local user flooding a
+ * service on the bus that takes fds, such as ember-activator for logind's pidfds): that
+ * message goes, not the connection; the ones after it, fds and all, are read as ever,
+ * and no fd is left open. */
+static void fds_flood_drops_the_message_not_the_connection(void)
+{
+	int sv[2], p[2], fd, before = open_fd_count();
+	uint8_t big[256], plain[256], with[256];
+	size_t n = message(big, sizeof big, 20, 4), n0 = message(plain, sizeof plain, 21, 0);
+	size_t n1 = message(with, sizeof with, 22, 1), step = n / 20 + 1;
+	int four[4];
+	struct dbus_msg m;
+
+	open_pair(sv);
+	CHECK(pipe(p) == 0);
+	for (int i = 0; i < 4; i++)
+		four[i] = p[0];
+	for (size_t at = 0; at < n; at += step) /* 4 fds with each piece: 80 in all */
+		CHECK(send_with_fds(sv[1], big + at, at + step < n ? step : n - at, four, 4) == 0);
+	CHECK(send_with_fds(sv[1], plain, n0, NULL, 0) == 0);
+	CHECK(send_with_fds(sv[1], with, n1, &p[1], 1) == 0);
+	CHECK(dbus_conn_read(&conn, &m, dbus_now_ms() + 2000) == 1 && m.serial == 21);
+	CHECK(conn.dropped == 1);
+	CHECK(dbus_conn_read(&conn, &m, dbus_now_ms() + 2000) == 1 && m.serial == 22);
+	fd = dbus_conn_take_fd(&conn, 0);
+	CHECK(fd >= 0 && same_file(fd, p[1]));
+	dbus_conn_close(&conn);
+	close(sv[1]);
+	if (fd >= 0)
+		close(fd);
+	close(p[0]);
+	close(p[1]);
+	CHECK(open_fd_count() == before);
+}
+
 /* A peer that never stops sending (other replies, signals) must not hold the reader past
  * its deadline: here the deadline has passed and messages are still waiting. */
 static void deadline_holds_under_a_flood(void)
@@ -245,5 +288,6 @@ int main(void)
 	RUN(deadline_holds_under_a_flood);
 	RUN(fds_no_message_names_are_closed_at_once);
 	RUN(wake_fd_ends_the_wait);
+	RUN(fds_flood_drops_the_message_not_the_connection);
 	return harness_done();
 }

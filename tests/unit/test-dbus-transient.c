@@ -239,6 +239,23 @@ static void forty_pids(struct w *w)
 
 static void pids_as_string(struct w *w) { prop_s(w, "PIDs", "4242"); }
 
+/* logind 257: the leader as a pidfd, index 0 of the message's fds */
+static void one_pidfd(struct w *w)
+{
+	size_t at;
+	prop_begin(w, "PIDFDs", "ah");
+	at = array_begin(w, 4);
+	u32(w, 0);
+	array_end(w, at, 4);
+	prop_s(w, "Slice", "user-1000.slice");
+}
+
+static void pidfds_as_au(struct w *w)
+{
+	static const uint32_t zero[] = { 0 };
+	prop_au(w, "PIDFDs", zero, 1);
+}
+
 /* variants 40 deep */
 static void deep(struct w *w)
 {
@@ -257,10 +274,33 @@ static void lying(struct w *w)
 	u32(w, 1);
 }
 
+static void pidfd_body(struct w *w) { body_with(w, "session-8.scope", one_pidfd); }
+static void pidfd_wrong_type(struct w *w) { body_with(w, "session-8.scope", pidfds_as_au); }
 static void many_pids(struct w *w) { body_with(w, "session-4.scope", forty_pids); }
 static void wrong_type(struct w *w) { body_with(w, "session-5.scope", pids_as_string); }
 static void deep_variant(struct w *w) { body_with(w, "session-6.scope", deep); }
 static void lying_length(struct w *w) { body_with(w, "session-7.scope", lying); }
+
+static void logind_257_pidfd(void)
+{
+	uint8_t buf[8192];
+	struct dbus_msg m;
+	struct dbus_transient t;
+	size_t n = message(buf, "ssa(sv)a(sa(sv))", pidfd_body);
+
+	dump_seed("logind-257-pidfd", buf, n);
+	parse(buf, n, &m);
+	m.unix_fds = 1; /* as the header's UNIX_FDS field says when the fd comes along */
+	CHECK(dbus_body_transient_unit(&m, &t) == 0);
+	CHECK(t.pid_count == 0 && t.pidfd_count == 1 && t.pidfds[0] == 0 && !t.overflow);
+	CHECK_STR(t.slice, "user-1000.slice");
+	m.unix_fds = 0; /* an index past the fds the message carries */
+	CHECK(dbus_body_transient_unit(&m, &t) < 0);
+	n = message(buf, "ssa(sv)a(sa(sv))", pidfd_wrong_type);
+	parse(buf, n, &m);
+	m.unix_fds = 1;
+	CHECK(dbus_body_transient_unit(&m, &t) < 0);
+}
 
 static void hostile_bodies(void)
 {
@@ -330,6 +370,7 @@ static void every_corruption_and_truncation(void)
 int main(void)
 {
 	RUN(logind_scope_request);
+	RUN(logind_257_pidfd);
 	RUN(hostile_bodies);
 	RUN(every_corruption_and_truncation);
 	return harness_done();
