@@ -2842,6 +2842,12 @@ int supervisor_start(const char *name, char *err, size_t errlen)
 			 u->error[0] ? ": " : "", u->error);
 		return -1;
 	}
+	if (u->svc->masked || u->svc->failed) { /* up at a reload that broke its file */
+		snprintf(err, errlen, "%s: %s since the last daemon-reload, cannot start%s%s",
+			 name, u->svc->masked ? "masked" : "invalid", u->svc->failed ? ": " : "",
+			 u->svc->failed ? u->svc->error : "");
+		return -1;
+	}
 	if (unit_in_progress(u) || u->state == UNIT_READY)
 		return 0;
 	if (refused_in_shutdown(name, err, errlen))
@@ -3022,6 +3028,11 @@ static bool service_changed(const struct service *a, const struct service *b)
 	       memcmp(x->text, y->text, x->text_used) != 0;
 }
 
+static bool verdict_changed(const struct service *a, const struct service *b)
+{
+	return a->masked != b->masked || a->failed != b->failed;
+}
+
 /* rss-diet: the output slots of the old units that did not make it into the new table
  * (removed, or beyond a full table) go back to the pool. */
 static void release_dropped_output(size_t n)
@@ -3110,6 +3121,13 @@ void supervisor_reload(void (*report)(void *ctx, const char *line), void *ctx)
 			/* loaded, never started, and now enabled: as if it were added */
 			if (old->state == UNIT_INACTIVE && old->svc->on_demand && !svc->on_demand)
 				classify_fresh(&fresh.units[i], n, report, ctx);
+			/* the verdict is the new file's: an invalid or masked unit that was fixed
+			 * or unmasked loads as if added, one that broke says so (a unit up runs
+			 * on: its next start is refused) */
+			else if (!unit_up(old) && verdict_changed(old->svc, svc)) {
+				unit_reset(&fresh.units[i], svc);
+				classify_fresh(&fresh.units[i], n, report, ctx);
+			}
 		} else {
 			say(report, ctx, "added", svc->name);
 			check_programs(svc);
