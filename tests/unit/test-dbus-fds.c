@@ -160,11 +160,25 @@ static void body_read_checks_h_against_the_fds(void)
 	CHECK(dbus_body_read(&m, "s", v) < 0);
 }
 
+/* The message read last carries p[1] as its fd 0; then everything is closed. */
+static void reply_fd_then_close(int peer, const int p[2])
+{
+	int fd = dbus_conn_take_fd(&conn, 0);
+
+	CHECK(fd >= 0 && same_file(fd, p[1]));
+	dbus_conn_close(&conn);
+	close(peer);
+	if (fd >= 0)
+		close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* fds sent with a message that names none are closed when it is read: twenty of them
  * (more than the table holds) and then the reply with its one fd still gets it. */
 static void fds_no_message_names_are_closed_at_once(void)
 {
-	int sv[2], p[2], fd;
+	int sv[2], p[2];
 	uint8_t plain[256], with[256];
 	size_t n0 = message(plain, sizeof plain, 11, 0), n1 = message(with, sizeof with, 12, 1);
 	struct dbus_msg m;
@@ -178,14 +192,7 @@ static void fds_no_message_names_are_closed_at_once(void)
 	}
 	CHECK(send_with_fds(sv[1], with, n1, &p[1], 1) == 0);
 	CHECK(dbus_conn_read(&conn, &m, dbus_now_ms() + 2000) == 1 && m.serial == 12);
-	fd = dbus_conn_take_fd(&conn, 0);
-	CHECK(fd >= 0 && same_file(fd, p[1]));
-	dbus_conn_close(&conn);
-	close(sv[1]);
-	if (fd >= 0)
-		close(fd);
-	close(p[0]);
-	close(p[1]);
+	reply_fd_then_close(sv[1], p);
 }
 
 static int open_fd_count(void)
@@ -202,7 +209,7 @@ static int open_fd_count(void)
  * and no fd is left open. */
 static void fds_flood_drops_the_message_not_the_connection(void)
 {
-	int sv[2], p[2], fd, before = open_fd_count();
+	int sv[2], p[2], before = open_fd_count();
 	uint8_t big[256], plain[256], with[256];
 	size_t n = message(big, sizeof big, 20, 4), n0 = message(plain, sizeof plain, 21, 0);
 	size_t n1 = message(with, sizeof with, 22, 1), step = n / 20 + 1;
@@ -220,14 +227,7 @@ static void fds_flood_drops_the_message_not_the_connection(void)
 	CHECK(dbus_conn_read(&conn, &m, dbus_now_ms() + 2000) == 1 && m.serial == 21);
 	CHECK(conn.dropped == 1);
 	CHECK(dbus_conn_read(&conn, &m, dbus_now_ms() + 2000) == 1 && m.serial == 22);
-	fd = dbus_conn_take_fd(&conn, 0);
-	CHECK(fd >= 0 && same_file(fd, p[1]));
-	dbus_conn_close(&conn);
-	close(sv[1]);
-	if (fd >= 0)
-		close(fd);
-	close(p[0]);
-	close(p[1]);
+	reply_fd_then_close(sv[1], p);
 	CHECK(open_fd_count() == before);
 }
 
