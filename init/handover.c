@@ -63,6 +63,7 @@ static const struct field {
 	UF("restart_pending", restart_pending, F_BOOL, false),
 	UF("killed", killed, F_BOOL, false),
 	UF("start_after_stop", start_after_stop, F_BOOL, false),
+	UF("stop_deferred", stop_deferred, F_BOOL, false),
 	UF("held", held, F_BOOL, false), /* sessions */
 	UF("restarts", restarts, F_UNS, false),
 	UF("exit_status", exit_status, F_INT, false),

@@ -1519,19 +1519,39 @@ static void swapoff_timed_out(struct unit *u)
 /* wanted: an explicit stop (emberctl, shutdown), as opposed to cleaning up after a
  * failure. Either way the service is stopped when its main process is gone and its
  * cgroup is empty. */
+/* ExecStop= is for a service that came up (or remains, RemainAfterExit=); a socket's
+ * ExecStopPre= for one that got past ExecStartPre= (socket-exec, as systemd). */
+static bool came_up(const struct unit *u)
+{
+	if (u->svc->kind == UNIT_SOCKET)
+		return u->stop_post_due;
+	return u->state != UNIT_FAILED && (u->main_pid > 0 || u->remain) &&
+	       (u->phase == PHASE_MAIN || u->phase == PHASE_START_POST || u->phase == PHASE_RELOAD);
+}
+
+/* A unit going down with u (BindsTo=, PartOf=) that starts after it is still stopping:
+ * u waits, as systemd runs stop jobs in the reverse order of After=. user@UID binds to
+ * user-runtime-dir@UID and starts after it: its /run/user/UID must outlive it (a
+ * Debian 13 disk's logouts failed the user manager's stop jobs, round 10b). */
+static bool bound_after_still_up(const struct unit *u)
+{
+	for (size_t i = 0; i < sv.count; i++) {
+		const struct unit *o = &sv.units[i];
+		if (o == u || o->state != UNIT_STOPPING)
+			continue;
+		if ((service_lists(o->svc, &o->svc->binds_to, u->svc->name) ||
+		     service_lists(o->svc, &o->svc->part_of, u->svc->name)) &&
+		    service_lists(o->svc, &o->svc->after, u->svc->name))
+			return true;
+	}
+	return false;
+}
+
+static void stop_now(struct unit *u, bool was_up);
+
 static void begin_stop(struct unit *u, bool wanted)
 {
-	const struct service *s = u->svc;
-
-	/* ExecStop= is for a service that came up (or remains, RemainAfterExit=); a socket's
-	 * ExecStopPre= for one that got past ExecStartPre= (socket-exec, as systemd). */
-	bool was_up = u->state != UNIT_FAILED && (u->main_pid > 0 || u->remain) &&
-		      (u->phase == PHASE_MAIN || u->phase == PHASE_START_POST ||
-		       u->phase == PHASE_RELOAD);
-	const char *key;
-
-	if (s->kind == UNIT_SOCKET)
-		was_up = u->stop_post_due;
+	bool was_up = came_up(u);
 
 	if (wanted) {
 		u->stop_wanted = true;
@@ -1540,10 +1560,25 @@ static void begin_stop(struct unit *u, bool wanted)
 	if (u->phase == PHASE_SWAPOFF) /* it runs already, with its own deadline */
 		return;
 	u->pidfile_wait = u->reloading = false;
+	u->stop_deferred = false;
 	if (u->state != UNIT_FAILED)
-		set_state(u, UNIT_STOPPING);
-	u->deadline_ms = deadline_after(s->timeout_stop_ms);
+		set_state(u, UNIT_STOPPING); /* the units bound to it begin to stop */
 	stop_bus_name_watch(u); /* U4 */
+	if (was_up && u->state == UNIT_STOPPING && bound_after_still_up(u)) {
+		u->stop_deferred = true; /* supervisor_tick() goes on once they are down */
+		u->deadline_ms = -1;
+		log_info("%s: stops once the units bound to it are down", name_of(u));
+		return;
+	}
+	stop_now(u, was_up);
+}
+
+static void stop_now(struct unit *u, bool was_up)
+{
+	const struct service *s = u->svc;
+	const char *key;
+
+	u->deadline_ms = deadline_after(s->timeout_stop_ms);
 	if (s->kind == UNIT_PATH) /* path units */
 		path_unit_stop(u);
 	if (s->kind == UNIT_AUTOMOUNT) /* automount units: waiters answered, autofs unmounted */
@@ -1566,14 +1601,15 @@ static void maybe_stopped(struct unit *u)
 {
 	bool was_stopping = u->state == UNIT_STOPPING;
 
-	if (u->main_pid > 0 || u->control_pid > 0)
-		return;
+	if (u->main_pid > 0 || u->control_pid > 0 || u->stop_deferred)
+		return; /* deferred: its ExecStop= and the rest come first (begin_stop) */
 	if (svc_kills_leftovers(u->svc) && svc_cgroup_populated(u) == 1)
 		return;
 	if (run_stop_post(u)) /* U2: ExecStopPost= runs once everything else is gone */
 		return;
 	u->phase = PHASE_NONE;
 	u->deadline_ms = -1;
+	u->stop_deferred = false;
 	u->stopped_us = now_us();
 	u->remain = false;
 	/* A failed service that restarts keeps its cgroup (and limits) for the next run. */
@@ -1903,6 +1939,10 @@ void supervisor_tick(long long now)
 		tick_timer(u, now); /* timer units */
 		tick_path(u); /* path units */
 		tick_automount(u, now); /* automount units */
+		if (u->stop_deferred && u->state == UNIT_STOPPING && !bound_after_still_up(u)) {
+			u->stop_deferred = false;
+			stop_now(u, came_up(u));
+		}
 		if (u->state == UNIT_STOPPING || (u->state == UNIT_FAILED && u->phase == PHASE_KILL))
 			maybe_stopped(u);
 		lifecycle_tick(u);
@@ -2883,6 +2923,16 @@ int supervisor_release(const char *name, char *err, size_t errlen)
 	return 0;
 }
 
+static void stop_asked(struct unit *u)
+{
+	if (u->state != UNIT_STOPPING) {
+		begin_stop(u, true);
+		return;
+	}
+	u->stop_wanted = true;
+	u->restart_pending = false;
+}
+
 int supervisor_stop(const char *name, char *err, size_t errlen)
 {
 	struct unit *u = find_mutable(name, err, errlen);
@@ -2890,14 +2940,17 @@ int supervisor_stop(const char *name, char *err, size_t errlen)
 
 	if (!u)
 		return -1;
+	/* A unit stopping already goes on with that stop, as systemd merges stop jobs:
+	 * beginning it again killed its running ExecStop= (emberctl stop mgr rt, where rt's
+	 * stop had begun mgr's). */
 	depgraph_requirers(&sv.graph, index_of(u), &req);
 	for (size_t i = 0; i < sv.count; i++)
 		if (depgraph_set_has(&req, i) && unit_up(&sv.units[i]))
-			begin_stop(&sv.units[i], true);
+			stop_asked(&sv.units[i]);
 	u->restart_pending = false;
 	u->held = false; /* sessions */
 	if (unit_up(u))
-		begin_stop(u, true);
+		stop_asked(u);
 	else if (u->state == UNIT_WAITING || u->state == UNIT_FAILED || u->state == UNIT_PERMANENT) {
 		set_state(u, UNIT_STOPPED);
 		u->deadline_ms = -1; /* no pending retry (starved start, ember.failed_retry=) */

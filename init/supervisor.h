@@ -57,6 +57,7 @@ struct unit {
 	long long deadline_ms;      /* start/stop timeout or restart time; -1 none */
 	pid_t pgid;                 /* session of the last main process (no-cgroup fallback) */
 	bool start_wanted, stop_wanted, restart_pending, killed, start_after_stop;
+	bool stop_deferred;         /* stopping, after the units bound to it (begin_stop) */
 	bool held;                  /* sessions: started with "hold": needed until stopped by name */
 	struct backoff_state backoff;
 	unsigned restarts;
