@@ -1516,9 +1516,6 @@ static void swapoff_timed_out(struct unit *u)
 	swapoff_exited(u, SIGKILL); /* as if it died of it */
 }
 
-/* wanted: an explicit stop (emberctl, shutdown), as opposed to cleaning up after a
- * failure. Either way the service is stopped when its main process is gone and its
- * cgroup is empty. */
 /* ExecStop= is for a service that came up (or remains, RemainAfterExit=); a socket's
  * ExecStopPre= for one that got past ExecStartPre= (socket-exec, as systemd). */
 static bool came_up(const struct unit *u)
@@ -1549,6 +1546,9 @@ static bool bound_after_still_up(const struct unit *u)
 
 static void stop_now(struct unit *u, bool was_up);
 
+/* wanted: an explicit stop (emberctl, shutdown), as opposed to cleaning up after a
+ * failure. Either way the service is stopped when its main process is gone and its
+ * cgroup is empty. */
 static void begin_stop(struct unit *u, bool wanted)
 {
 	bool was_up = came_up(u);
