@@ -85,6 +85,8 @@ static int add_pidfds(const struct dbus_transient *t, struct dbus_conn *conn,
 		if (pid < 0)
 			return fail(why, size, "PIDFDs= holds an fd that is no pidfd of a running "
 				    "process");
+		if (pid == 1)
+			return fail(why, size, "PIDFDs= names PID 1");
 		if (req->pid_count >= DBUS_TRANSIENT_PIDS_MAX)
 			return fail(why, size, "a scope needs 1 to 16 PIDs=/PIDFDs=");
 		req->pids[req->pid_count++] = (uint32_t)pid;
@@ -116,9 +118,6 @@ int scope_request_parse(const struct dbus_msg *m, struct dbus_conn *conn,
 	}
 	if (add_pidfds(&t, conn, req, why, size) < 0)
 		return -1;
-	for (size_t i = 0; i < req->pid_count; i++)
-		if (req->pids[i] <= 1)
-			return fail(why, size, "PIDFDs= names PID 1");
 	for (size_t i = 0; i < t.want_count; i++) {
 		char name[CTL_NAME_MAX];
 		if (unit_name_canonical(t.wants[i], name, sizeof name, NULL) < 0 ||
